@@ -1,0 +1,144 @@
+"""The `taxonomy` command: load, migrate, serve, and print the schema."""
+
+import os
+import sys
+from pathlib import Path
+
+import click
+from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
+
+from api import migrate
+from api.db import DatabaseUrlError, make_sync_engine, parse_url
+from api.loader.dataset import DatasetError
+from api.loading import load_directory
+from api.settings import Settings
+from api.tables import DatasetRow, table_of
+
+DB_OPTION = click.option(
+    "--db",
+    "database_url",
+    default=None,
+    help="Database URL (sqlite:///file.db or postgresql://user@host/db); "
+    "default: DATABASE_URL, else var/taxonomy.db.",
+)
+
+
+def _settings(database_url: str | None) -> Settings:
+    settings = Settings()
+    if database_url:
+        settings = settings.model_copy(update={"database_url": database_url})
+    try:
+        parse_url(settings.database_url)
+    except DatabaseUrlError as exc:
+        raise click.UsageError(str(exc)) from None
+    return settings
+
+
+def _unreachable(url: str, exc: OperationalError) -> click.ClickException:
+    shown = parse_url(url).render_as_string(hide_password=True)
+    reason = str(exc.orig).strip().splitlines()[0] if exc.orig else type(exc).__name__
+    return click.ClickException(
+        f"cannot use the database at {shown}: {reason}\n"
+        "Check that it is running and that the URL (--db or DATABASE_URL) is right."
+    )
+
+
+@click.group()
+def main() -> None:
+    """Serve and load the ML-techniques taxonomy."""
+
+
+@main.command()
+@click.argument("directory", type=click.Path(path_type=Path))
+@DB_OPTION
+def load(directory: Path, database_url: str | None) -> None:
+    """Load the dataset in DIRECTORY, replacing the data, all or nothing."""
+    settings = _settings(database_url)
+    try:
+        summary = load_directory(directory, settings.database_url)
+    except DatasetError as exc:
+        for problem in exc.problems:
+            click.echo(problem, err=True)
+        raise click.ClickException(
+            f"nothing was loaded: {directory} has problems (listed above); the database is "
+            "unchanged"
+        ) from None
+    except OperationalError as exc:
+        raise _unreachable(settings.database_url, exc) from None
+    counts = ", ".join(f"{count} {name}" for name, count in summary.counts.items())
+    click.echo(f"loaded {directory}: {counts}; data version {summary.version}")
+
+
+@main.command("migrate")
+@DB_OPTION
+@click.option("--revision", default="head", show_default=True, help="Target revision.")
+def migrate_command(database_url: str | None, revision: str) -> None:
+    """Bring the database's tables to REVISION (the newest by default)."""
+    settings = _settings(database_url)
+    try:
+        migrate.upgrade(settings.database_url, revision)
+    except OperationalError as exc:
+        raise _unreachable(settings.database_url, exc) from None
+    click.echo(
+        f"database at migration {migrate.head_revision() if revision == 'head' else revision}"
+    )
+
+
+@main.command("schema")
+def print_schema() -> None:
+    """Print the GraphQL schema (SDL); `schema.graphql` is this output."""
+    from schema import schema
+
+    click.echo(schema.as_str())
+
+
+def prepare_database(settings: Settings) -> None:
+    """Migrate; load the default fixtures when the database holds no data yet."""
+    migrate.upgrade(settings.database_url)
+    engine = make_sync_engine(settings.database_url)
+    try:
+        with engine.connect() as connection:
+            loaded = connection.execute(select(table_of(DatasetRow).c.version)).scalar()
+    finally:
+        engine.dispose()
+    if loaded is None:
+        summary = load_directory(settings.fixtures_dir, settings.database_url)
+        click.echo(f"loaded the default fixtures ({summary.counts['methods']} methods)")
+
+
+@main.command()
+@DB_OPTION
+@click.option("--host", default=None, help="Interface to listen on [default: 127.0.0.1].")
+@click.option("--port", type=int, default=None, help="Port to listen on [default: 8000].")
+@click.option("--workers", type=int, default=None, help="Worker processes [default: 1].")
+def serve(
+    database_url: str | None, host: str | None, port: int | None, workers: int | None
+) -> None:
+    """Serve GraphQL at /graphql (GraphiQL in a browser), /healthz and /readyz."""
+    import uvicorn
+
+    settings = _settings(database_url)
+    try:
+        prepare_database(settings)
+    except OperationalError as exc:
+        raise _unreachable(settings.database_url, exc) from None
+    except DatasetError as exc:
+        raise click.ClickException("the default fixtures do not load:\n" + str(exc)) from None
+    # Worker processes build their own settings from the environment.
+    os.environ["DATABASE_URL"] = settings.database_url
+    host = host or settings.host
+    port = port or settings.port
+    click.echo(f"GraphiQL: http://{host}:{port}/graphql", err=True)
+    uvicorn.run(
+        "api.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers or settings.workers,
+        log_level="info",
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""Engines for the two databases: URLs, SQLite's pragmas, and read snapshots."""
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
+
+
+class DatabaseUrlError(ValueError):
+    pass
+
+
+def parse_url(url: str) -> URL:
+    """Accept the URLs people write (``postgres://``, ``postgresql://``, ``sqlite:///``)."""
+    try:
+        parsed = make_url(url)
+    except Exception as exc:
+        raise DatabaseUrlError(
+            f"{url!r} is not a database URL; use sqlite:///path/to/file.db or "
+            "postgresql://user@host:5432/dbname"
+        ) from exc
+    backend = parsed.get_backend_name()
+    if backend == "postgres":
+        parsed = parsed.set(drivername="postgresql")
+    elif backend not in ("postgresql", "sqlite"):
+        raise DatabaseUrlError(
+            f"unsupported database {backend!r} in {url!r}: use sqlite or postgresql"
+        )
+    return parsed
+
+
+def is_sqlite(url: str | URL) -> bool:
+    return (make_url(url) if isinstance(url, str) else url).get_backend_name() == "sqlite"
+
+
+def sync_url(url: str) -> URL:
+    parsed = parse_url(url)
+    return parsed.set(drivername="sqlite" if is_sqlite(parsed) else "postgresql+psycopg")
+
+
+def async_url(url: str) -> URL:
+    parsed = parse_url(url)
+    return parsed.set(
+        drivername="sqlite+aiosqlite" if is_sqlite(parsed) else "postgresql+psycopg_async"
+    )
+
+
+def ensure_sqlite_dir(url: str) -> None:
+    parsed = parse_url(url)
+    if is_sqlite(parsed) and parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _sqlite_connection_setup(engine: Engine) -> None:
+    """Foreign keys on, WAL so readers keep their snapshot during a load, explicit BEGIN.
+
+    pysqlite does not begin a transaction before a SELECT; without our own BEGIN, the
+    statements of one request could read across a concurrent load's commit.
+    """
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA busy_timeout = 5000")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN")
+
+
+def make_sync_engine(url: str) -> Engine:
+    ensure_sqlite_dir(url)
+    engine = create_engine(sync_url(url), poolclass=NullPool)
+    if is_sqlite(url):
+        _sqlite_connection_setup(engine)
+    return engine
+
+
+def make_async_engine(url: str, *, pool_size: int = 5) -> AsyncEngine:
+    """The serving engine: every request reads one consistent snapshot of the data."""
+    if is_sqlite(url):
+        engine = create_async_engine(async_url(url), pool_size=pool_size, max_overflow=10)
+        _sqlite_connection_setup(engine.sync_engine)
+        return engine
+    return create_async_engine(
+        async_url(url),
+        pool_size=pool_size,
+        max_overflow=10,
+        pool_pre_ping=True,
+        # One snapshot for all of a request's statements, so no answer mixes two loads.
+        isolation_level="REPEATABLE READ",
+    )

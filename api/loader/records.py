@@ -1,0 +1,282 @@
+"""Reading the five JSON Lines files into typed records, one checked line at a time.
+
+Every problem is reported as ``file:line: what is wrong``; reading goes on after a bad
+line so that one run reports as many problems as it can (up to a cap).
+"""
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from api.tables import SOURCE_KINDS, STRENGTHS
+
+FILES = ("nodes.jsonl", "models.jsonl", "sources.jsonl", "methods.jsonl", "evidence.jsonl")
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.file}:{self.line}: {self.message}"
+            if self.line
+            else f"{self.file}: {self.message}"
+        )
+
+
+class ProblemLimitError(Exception):
+    pass
+
+
+@dataclass
+class Problems:
+    """Collects problems; stops reading once there are more than anyone will read."""
+
+    limit: int = 50
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, file: str, line: int, message: str) -> None:
+        self.items.append(Problem(file, line, message))
+        if len(self.items) >= self.limit:
+            raise ProblemLimitError
+
+
+@dataclass(frozen=True)
+class NodeRecord:
+    line: int
+    slug: str
+    name: str
+    parent: str | None
+    description: str | None
+    matching_aids: list[str]
+
+
+@dataclass(frozen=True)
+class ModelRecord:
+    line: int
+    slug: str
+    name: str
+    organization: str | None
+    release_date: date | None
+
+
+@dataclass(frozen=True)
+class SourceRecord:
+    line: int
+    slug: str
+    model: str
+    title: str
+    kind: str
+    url: str | None
+    published_on: date | None
+
+
+@dataclass(frozen=True)
+class MethodRecord:
+    line: int
+    slug: str
+    name: str
+    node: str
+    description: str | None
+    aliases: list[str]
+
+
+@dataclass(frozen=True)
+class EvidenceRecord:
+    line: int
+    model: str
+    method: str
+    strength: str
+    source: str | None
+    quote: str | None
+    locator: str | None
+
+    def identity(self) -> str:
+        """What makes this evidence the same evidence across loads (not its strength,
+        which a re-classification may change)."""
+        content = json.dumps([self.model, self.method, self.source, self.locator, self.quote])
+        return hashlib.sha256(content.encode()).hexdigest()[:24]
+
+
+class FieldError(ValueError):
+    pass
+
+
+# ---- field readers: each returns the value or raises FieldError saying what is wrong --------
+
+
+def text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise FieldError(f"must be a non-empty string, got {json.dumps(value)}")
+    return value
+
+
+def optional_text(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise FieldError(f"must be a string or null, got {json.dumps(value)}")
+    return value
+
+
+def slug(value: Any) -> str:
+    value = text(value)
+    if value != value.strip() or "/" in value:
+        raise FieldError(f"{value!r} is not a slug: no surrounding spaces and no '/'")
+    return value
+
+
+def optional_slug(value: Any) -> str | None:
+    return None if value is None else slug(value)
+
+
+def optional_date(value: Any) -> date | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise FieldError(f"must be an ISO date (YYYY-MM-DD) or null, got {json.dumps(value)}")
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise FieldError(f"{value!r} is not an ISO date (YYYY-MM-DD)") from None
+
+
+def text_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise FieldError(f"must be a list of strings, got {json.dumps(value)[:80]}")
+    return list(value)
+
+
+def one_of(*allowed: str) -> Callable[[Any], str]:
+    def read(value: Any) -> str:
+        if value not in allowed:
+            raise FieldError(f"must be one of {', '.join(allowed)}, got {json.dumps(value)}")
+        return str(value)
+
+    return read
+
+
+# Per file: field -> (reader, required). Unknown fields are errors: a misspelt field name
+# (`release-date`) would otherwise be dropped without a word.
+Spec = dict[str, tuple[Callable[[Any], Any], bool]]
+SPECS: dict[str, tuple[Spec, type]] = {
+    "nodes.jsonl": (
+        {
+            "slug": (slug, True),
+            "name": (text, True),
+            "parent": (optional_slug, True),
+            "description": (optional_text, False),
+            "matching_aids": (text_list, True),
+        },
+        NodeRecord,
+    ),
+    "models.jsonl": (
+        {
+            "slug": (slug, True),
+            "name": (text, True),
+            "organization": (optional_text, False),
+            "release_date": (optional_date, False),
+        },
+        ModelRecord,
+    ),
+    "sources.jsonl": (
+        {
+            "slug": (slug, True),
+            "model": (slug, True),
+            "title": (text, True),
+            "kind": (one_of(*SOURCE_KINDS), True),
+            "url": (optional_text, False),
+            "published_on": (optional_date, False),
+        },
+        SourceRecord,
+    ),
+    "methods.jsonl": (
+        {
+            "slug": (slug, True),
+            "name": (text, True),
+            "node": (slug, True),
+            "description": (optional_text, False),
+            "aliases": (text_list, False),
+        },
+        MethodRecord,
+    ),
+    "evidence.jsonl": (
+        {
+            "model": (slug, True),
+            "method": (slug, True),
+            "strength": (one_of(*STRENGTHS), True),
+            "source": (optional_slug, False),
+            "quote": (optional_text, False),
+            "locator": (optional_text, False),
+        },
+        EvidenceRecord,
+    ),
+}
+
+
+def read_file(path: Path, problems: Problems) -> Iterator[Any]:
+    """Yield one record per good line of ``path``; report the bad ones to ``problems``."""
+    name = path.name
+    spec, record_class = SPECS[name]
+    try:
+        handle = path.open("r", encoding="utf-8")
+    except OSError as exc:
+        problems.add(name, 0, f"cannot be read: {exc.strerror}")
+        return
+    with handle:
+        line_number = 0
+        while True:
+            line_number += 1
+            try:
+                raw = handle.readline()
+            except UnicodeDecodeError:
+                problems.add(name, line_number, "is not valid UTF-8")
+                return
+            if not raw:
+                return
+            if not raw.strip():
+                continue  # blank lines (a trailing newline, say) carry nothing
+            record = _parse_line(raw, spec, record_class, name, line_number, problems)
+            if record is not None:
+                yield record
+
+
+def _parse_line(
+    raw: str, spec: Spec, record_class: type, name: str, line: int, problems: Problems
+) -> Any:
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        problems.add(name, line, f"is not valid JSON ({exc.msg} at column {exc.colno})")
+        return None
+    if not isinstance(obj, dict):
+        problems.add(name, line, f"must be a JSON object, got {type(obj).__name__}")
+        return None
+    unknown = sorted(set(obj) - set(spec))
+    if unknown:
+        problems.add(
+            name, line, f"unknown field(s) {', '.join(unknown)}; expected {', '.join(spec)}"
+        )
+        return None
+    values: dict[str, Any] = {"line": line}
+    ok = True
+    for field_name, (reader, required) in spec.items():
+        if field_name not in obj and required:
+            problems.add(name, line, f"missing required field '{field_name}'")
+            ok = False
+            continue
+        try:
+            values[field_name] = reader(obj.get(field_name))
+        except FieldError as exc:
+            problems.add(name, line, f"field '{field_name}' {exc}")
+            ok = False
+    return record_class(**values) if ok else None

@@ -1,0 +1,30 @@
+"""The one typed settings object. Nothing else in the project reads the environment."""
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+DEFAULT_DATABASE_URL = f"sqlite:///{PROJECT_DIR / 'var' / 'taxonomy.db'}"
+DEFAULT_FIXTURES_DIR = PROJECT_DIR / "fixtures"
+
+
+class Settings(BaseSettings):
+    """Configuration, read from ``TAXONOMY_*`` environment variables (and ``DATABASE_URL``)."""
+
+    model_config = SettingsConfigDict(env_prefix="TAXONOMY_", extra="ignore", validate_by_name=True)
+
+    database_url: str = Field(
+        default=DEFAULT_DATABASE_URL,
+        # DATABASE_URL is the name every platform uses; TAXONOMY_DATABASE_URL works too.
+        validation_alias=AliasChoices("DATABASE_URL", "TAXONOMY_DATABASE_URL"),
+        description="sqlite:///path or postgresql://user@host:port/db",
+    )
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    fixtures_dir: Path = DEFAULT_FIXTURES_DIR
+    graphiql: bool = True
+    # Connections each server process keeps to PostgreSQL.
+    pool_size: int = 5

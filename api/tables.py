@@ -1,0 +1,197 @@
+"""Database tables: the loaded data and the read model derived from it at load time.
+
+Table classes end in ``Row`` so they never read as the GraphQL types of the same name.
+The first five tables hold the dataset as loaded; the rest are derived inside the load's
+transaction (see ``api.derive``) so that no request walks the tree or scans evidence.
+"""
+
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, Column, Index, MetaData, SmallInteger
+from sqlmodel import Field, SQLModel
+
+# Constraint names are fixed before any table exists so that migrations can refer to them
+# by name on every database (SQLite needs names to alter constraints in batch mode).
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+SQLModel.metadata = MetaData(naming_convention=NAMING_CONVENTION)
+metadata = SQLModel.metadata
+
+STRENGTHS = ("core", "used", "mentioned")
+SOURCE_KINDS = ("technical_report", "model_card", "blog_post", "paper", "other")
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class NodeRow(SQLModel, table=True):
+    __tablename__ = "node"
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True)
+    name: str
+    description: str | None = None
+    parent_id: int | None = Field(default=None, foreign_key="node.id", index=True)
+    matching_aids: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    level: int
+    path: str
+    slug_path: str = Field(unique=True)
+    # casefolded path, so that `node(path:)` matches "Optimization :: Training Parallelism" too
+    path_key: str = Field(index=True)
+    # Pre-order position among all nodes (children by name) and the last position inside
+    # this node's subtree: a branch is the interval [pre, last].
+    pre: int = Field(unique=True)
+    last: int
+
+
+class ModelRow(SQLModel, table=True):
+    __tablename__ = "model"
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True)
+    name: str
+    organization: str | None = None
+    release_date: date | None = None
+    # Positions in the two stored orders, computed at load time with Python's casefold so
+    # that both databases sort exactly alike: by name, and newest first (the seed's order).
+    name_rank: int = Field(unique=True)
+    recency_rank: int = Field(unique=True)
+
+
+class SourceRow(SQLModel, table=True):
+    __tablename__ = "source"
+    __table_args__ = (CheckConstraint(_in("kind", SOURCE_KINDS), name="kind"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True)
+    model_id: int = Field(foreign_key="model.id", index=True)
+    title: str
+    kind: str
+    url: str | None = None
+    published_on: date | None = None
+
+
+class MethodRow(SQLModel, table=True):
+    __tablename__ = "method"
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True)
+    name: str
+    description: str | None = None
+    aliases: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    node_id: int = Field(foreign_key="node.id", index=True)
+    name_rank: int = Field(unique=True)
+
+
+class EvidenceRow(SQLModel, table=True):
+    __tablename__ = "evidence"
+    __table_args__ = (
+        CheckConstraint(_in("strength", STRENGTHS), name="strength"),
+        Index("ix_evidence_method_id_model_id", "method_id", "model_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    # Stable identity derived from the row's content (see api.loader.records), so IDs
+    # survive reloads; never a row number.
+    key: str = Field(unique=True)
+    model_id: int = Field(foreign_key="model.id", index=True)
+    method_id: int = Field(foreign_key="method.id")
+    source_id: int | None = Field(default=None, foreign_key="source.id", index=True)
+    strength: str
+    quote: str | None = None
+    locator: str | None = None
+
+
+# ---- derived read model -------------------------------------------------------------------
+
+
+class NodeClosureRow(SQLModel, table=True):
+    """Every (ancestor, descendant) pair, the node itself included at depth 0."""
+
+    __tablename__ = "node_closure"
+
+    ancestor_id: int = Field(foreign_key="node.id", primary_key=True)
+    descendant_id: int = Field(foreign_key="node.id", primary_key=True, index=True)
+    depth: int
+
+
+class TreatmentRow(SQLModel, table=True):
+    """A (model, method) pair's treatment: the strongest strength over its evidence."""
+
+    __tablename__ = "treatment"
+
+    method_id: int = Field(foreign_key="method.id", primary_key=True)
+    model_id: int = Field(foreign_key="model.id", primary_key=True, index=True)
+    # 1 = core, 2 = used, 3 = mentioned: the strongest is the minimum.
+    strength_rank: int = Field(sa_type=SmallInteger)
+
+
+class MethodStatsRow(SQLModel, table=True):
+    __tablename__ = "method_stats"
+
+    method_id: int = Field(foreign_key="method.id", primary_key=True)
+    strongest_rank: int | None = Field(default=None, sa_type=SmallInteger)
+    model_count: int
+
+
+class BranchModelRow(SQLModel, table=True):
+    """One By-model row: a model's strongest treatment in a node's branch."""
+
+    __tablename__ = "branch_model"
+
+    node_id: int = Field(foreign_key="node.id", primary_key=True)
+    model_id: int = Field(foreign_key="model.id", primary_key=True, index=True)
+    strongest_rank: int = Field(sa_type=SmallInteger)
+    method_count: int
+
+
+class NodeStatsRow(SQLModel, table=True):
+    __tablename__ = "node_stats"
+
+    node_id: int = Field(foreign_key="node.id", primary_key=True)
+    methods_in_branch: int
+    methods_filed_here: int
+    models_in_branch: int
+    evidence_in_branch: int
+    child_count: int
+    descendant_count: int
+    core_pairs: int
+    used_pairs: int
+    mentioned_pairs: int
+
+
+class DatasetRow(SQLModel, table=True):
+    """The one row that says which data is loaded: bumped by every load."""
+
+    __tablename__ = "dataset"
+
+    id: int = Field(default=1, primary_key=True)
+    version: int
+    checksum: str
+    loaded_at: datetime
+    source_dir: str | None = None
+
+
+TABLES_IN_LOAD_ORDER: tuple[type[SQLModel], ...] = (
+    NodeRow,
+    ModelRow,
+    SourceRow,
+    MethodRow,
+    EvidenceRow,
+    NodeClosureRow,
+    TreatmentRow,
+    MethodStatsRow,
+    BranchModelRow,
+    NodeStatsRow,
+)
+
+
+def table_of(row_class: type[SQLModel]) -> Any:
+    return row_class.__table__  # type: ignore[attr-defined]  # set by SQLModel for table=True

@@ -1,0 +1,29 @@
+"""The typed per-request context: one database reader and the loaders that use it."""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+from strawberry.types import Info as StrawberryInfo
+
+from schema.loaders import Loaders
+from schema.reader import Reader
+
+
+@dataclass
+class Context:
+    reader: Reader
+    loaders: Loaders
+    request: Any = None
+    response: Any = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def for_request(
+        cls, engine: AsyncEngine, request: Any = None, response: Any = None
+    ) -> "Context":
+        reader = Reader(engine)
+        return cls(reader=reader, loaders=Loaders(reader), request=request, response=response)
+
+
+Info = StrawberryInfo[Context, None]

@@ -1,0 +1,128 @@
+"""The `Evidence` type: one model's document describing one method, with a strength."""
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import strawberry
+from sqlalchemy import case, select
+from sqlmodel import col
+
+from api.tables import EvidenceRow, MethodRow
+from schema.context import Info
+from schema.enums import Strength
+from schema.ids import encode_id
+from schema.inputs import EvidenceFilter, branch_node_ids
+from schema.lookup import row_for_id
+from schema.pagination import Connection, SortKey, connection_of, counter, keyset_page
+
+if TYPE_CHECKING:
+    from schema.method import Method
+    from schema.model import Model
+    from schema.source import Source
+
+ModelType = Annotated["Model", strawberry.lazy("schema.model")]
+MethodType = Annotated["Method", strawberry.lazy("schema.method")]
+SourceType = Annotated["Source", strawberry.lazy("schema.source")]
+
+# Evidence stores its strength by name; ordering and filtering need its rank (1 = core).
+STRENGTH_RANK = case(
+    (col(EvidenceRow.strength) == Strength.CORE.value, 1),
+    (col(EvidenceRow.strength) == Strength.USED.value, 2),
+    else_=3,
+)
+
+
+@strawberry.type(description="One model's document describing one method, with a strength.")
+class Evidence:
+    row: strawberry.Private[EvidenceRow]
+
+    @classmethod
+    def from_row(cls, row: EvidenceRow) -> "Evidence":
+        return cls(row=row)
+
+    @strawberry.field(description="Stable, opaque ID; refetch the evidence with `entity(id:)`.")
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(encode_id("Evidence", self.row.key))
+
+    @strawberry.field(description="The model whose document this is.")
+    async def model(self, info: Info) -> ModelType:
+        from schema.model import Model
+
+        row = await info.context.loaders.model_by_id.load(self.row.model_id)
+        assert row is not None  # a foreign key guarantees it
+        return Model.from_row(row)
+
+    @strawberry.field(description="The method the document describes.")
+    async def method(self, info: Info) -> MethodType:
+        from schema.method import Method
+
+        row = await info.context.loaders.method_by_id.load(self.row.method_id)
+        assert row is not None  # a foreign key guarantees it
+        return Method.from_row(row)
+
+    @strawberry.field(description="The document, when the pipeline recorded it.")
+    async def source(self, info: Info) -> SourceType | None:
+        from schema.source import Source
+
+        if self.row.source_id is None:
+            return None
+        row = await info.context.loaders.source_by_id.load(self.row.source_id)
+        return Source.from_row(row) if row else None
+
+    @strawberry.field(description="How strongly the document treats the method.")
+    def strength(self) -> Strength:
+        return Strength(self.row.strength)
+
+    @strawberry.field(description="The document's own words, when recorded.")
+    def quote(self) -> str | None:
+        return self.row.quote
+
+    @strawberry.field(description="Where in the document, e.g. a section or page.")
+    def locator(self) -> str | None:
+        return self.row.locator
+
+
+async def evidence_connection(
+    info: Info,
+    *,
+    method_id: int | None = None,
+    model_id: int | None = None,
+    first: int | None,
+    after: str | None,
+    filter: EvidenceFilter | None,
+) -> Connection[Evidence]:
+    """A page of a method's or a model's evidence, strongest first, then in file order."""
+    statement = select(EvidenceRow)
+    if method_id is not None:
+        statement = statement.where(col(EvidenceRow.method_id) == method_id)
+    if model_id is not None:
+        statement = statement.where(col(EvidenceRow.model_id) == model_id)
+    if filter is not None:
+        statement = await _filtered(info, statement, filter)
+    keys = [SortKey(STRENGTH_RANK), SortKey(col(EvidenceRow.id))]
+    reader = info.context.reader
+    page = await keyset_page(
+        reader, statement, keys, list_name="evidence", first=first, after=after
+    )
+    items = [Evidence.from_row(row) for (row,) in page.rows]
+    return connection_of(page, items, counter(reader, statement))
+
+
+async def _filtered(info: Info, statement: Any, filter: EvidenceFilter) -> Any:
+    if filter.min_strength is not None:
+        statement = statement.where(filter.min_strength.rank >= STRENGTH_RANK)
+    if filter.model is not None:
+        model = await row_for_id(info, "Model", filter.model, "filter.model")
+        statement = statement.where(col(EvidenceRow.model_id) == model.id)
+    if filter.method is not None:
+        method = await row_for_id(info, "Method", filter.method, "filter.method")
+        statement = statement.where(col(EvidenceRow.method_id) == method.id)
+    if filter.source is not None:
+        source = await row_for_id(info, "Source", filter.source, "filter.source")
+        statement = statement.where(col(EvidenceRow.source_id) == source.id)
+    if filter.within is not None:
+        node = await row_for_id(info, "Node", filter.within, "filter.within")
+        in_branch = select(col(MethodRow.id)).where(
+            col(MethodRow.node_id).in_(branch_node_ids(node))
+        )
+        statement = statement.where(col(EvidenceRow.method_id).in_(in_branch))
+    return statement

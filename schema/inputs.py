@@ -1,0 +1,107 @@
+"""Filter and order inputs of the list fields."""
+
+from datetime import date
+from typing import Any
+
+import strawberry
+from sqlalchemy import ColumnElement, Select, select
+from sqlmodel import col
+
+from api.tables import NodeClosureRow, NodeRow
+from schema.enums import (
+    MethodOrderField,
+    ModelOrderField,
+    ModelTreatmentOrderField,
+    OrderDirection,
+    Strength,
+)
+
+
+@strawberry.input(description="Narrows a list of methods; every given condition must hold.")
+class MethodFilter:
+    name_contains: str | None = strawberry.field(
+        default=None, description="Only methods whose name contains this text (any case)."
+    )
+    min_strength: Strength | None = strawberry.field(
+        default=None,
+        description="Only methods whose strongest treatment is at least this strong.",
+    )
+    has_evidence: bool | None = strawberry.field(
+        default=None,
+        description="true: only methods some model treats; false: only methods none treats.",
+    )
+    within: strawberry.ID | None = strawberry.field(
+        default=None, description="Only methods in the branch of this node (a Node ID)."
+    )
+
+
+@strawberry.input(description="How to order methods.")
+class MethodOrder:
+    field: MethodOrderField = strawberry.field(description="What to order by.")
+    direction: OrderDirection = strawberry.field(
+        default=OrderDirection.ASC, description="Ascending or descending."
+    )
+
+
+@strawberry.input(description="Narrows a list of models; every given condition must hold.")
+class ModelFilter:
+    name_contains: str | None = strawberry.field(
+        default=None, description="Only models whose name contains this text (any case)."
+    )
+    organization: str | None = strawberry.field(
+        default=None, description="Only models of this organization (exact, any case)."
+    )
+    released_after: date | None = strawberry.field(
+        default=None, description="Only models released on or after this date."
+    )
+    released_before: date | None = strawberry.field(
+        default=None, description="Only models released on or before this date."
+    )
+
+
+@strawberry.input(description="How to order models.")
+class ModelOrder:
+    field: ModelOrderField = strawberry.field(description="What to order by.")
+    direction: OrderDirection = strawberry.field(
+        default=OrderDirection.ASC, description="Ascending or descending."
+    )
+
+
+@strawberry.input(description="How to order the rows of a By-model table.")
+class ModelTreatmentOrder:
+    field: ModelTreatmentOrderField = strawberry.field(description="What to order by.")
+    direction: OrderDirection = strawberry.field(
+        default=OrderDirection.DESC, description="Ascending or descending."
+    )
+
+
+@strawberry.input(description="Narrows a list of evidence; every given condition must hold.")
+class EvidenceFilter:
+    min_strength: Strength | None = strawberry.field(
+        default=None, description="Only evidence at least this strong."
+    )
+    model: strawberry.ID | None = strawberry.field(
+        default=None, description="Only evidence of this model (a Model ID)."
+    )
+    method: strawberry.ID | None = strawberry.field(
+        default=None, description="Only evidence on this method (a Method ID)."
+    )
+    source: strawberry.ID | None = strawberry.field(
+        default=None, description="Only evidence from this source (a Source ID)."
+    )
+    within: strawberry.ID | None = strawberry.field(
+        default=None, description="Only evidence on methods in the branch of this node."
+    )
+
+
+def contains(column: Any, text: str) -> ColumnElement[bool]:
+    """``column`` contains ``text``, any case, with LIKE's wildcards taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return col(column).ilike(f"%{escaped}%", escape="\\")
+
+
+def branch_node_ids(node: NodeRow) -> Select[Any]:
+    """The IDs of ``node`` and every node below it."""
+    return select(col(NodeClosureRow.descendant_id)).where(
+        col(NodeClosureRow.ancestor_id) == node.id
+    )

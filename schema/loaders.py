@@ -1,0 +1,225 @@
+"""Per-request DataLoaders: each batches the lookups of one resolver into one statement.
+
+Batch functions return results in key order. Loaders that fetch rows another loader
+would fetch again (models beside their treatments, say) prime that loader with them.
+"""
+
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from typing import Any, TypeVar
+
+from sqlalchemy import ColumnElement, Select, select, tuple_
+from sqlmodel import col
+from strawberry.dataloader import DataLoader
+
+from api.tables import (
+    BranchModelRow,
+    EvidenceRow,
+    MethodRow,
+    MethodStatsRow,
+    ModelRow,
+    NodeClosureRow,
+    NodeRow,
+    NodeStatsRow,
+    SourceRow,
+    TreatmentRow,
+)
+from schema.reader import Reader
+
+K = TypeVar("K", bound=Hashable)
+R = TypeVar("R")
+
+
+def _one_each(
+    reader: Reader, entity: type[R], column: Any
+) -> Callable[[list[K]], Awaitable[list[R | None]]]:
+    """Rows of ``entity`` whose unique ``column`` is each key (None where none is)."""
+
+    async def load(keys: list[K]) -> list[R | None]:
+        result = await reader.execute(select(entity).where(col(column).in_(keys)))
+        by_key = {getattr(row, column.key): row for row in result.scalars()}
+        return [by_key.get(key) for key in keys]
+
+    return load
+
+
+def _many_each(
+    reader: Reader, statement: Callable[[list[K]], Select[Any]], key_of: Callable[[Any], K]
+) -> Callable[[list[K]], Awaitable[list[list[Any]]]]:
+    """For each key, the entities of ``statement`` (in its order) that ``key_of`` maps to it.
+
+    ``statement`` selects the entity first; ``key_of`` reads the key off the whole row."""
+
+    async def load(keys: list[K]) -> list[list[Any]]:
+        grouped: dict[K, list[Any]] = defaultdict(list)
+        for row in (await reader.execute(statement(keys))).all():
+            grouped[key_of(row)].append(row[0])
+        return [grouped.get(key, []) for key in keys]
+
+    return load
+
+
+def _pairs_in(columns: Sequence[ColumnElement[Any]], keys: list[tuple[int, int]]) -> Any:
+    return tuple_(*columns).in_(keys)
+
+
+class Loaders:
+    """Every loader of one request. Named for what they map."""
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+        self.node_by_id = DataLoader(_one_each(reader, NodeRow, NodeRow.id))
+        self.node_by_slug = DataLoader(_one_each(reader, NodeRow, NodeRow.slug))
+        self.node_by_slug_path = DataLoader(_one_each(reader, NodeRow, NodeRow.slug_path))
+        self.stats_by_node_id = DataLoader(_one_each(reader, NodeStatsRow, NodeStatsRow.node_id))
+        self.method_by_id = DataLoader(_one_each(reader, MethodRow, MethodRow.id))
+        self.method_by_slug = DataLoader(_one_each(reader, MethodRow, MethodRow.slug))
+        self.method_stats_by_id = DataLoader(
+            _one_each(reader, MethodStatsRow, MethodStatsRow.method_id)
+        )
+        self.model_by_id = DataLoader(_one_each(reader, ModelRow, ModelRow.id))
+        self.model_by_slug = DataLoader(_one_each(reader, ModelRow, ModelRow.slug))
+        self.source_by_id = DataLoader(_one_each(reader, SourceRow, SourceRow.id))
+        self.source_by_slug = DataLoader(_one_each(reader, SourceRow, SourceRow.slug))
+        self.evidence_by_key = DataLoader(_one_each(reader, EvidenceRow, EvidenceRow.key))
+
+        self.children_by_node_id: DataLoader[int, list[Any]] = DataLoader(
+            _many_each(
+                reader,
+                lambda ids: (
+                    select(NodeRow)
+                    .where(col(NodeRow.parent_id).in_(ids))
+                    .order_by(col(NodeRow.pre))
+                ),
+                lambda row: row[0].parent_id,
+            )
+        )
+        self.ancestors_by_node_id: DataLoader[int, list[Any]] = DataLoader(
+            _many_each(
+                reader,
+                lambda ids: (
+                    select(NodeRow, col(NodeClosureRow.descendant_id))
+                    .join(NodeClosureRow, col(NodeClosureRow.ancestor_id) == col(NodeRow.id))
+                    .where(
+                        col(NodeClosureRow.descendant_id).in_(ids), col(NodeClosureRow.depth) > 0
+                    )
+                    .order_by(col(NodeRow.level))
+                ),
+                lambda row: row[1],
+            )
+        )
+        self.sources_by_model_id: DataLoader[int, list[Any]] = DataLoader(
+            _many_each(
+                reader,
+                lambda ids: (
+                    select(SourceRow)
+                    .where(col(SourceRow.model_id).in_(ids))
+                    .order_by(col(SourceRow.id))
+                ),
+                lambda row: row[0].model_id,
+            )
+        )
+        self.evidence_by_pair: DataLoader[tuple[int, int], list[Any]] = DataLoader(
+            _many_each(
+                reader,
+                lambda pairs: (
+                    select(EvidenceRow)
+                    .where(
+                        _pairs_in([col(EvidenceRow.model_id), col(EvidenceRow.method_id)], pairs)
+                    )
+                    .order_by(col(EvidenceRow.id))
+                ),
+                lambda row: (row[0].model_id, row[0].method_id),
+            )
+        )
+        self.treatments_by_method_id: DataLoader[int, list[Any]] = DataLoader(
+            self._treatments_by_method_id
+        )
+        self.branch_treatments_by_pair: DataLoader[tuple[int, int], list[Any]] = DataLoader(
+            self._branch_treatments_by_pair
+        )
+        self.branches_by_model_level: DataLoader[tuple[int, int], list[Any]] = DataLoader(
+            self._branches_by_model_level
+        )
+        self.descendants_by_node: DataLoader[tuple[int, int | None], list[NodeRow]] = DataLoader(
+            self._descendants_by_node
+        )
+
+    def prime_models(self, models: Sequence[ModelRow]) -> None:
+        for model in models:
+            self.model_by_id.prime(model.id, model)
+
+    def prime_methods(self, methods: Sequence[MethodRow]) -> None:
+        for method in methods:
+            self.method_by_id.prime(method.id, method)
+
+    async def _treatments_by_method_id(self, ids: list[int]) -> list[list[TreatmentRow]]:
+        """Each method's treatments, strongest first, then by model name."""
+        statement = (
+            select(TreatmentRow, ModelRow)
+            .join(ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id))
+            .where(col(TreatmentRow.method_id).in_(ids))
+            .order_by(col(TreatmentRow.strength_rank), col(ModelRow.name_rank))
+        )
+        rows = (await self.reader.execute(statement)).all()
+        self.prime_models([model for _, model in rows])
+        grouped: dict[int, list[TreatmentRow]] = defaultdict(list)
+        for treatment, _ in rows:
+            grouped[treatment.method_id].append(treatment)
+        return [grouped.get(method_id, []) for method_id in ids]
+
+    async def _branch_treatments_by_pair(
+        self, pairs: list[tuple[int, int]]
+    ) -> list[list[TreatmentRow]]:
+        """For (node, model): the model's treatments of the branch's methods, strongest
+        first, then by method name (casefold): the methods of one By-model row."""
+        statement = (
+            select(TreatmentRow, MethodRow, col(NodeClosureRow.ancestor_id))
+            .join(MethodRow, col(MethodRow.id) == col(TreatmentRow.method_id))
+            .join(NodeClosureRow, col(NodeClosureRow.descendant_id) == col(MethodRow.node_id))
+            .where(_pairs_in([col(NodeClosureRow.ancestor_id), col(TreatmentRow.model_id)], pairs))
+            .order_by(col(TreatmentRow.strength_rank), col(MethodRow.name_rank))
+        )
+        rows = (await self.reader.execute(statement)).all()
+        self.prime_methods([method for _, method, _ in rows])
+        grouped: dict[tuple[int, int], list[TreatmentRow]] = defaultdict(list)
+        for treatment, _, node_id in rows:
+            grouped[(node_id, treatment.model_id)].append(treatment)
+        return [grouped.get(pair, []) for pair in pairs]
+
+    async def _branches_by_model_level(
+        self, keys: list[tuple[int, int]]
+    ) -> list[list[BranchModelRow]]:
+        """For (model, level): the model's strongest treatment in each branch at that level."""
+        statement = (
+            select(BranchModelRow, NodeRow)
+            .join(NodeRow, col(NodeRow.id) == col(BranchModelRow.node_id))
+            .where(_pairs_in([col(BranchModelRow.model_id), col(NodeRow.level)], keys))
+            .order_by(col(NodeRow.pre))
+        )
+        rows = (await self.reader.execute(statement)).all()
+        grouped: dict[tuple[int, int], list[BranchModelRow]] = defaultdict(list)
+        for branch, node in rows:
+            self.node_by_id.prime(node.id, node)
+            grouped[(branch.model_id, node.level)].append(branch)
+        return [grouped.get(key, []) for key in keys]
+
+    async def _descendants_by_node(self, keys: list[tuple[int, int | None]]) -> list[list[NodeRow]]:
+        """For (node, max depth): the nodes below it in pre-order, at most max depth down."""
+        by_depth: dict[int | None, list[int]] = defaultdict(list)
+        for node_id, max_depth in keys:
+            by_depth[max_depth].append(node_id)
+        grouped: dict[tuple[int, int | None], list[NodeRow]] = defaultdict(list)
+        # One statement per distinct maxDepth in the request (in practice one).
+        for max_depth, ids in by_depth.items():
+            statement = (
+                select(NodeRow, col(NodeClosureRow.ancestor_id))
+                .join(NodeClosureRow, col(NodeClosureRow.descendant_id) == col(NodeRow.id))
+                .where(col(NodeClosureRow.ancestor_id).in_(ids), col(NodeClosureRow.depth) > 0)
+                .order_by(col(NodeRow.pre))
+            )
+            if max_depth is not None:
+                statement = statement.where(col(NodeClosureRow.depth) <= max_depth)
+            for node, ancestor_id in (await self.reader.execute(statement)).all():
+                grouped[(ancestor_id, max_depth)].append(node)
+        return [grouped.get(key, []) for key in keys]

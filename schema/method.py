@@ -1,0 +1,185 @@
+"""The `Method` type: a technique, where it is filed, and how models treat it."""
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import strawberry
+from sqlalchemy import func, select
+from sqlmodel import col
+
+from api.tables import MethodRow, MethodStatsRow, NodeRow
+from schema.context import Info
+from schema.enums import MethodOrderField, OrderDirection, Scope, Strength, max_rank
+from schema.ids import encode_id
+from schema.inputs import (
+    EvidenceFilter,
+    MethodFilter,
+    MethodOrder,
+    branch_node_ids,
+    contains,
+)
+from schema.lookup import row_for_id
+from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
+
+if TYPE_CHECKING:
+    from schema.evidence import Evidence
+    from schema.node import Node
+    from schema.treatment import MethodTreatment
+
+NodeType = Annotated["Node", strawberry.lazy("schema.node")]
+EvidenceType = Annotated["Evidence", strawberry.lazy("schema.evidence")]
+MethodTreatmentType = Annotated["MethodTreatment", strawberry.lazy("schema.treatment")]
+
+
+@strawberry.type(description="A technique that models' documents describe, filed at one node.")
+class Method:
+    row: strawberry.Private[MethodRow]
+
+    @classmethod
+    def from_row(cls, row: MethodRow) -> "Method":
+        return cls(row=row)
+
+    @strawberry.field(description="Stable, opaque ID; refetch the method with `entity(id:)`.")
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(encode_id("Method", self.row.slug))
+
+    @strawberry.field(description="Unique, URL-safe name of the method.")
+    def slug(self) -> str:
+        return self.row.slug
+
+    @strawberry.field(description="Display name, as the documents name it.")
+    def name(self) -> str:
+        return self.row.name
+
+    @strawberry.field(description="What the method is, when known (may be long markdown).")
+    def description(self) -> str | None:
+        return self.row.description
+
+    @strawberry.field(description="Other names the method goes by.")
+    def aliases(self) -> list[str]:
+        return list(self.row.aliases)
+
+    @strawberry.field(description="The node the method is filed at.")
+    async def node(self, info: Info) -> NodeType:
+        from schema.node import Node
+
+        row = await info.context.loaders.node_by_id.load(self.row.node_id)
+        assert row is not None  # a foreign key guarantees it
+        return Node.from_row(row)
+
+    @strawberry.field(description="The strongest treatment over all models; null when no evidence.")
+    async def strongest(self, info: Info) -> Strength | None:
+        stats = await info.context.loaders.method_stats_by_id.load(_id(self.row))
+        if stats is None or stats.strongest_rank is None:
+            return None
+        return Strength.from_rank(stats.strongest_rank)
+
+    @strawberry.field(description="How many models treat the method.")
+    async def model_count(self, info: Info) -> int:
+        stats = await info.context.loaders.method_stats_by_id.load(_id(self.row))
+        return stats.model_count if stats else 0
+
+    @strawberry.field(
+        description="One entry per model that treats the method, strongest first, then by "
+        "model name."
+    )
+    async def treatments(
+        self,
+        info: Info,
+        min_strength: Annotated[
+            Strength | None,
+            strawberry.argument(description="Only treatments at least this strong."),
+        ] = None,
+    ) -> list[MethodTreatmentType]:
+        from schema.treatment import MethodTreatment
+
+        rows = await info.context.loaders.treatments_by_method_id.load(_id(self.row))
+        limit = max_rank(min_strength)
+        return [MethodTreatment.from_row(row) for row in rows if row.strength_rank <= limit]
+
+    @strawberry.field(description="The evidence on this method, strongest first.")
+    async def evidence(
+        self,
+        info: Info,
+        first: First = None,
+        after: After = None,
+        filter: Annotated[
+            EvidenceFilter | None, strawberry.argument(description="Narrow the list.")
+        ] = None,
+    ) -> Connection[EvidenceType]:
+        from schema.evidence import evidence_connection
+
+        return await evidence_connection(
+            info, method_id=_id(self.row), first=first, after=after, filter=filter
+        )
+
+
+def _id(row: MethodRow) -> int:
+    assert row.id is not None  # rows read from the database always have one
+    return row.id
+
+
+def _order_keys(order: MethodOrder | None) -> tuple[str, list[SortKey]]:
+    order = order or MethodOrder(field=MethodOrderField.NAME)
+    descending = order.direction is OrderDirection.DESC
+    name = SortKey(col(MethodRow.name_rank), descending=descending)
+    list_name = f"methods:{order.field.value}:{order.direction.value}"
+    if order.field is MethodOrderField.NAME:
+        return list_name, [name]
+    if order.field is MethodOrderField.STRONGEST:
+        # rank 1 is the strongest and untreated methods have none: 4 puts them last in DESC.
+        rank = func.coalesce(col(MethodStatsRow.strongest_rank), 4)
+        return list_name, [
+            SortKey(rank, descending=not descending),
+            SortKey(col(MethodRow.name_rank)),
+        ]
+    count = SortKey(col(MethodStatsRow.model_count), descending=descending)
+    return list_name, [count, SortKey(col(MethodRow.name_rank))]
+
+
+async def methods_connection(
+    info: Info,
+    *,
+    at_node: NodeRow | None = None,
+    scope: Scope = Scope.BRANCH,
+    first: int | None,
+    after: str | None,
+    filter: MethodFilter | None,
+    order_by: MethodOrder | None,
+) -> Connection[Method]:
+    """A page of methods: all of them, or those of a node (HERE) or of its branch."""
+    statement = select(MethodRow, MethodStatsRow).join(
+        MethodStatsRow, col(MethodStatsRow.method_id) == col(MethodRow.id)
+    )
+    if at_node is not None:
+        statement = _within(statement, at_node, scope)
+    if filter is not None:
+        statement = await _filtered(info, statement, filter)
+    list_name, keys = _order_keys(order_by)
+    reader = info.context.reader
+    page = await keyset_page(reader, statement, keys, list_name=list_name, first=first, after=after)
+    loaders = info.context.loaders
+    for _, stats in page.rows:
+        loaders.method_stats_by_id.prime(stats.method_id, stats)
+    return connection_of(
+        page, [Method.from_row(row) for row, _ in page.rows], counter(reader, statement)
+    )
+
+
+def _within(statement: Any, node: NodeRow, scope: Scope) -> Any:
+    if scope is Scope.HERE:
+        return statement.where(col(MethodRow.node_id) == node.id)
+    return statement.where(col(MethodRow.node_id).in_(branch_node_ids(node)))
+
+
+async def _filtered(info: Info, statement: Any, filter: MethodFilter) -> Any:
+    if filter.name_contains:
+        statement = statement.where(contains(col(MethodRow.name), filter.name_contains))
+    if filter.min_strength is not None:
+        statement = statement.where(col(MethodStatsRow.strongest_rank) <= filter.min_strength.rank)
+    if filter.has_evidence is not None:
+        present = col(MethodStatsRow.model_count) > 0
+        statement = statement.where(present if filter.has_evidence else ~present)
+    if filter.within is not None:
+        node = await row_for_id(info, "Node", filter.within, "filter.within")
+        statement = _within(statement, node, Scope.BRANCH)
+    return statement

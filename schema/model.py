@@ -1,0 +1,182 @@
+"""The `Model` type: an AI model whose documents describe methods."""
+
+from datetime import date
+from typing import TYPE_CHECKING, Annotated, Any
+
+import strawberry
+from sqlalchemy import func, select
+from sqlmodel import col
+
+from api.tables import MethodRow, ModelRow, TreatmentRow
+from schema.context import Info
+from schema.enums import ModelOrderField, OrderDirection, Strength, max_rank
+from schema.errors import BadUserInputError
+from schema.ids import encode_id
+from schema.inputs import EvidenceFilter, ModelFilter, ModelOrder, branch_node_ids, contains
+from schema.lookup import row_for_id
+from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
+
+if TYPE_CHECKING:
+    from schema.evidence import Evidence
+    from schema.source import Source
+    from schema.treatment import MethodTreatment, ModelTreatment
+
+SourceType = Annotated["Source", strawberry.lazy("schema.source")]
+EvidenceType = Annotated["Evidence", strawberry.lazy("schema.evidence")]
+MethodTreatmentType = Annotated["MethodTreatment", strawberry.lazy("schema.treatment")]
+ModelTreatmentType = Annotated["ModelTreatment", strawberry.lazy("schema.treatment")]
+
+
+@strawberry.type(description="An AI model whose own documents describe methods.")
+class Model:
+    row: strawberry.Private[ModelRow]
+
+    @classmethod
+    def from_row(cls, row: ModelRow) -> "Model":
+        return cls(row=row)
+
+    @strawberry.field(description="Stable, opaque ID; refetch the model with `entity(id:)`.")
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(encode_id("Model", self.row.slug))
+
+    @strawberry.field(description="Unique, URL-safe name of the model.")
+    def slug(self) -> str:
+        return self.row.slug
+
+    @strawberry.field(description="Display name, e.g. `Kimi K3`.")
+    def name(self) -> str:
+        return self.row.name
+
+    @strawberry.field(description="Who made the model, when known.")
+    def organization(self) -> str | None:
+        return self.row.organization
+
+    @strawberry.field(description="When the model was released, when known.")
+    def release_date(self) -> date | None:
+        return self.row.release_date
+
+    @strawberry.field(description="The model's documents.")
+    async def sources(self, info: Info) -> list[SourceType]:
+        from schema.source import Source
+
+        rows = await info.context.loaders.sources_by_model_id.load(_id(self.row))
+        return [Source.from_row(row) for row in rows]
+
+    @strawberry.field(
+        description="The methods the model treats, one per method, strongest first, then by "
+        "method name."
+    )
+    async def treatments(
+        self,
+        info: Info,
+        within: Annotated[
+            strawberry.ID | None,
+            strawberry.argument(description="Only methods in the branch of this node (a Node ID)."),
+        ] = None,
+        min_strength: Annotated[
+            Strength | None,
+            strawberry.argument(description="Only treatments at least this strong."),
+        ] = None,
+        first: First = None,
+        after: After = None,
+    ) -> Connection[MethodTreatmentType]:
+        from schema.treatment import MethodTreatment
+
+        statement = (
+            select(TreatmentRow, MethodRow)
+            .join(MethodRow, col(MethodRow.id) == col(TreatmentRow.method_id))
+            .where(
+                col(TreatmentRow.model_id) == _id(self.row),
+                col(TreatmentRow.strength_rank) <= max_rank(min_strength),
+            )
+        )
+        if within is not None:
+            node = await row_for_id(info, "Node", within, "within")
+            statement = statement.where(col(MethodRow.node_id).in_(branch_node_ids(node)))
+        keys = [SortKey(col(TreatmentRow.strength_rank)), SortKey(col(MethodRow.name_rank))]
+        reader = info.context.reader
+        page = await keyset_page(
+            reader, statement, keys, list_name="treatments", first=first, after=after
+        )
+        info.context.loaders.prime_methods([method for _, method in page.rows])
+        items = [MethodTreatment.from_row(row) for row, _ in page.rows]
+        return connection_of(page, items, counter(reader, statement))
+
+    @strawberry.field(
+        description="The model's profile: its strongest treatment in each branch at `level` "
+        "where it has evidence, in tree order."
+    )
+    async def branches(
+        self,
+        info: Info,
+        level: Annotated[
+            int, strawberry.argument(description="Which level's branches (1: the roots).")
+        ] = 1,
+    ) -> list[ModelTreatmentType]:
+        from schema.treatment import ModelTreatment
+
+        if level < 1:
+            raise BadUserInputError(f"`level` must be at least 1, got {level}")
+        rows = await info.context.loaders.branches_by_model_level.load((_id(self.row), level))
+        return [ModelTreatment.from_row(row) for row in rows]
+
+    @strawberry.field(description="The model's evidence, strongest first.")
+    async def evidence(
+        self,
+        info: Info,
+        first: First = None,
+        after: After = None,
+        filter: Annotated[
+            EvidenceFilter | None, strawberry.argument(description="Narrow the list.")
+        ] = None,
+    ) -> Connection[EvidenceType]:
+        from schema.evidence import evidence_connection
+
+        return await evidence_connection(
+            info, model_id=_id(self.row), first=first, after=after, filter=filter
+        )
+
+
+def _id(row: ModelRow) -> int:
+    assert row.id is not None  # rows read from the database always have one
+    return row.id
+
+
+async def models_connection(
+    info: Info,
+    *,
+    first: int | None,
+    after: str | None,
+    filter: ModelFilter | None,
+    order_by: ModelOrder | None,
+) -> Connection[Model]:
+    statement: Any = select(ModelRow)
+    if filter is not None:
+        if filter.name_contains:
+            statement = statement.where(contains(ModelRow.name, filter.name_contains))
+        if filter.organization is not None:
+            statement = statement.where(
+                func.lower(col(ModelRow.organization)) == filter.organization.lower()
+            )
+        if filter.released_after is not None:
+            statement = statement.where(col(ModelRow.release_date) >= filter.released_after)
+        if filter.released_before is not None:
+            statement = statement.where(col(ModelRow.release_date) <= filter.released_before)
+    order = order_by or ModelOrder(field=ModelOrderField.NAME)
+    descending = order.direction is OrderDirection.DESC
+    if order.field is ModelOrderField.NAME:
+        keys = [SortKey(col(ModelRow.name_rank), descending=descending)]
+    else:
+        # Stored newest first, so DESC (newest first) is the rank's ascending order.
+        keys = [SortKey(col(ModelRow.recency_rank), descending=not descending)]
+    reader = info.context.reader
+    page = await keyset_page(
+        reader,
+        statement,
+        keys,
+        list_name=f"models:{order.field.value}:{order.direction.value}",
+        first=first,
+        after=after,
+    )
+    items = [Model.from_row(row) for (row,) in page.rows]
+    return connection_of(page, items, counter(reader, statement))

@@ -1,0 +1,252 @@
+"""The `Node` type: a node of the taxonomy tree, its place, its counts and its lists."""
+
+from typing import TYPE_CHECKING, Annotated
+
+import strawberry
+from sqlalchemy import select
+from sqlmodel import col
+
+from api.tables import BranchModelRow, ModelRow, NodeRow, NodeStatsRow
+from schema.context import Info
+from schema.enums import ModelTreatmentOrderField, OrderDirection, Scope, Strength, max_rank
+from schema.errors import BadUserInputError
+from schema.ids import encode_id
+from schema.inputs import MethodFilter, MethodOrder, ModelTreatmentOrder
+from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
+
+if TYPE_CHECKING:
+    from schema.method import Method
+    from schema.treatment import ModelTreatment
+
+MethodType = Annotated["Method", strawberry.lazy("schema.method")]
+ModelTreatmentType = Annotated["ModelTreatment", strawberry.lazy("schema.treatment")]
+
+
+@strawberry.type(description="Strength counts of the (model, method) pairs in a branch.")
+class StrengthCounts:
+    core: int = strawberry.field(description="Pairs whose treatment is CORE.")
+    used: int = strawberry.field(description="Pairs whose treatment is USED.")
+    mentioned: int = strawberry.field(description="Pairs whose treatment is MENTIONED.")
+
+
+@strawberry.type(description="The figures of a node and its branch (the node and all below it).")
+class NodeCounts:
+    methods_in_branch: int = strawberry.field(
+        description="Distinct methods filed at the node or at any node below it."
+    )
+    methods_filed_here: int = strawberry.field(description="Methods filed at the node itself.")
+    models_in_branch: int = strawberry.field(
+        description="Distinct models with evidence on at least one method in the branch."
+    )
+    evidence_in_branch: int = strawberry.field(
+        description="Pieces of evidence on the methods in the branch."
+    )
+    child_count: int = strawberry.field(description="Nodes directly below this one.")
+    descendant_count: int = strawberry.field(description="All nodes below this one.")
+    treatments_by_strength: StrengthCounts = strawberry.field(
+        description="The branch's (model, method) pairs, counted by their treatment."
+    )
+
+    @classmethod
+    def from_row(cls, row: NodeStatsRow) -> "NodeCounts":
+        return cls(
+            methods_in_branch=row.methods_in_branch,
+            methods_filed_here=row.methods_filed_here,
+            models_in_branch=row.models_in_branch,
+            evidence_in_branch=row.evidence_in_branch,
+            child_count=row.child_count,
+            descendant_count=row.descendant_count,
+            treatments_by_strength=StrengthCounts(
+                core=row.core_pairs, used=row.used_pairs, mentioned=row.mentioned_pairs
+            ),
+        )
+
+
+@strawberry.type(description="A node of the taxonomy tree: a family of techniques.")
+class Node:
+    row: strawberry.Private[NodeRow]
+
+    @classmethod
+    def from_row(cls, row: NodeRow) -> "Node":
+        return cls(row=row)
+
+    @strawberry.field(description="Stable, opaque ID; refetch the node with `entity(id:)`.")
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(encode_id("Node", self.row.slug))
+
+    @strawberry.field(description="Unique, URL-safe name of the node.")
+    def slug(self) -> str:
+        return self.row.slug
+
+    @strawberry.field(description="Display name, e.g. `training parallelism`.")
+    def name(self) -> str:
+        return self.row.name
+
+    @strawberry.field(description="What the node covers, when the taxonomy says.")
+    def description(self) -> str | None:
+        return self.row.description
+
+    @strawberry.field(description="Depth in the tree: roots are level 1, a child is one more.")
+    def level(self) -> int:
+        return self.row.level
+
+    @strawberry.field(
+        description="Names from the root joined by ` :: `, e.g. "
+        "`optimization :: training parallelism`."
+    )
+    def path(self) -> str:
+        return self.row.path
+
+    @strawberry.field(
+        description="Slugs from the root joined by `/`, e.g. `optimization/training-parallelism`."
+    )
+    def slug_path(self) -> str:
+        return self.row.slug_path
+
+    @strawberry.field(
+        description="Phrases that help the upstream classifier file methods here, in order."
+    )
+    def matching_aids(self) -> list[str]:
+        return list(self.row.matching_aids)
+
+    @strawberry.field(description="The node directly above; null for a root.")
+    async def parent(self, info: Info) -> "Node | None":
+        if self.row.parent_id is None:
+            return None
+        row = await info.context.loaders.node_by_id.load(self.row.parent_id)
+        return Node.from_row(row) if row else None
+
+    @strawberry.field(description="The nodes above this one, root first.")
+    async def ancestors(self, info: Info) -> list["Node"]:
+        rows = await info.context.loaders.ancestors_by_node_id.load(_id(self.row))
+        return [Node.from_row(row) for row in rows]
+
+    @strawberry.field(description="The nodes directly below, by name (case-insensitively).")
+    async def children(self, info: Info) -> list["Node"]:
+        rows = await info.context.loaders.children_by_node_id.load(_id(self.row))
+        return [Node.from_row(row) for row in rows]
+
+    @strawberry.field(
+        description="All nodes below this one, flat, in pre-order (each node before its "
+        "children, siblings by name); rebuild the tree from `parent` and `level`."
+    )
+    async def descendants(
+        self,
+        info: Info,
+        max_depth: Annotated[
+            int | None,
+            strawberry.argument(
+                description="Only nodes at most this many levels below (1: children)."
+            ),
+        ] = None,
+    ) -> list["Node"]:
+        if max_depth is not None and max_depth < 1:
+            raise BadUserInputError(f"`maxDepth` must be at least 1, got {max_depth}")
+        rows = await info.context.loaders.descendants_by_node.load((_id(self.row), max_depth))
+        return [Node.from_row(row) for row in rows]
+
+    @strawberry.field(description="The node's figures and its branch's.")
+    async def counts(self, info: Info) -> NodeCounts:
+        row = await info.context.loaders.stats_by_node_id.load(_id(self.row))
+        if row is None:  # every loaded node has its stats; this would be a half-written load
+            raise RuntimeError(f"node {self.row.slug!r} has no derived counts")
+        return NodeCounts.from_row(row)
+
+    @strawberry.field(description="The methods filed here (HERE) or in the branch (BRANCH).")
+    async def methods(
+        self,
+        info: Info,
+        scope: Annotated[
+            Scope,
+            strawberry.argument(description="HERE: filed at this node; BRANCH: at or below it."),
+        ] = Scope.BRANCH,
+        first: First = None,
+        after: After = None,
+        filter: Annotated[
+            MethodFilter | None, strawberry.argument(description="Narrow the list.")
+        ] = None,
+        order_by: Annotated[
+            MethodOrder | None,
+            strawberry.argument(description="Order of the list; by name if not given."),
+        ] = None,
+    ) -> Connection[MethodType]:
+        from schema.method import methods_connection
+
+        return await methods_connection(
+            info,
+            at_node=self.row,
+            scope=scope,
+            first=first,
+            after=after,
+            filter=filter,
+            order_by=order_by,
+        )
+
+    @strawberry.field(
+        description="The By-model table: one row per model with evidence in the branch, "
+        "headed by its strongest treatment there. By default newest release first, undated "
+        "models after them, ties by name case-insensitively."
+    )
+    async def by_model(
+        self,
+        info: Info,
+        first: First = None,
+        after: After = None,
+        min_strength: Annotated[
+            Strength | None,
+            strawberry.argument(
+                description="Only models whose strongest treatment in the branch is at least this."
+            ),
+        ] = None,
+        order_by: Annotated[
+            ModelTreatmentOrder | None,
+            strawberry.argument(
+                description="Row order; RELEASE_DATE DESC (the seed page's) if not given."
+            ),
+        ] = None,
+    ) -> Connection[ModelTreatmentType]:
+        from schema.treatment import ModelTreatment
+
+        order = order_by or ModelTreatmentOrder(field=ModelTreatmentOrderField.RELEASE_DATE)
+        statement = (
+            select(BranchModelRow, ModelRow)
+            .join(ModelRow, col(ModelRow.id) == col(BranchModelRow.model_id))
+            .where(
+                col(BranchModelRow.node_id) == _id(self.row),
+                col(BranchModelRow.strongest_rank) <= max_rank(min_strength),
+            )
+        )
+        reader = info.context.reader
+        page = await keyset_page(
+            reader,
+            statement,
+            _by_model_keys(order),
+            list_name=f"byModel:{order.field.value}:{order.direction.value}",
+            first=first,
+            after=after,
+        )
+        info.context.loaders.prime_models([model for _, model in page.rows])
+        rows = [ModelTreatment.from_row(branch) for branch, _ in page.rows]
+        return connection_of(page, rows, counter(reader, statement))
+
+
+def _id(row: NodeRow) -> int:
+    assert row.id is not None  # rows read from the database always have one
+    return row.id
+
+
+def _by_model_keys(order: ModelTreatmentOrder) -> list[SortKey]:
+    descending = order.direction is OrderDirection.DESC
+    # Release order is stored as a rank with the newest first, so DESC is its ascending order.
+    recency = SortKey(col(ModelRow.recency_rank), descending=not descending)
+    field = order.field
+    if field is ModelTreatmentOrderField.RELEASE_DATE:
+        return [recency]
+    if field is ModelTreatmentOrderField.NAME:
+        return [SortKey(col(ModelRow.name_rank), descending=descending)]
+    if field is ModelTreatmentOrderField.STRENGTH:
+        # rank 1 is the strongest, so "strongest first" (DESC) is the ascending rank.
+        primary = SortKey(col(BranchModelRow.strongest_rank), descending=not descending)
+    else:
+        primary = SortKey(col(BranchModelRow.method_count), descending=descending)
+    return [primary, SortKey(col(ModelRow.recency_rank))]

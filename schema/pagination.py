@@ -1,0 +1,184 @@
+"""Cursor connections: `edges { cursor node }`, `nodes`, `pageInfo`, `totalCount`.
+
+Pages are fetched by keyset: a cursor holds the sort-key values of its row, and the next
+page starts strictly after them, so a page costs the same wherever it is in the list.
+"""
+
+import base64
+import binascii
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Generic, TypeVar
+
+import strawberry
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select
+
+from schema.errors import BadUserInputError
+from schema.reader import Reader
+
+T = TypeVar("T")
+
+DEFAULT_PAGE_SIZE = 20
+MAX_PAGE_SIZE = 100
+
+First = Annotated[
+    int | None,
+    strawberry.argument(
+        description=f"Page size: {DEFAULT_PAGE_SIZE} if not given, at most {MAX_PAGE_SIZE}."
+    ),
+]
+After = Annotated[
+    str | None,
+    strawberry.argument(description="Start after this cursor (a `pageInfo.endCursor`)."),
+]
+
+
+@strawberry.type(description="Where a page sits in its list, and the cursors at its ends.")
+class PageInfo:
+    has_next_page: bool = strawberry.field(description="Whether more items follow this page.")
+    has_previous_page: bool = strawberry.field(
+        description="Whether items come before this page (true when `after` was given)."
+    )
+    start_cursor: str | None = strawberry.field(
+        description="The cursor of the page's first item; null on an empty page."
+    )
+    end_cursor: str | None = strawberry.field(
+        description="The cursor of the page's last item: pass it as `after` for the next page."
+    )
+
+
+@strawberry.type(description="One item of a page, with the cursor that points at it.")
+class Edge(Generic[T]):
+    cursor: str = strawberry.field(description="Pass as `after` to continue after this item.")
+    node: T = strawberry.field(description="The item.")
+
+
+@strawberry.type(description="A page of a list, with cursors to fetch the pages after it.")
+class Connection(Generic[T]):
+    edges: list[Edge[T]] = strawberry.field(description="The page's items with their cursors.")
+    page_info: PageInfo = strawberry.field(description="Where this page sits in the list.")
+    count: strawberry.Private[Callable[[], Awaitable[int]]]
+
+    @strawberry.field(description="The page's items, without cursors.")
+    def nodes(self) -> list[T]:
+        return [edge.node for edge in self.edges]
+
+    @strawberry.field(description="How many items the whole list has, over all pages.")
+    async def total_count(self) -> int:
+        return await self.count()
+
+
+def page_size(first: int | None) -> int:
+    if first is None:
+        return DEFAULT_PAGE_SIZE
+    if not 0 <= first <= MAX_PAGE_SIZE:
+        raise BadUserInputError(
+            f"`first` must be between 0 and {MAX_PAGE_SIZE}, got {first}; "
+            "fetch further pages with `after: pageInfo.endCursor`"
+        )
+    return first
+
+
+def encode_cursor(list_name: str, values: Sequence[Any]) -> str:
+    raw = json.dumps([list_name, *values], separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str, list_name: str, arity: int) -> list[Any]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        decoded = json.loads(raw)
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        decoded = None
+    if (
+        not isinstance(decoded, list)
+        or len(decoded) != arity + 1
+        or not all(isinstance(value, int | str) for value in decoded[1:])
+    ):
+        raise BadUserInputError(
+            f"`after` cursor {cursor!r} is not a cursor of this API; "
+            "pass a `cursor` or `pageInfo.endCursor` from an earlier answer"
+        )
+    if decoded[0] != list_name:
+        raise BadUserInputError(
+            f"`after` cursor {cursor!r} belongs to another list or ordering; "
+            "use a cursor from the same field with the same `orderBy`"
+        )
+    return decoded[1:]
+
+
+@dataclass(frozen=True)
+class SortKey:
+    column: ColumnElement[Any]
+    descending: bool = False
+
+
+def _after(keys: Sequence[SortKey], values: Sequence[Any]) -> ColumnElement[bool]:
+    """Rows strictly after ``values`` in the order of ``keys`` (directions may differ)."""
+    alternatives = []
+    for index, key in enumerate(keys):
+        beyond = key.column < values[index] if key.descending else key.column > values[index]
+        equal_before = [keys[i].column == values[i] for i in range(index)]
+        alternatives.append(and_(*equal_before, beyond))
+    return or_(*alternatives)
+
+
+@dataclass(frozen=True)
+class Page:
+    rows: list[Any]
+    cursors: list[str]
+    has_next: bool
+    has_previous: bool
+
+    def page_info(self) -> PageInfo:
+        return PageInfo(
+            has_next_page=self.has_next,
+            has_previous_page=self.has_previous,
+            start_cursor=self.cursors[0] if self.cursors else None,
+            end_cursor=self.cursors[-1] if self.cursors else None,
+        )
+
+
+async def keyset_page(
+    reader: Reader,
+    statement: Select[Any],
+    keys: Sequence[SortKey],
+    *,
+    list_name: str,
+    first: int | None,
+    after: str | None,
+) -> Page:
+    """One page of ``statement`` in the order of ``keys`` (whose last key must be unique)."""
+    size = page_size(first)
+    ordered = statement.add_columns(*(key.column for key in keys))
+    if after is not None:
+        ordered = ordered.where(_after(keys, decode_cursor(after, list_name, len(keys))))
+    ordered = ordered.order_by(
+        *(key.column.desc() if key.descending else key.column.asc() for key in keys)
+    ).limit(size + 1)
+    result = (await reader.execute(ordered)).all()
+    width = len(keys)
+    rows = [tuple(row)[:-width] for row in result[:size]]
+    cursors = [encode_cursor(list_name, tuple(row)[-width:]) for row in result[:size]]
+    return Page(rows, cursors, len(result) > size, after is not None)
+
+
+def counter(reader: Reader, statement: Select[Any]) -> Callable[[], Awaitable[int]]:
+    """A deferred COUNT of ``statement``: it runs only when `totalCount` is asked for."""
+
+    async def count() -> int:
+        total = select(func.count()).select_from(statement.order_by(None).subquery())
+        return int((await reader.execute(total)).scalar_one())
+
+    return count
+
+
+def connection_of(page: Page, items: list[T], count: Callable[[], Awaitable[int]]) -> Connection[T]:
+    return Connection(
+        edges=[
+            Edge(cursor=cursor, node=item) for cursor, item in zip(page.cursors, items, strict=True)
+        ],
+        page_info=page.page_info(),
+        count=count,
+    )

@@ -1,0 +1,193 @@
+"""The root `Query`: entry points to nodes, methods, models, search and any object by ID."""
+
+from typing import Annotated
+
+import strawberry
+from sqlalchemy import select
+from sqlmodel import col
+
+from api.tables import NodeRow
+from schema.context import Info
+from schema.errors import BadUserInputError
+from schema.evidence import Evidence
+from schema.ids import InvalidIdError, decode_id
+from schema.inputs import MethodFilter, MethodOrder, ModelFilter, ModelOrder
+from schema.lookup import exactly_one, key_of
+from schema.method import Method, methods_connection
+from schema.model import Model, models_connection
+from schema.node import Node
+from schema.pagination import After, Connection, First
+from schema.search import SearchConnection, search
+from schema.source import Source
+from schema.taxonomy import TaxonomySummary, taxonomy_summary
+
+Entity = Annotated[
+    Node | Method | Model | Source | Evidence,
+    strawberry.union("Entity", description="Any object of this API, refetched by its ID."),
+]
+
+PATH_SEPARATOR = "::"
+
+
+async def _node_by_path(info: Info, path: str) -> NodeRow | None:
+    if PATH_SEPARATOR not in path:
+        return await info.context.loaders.node_by_slug_path.load(path.strip().strip("/"))
+    # Names path: matched case-insensitively, any spacing around the separators.
+    wanted = " :: ".join(part.strip() for part in path.split(PATH_SEPARATOR))
+    statement = select(NodeRow).where(col(NodeRow.path_key) == wanted.casefold())
+    rows = list((await info.context.reader.execute(statement)).scalars())
+    exact = [row for row in rows if row.path == wanted]
+    candidates = exact or rows
+    if len(candidates) > 1:
+        slug_paths = ", ".join(row.slug_path for row in candidates)
+        raise BadUserInputError(
+            f"path {path!r} names {len(candidates)} nodes ({slug_paths}); use a slug path"
+        )
+    return candidates[0] if candidates else None
+
+
+@strawberry.type(description="Entry points to the taxonomy.")
+class Query:
+    @strawberry.field(
+        description="One node, by exactly one of `id`, `slug` or `path` (a slug path "
+        "`optimization/training-parallelism` or a names path "
+        "`optimization :: training parallelism`); null when there is none."
+    )
+    async def node(
+        self,
+        info: Info,
+        id: Annotated[
+            strawberry.ID | None, strawberry.argument(description="The node's ID.")
+        ] = None,
+        slug: Annotated[str | None, strawberry.argument(description="The node's slug.")] = None,
+        path: Annotated[
+            str | None,
+            strawberry.argument(description="A slug path (`a/b`) or a names path (`A :: B`)."),
+        ] = None,
+    ) -> Node | None:
+        given = exactly_one(id=id, slug=slug, path=path)
+        loaders = info.context.loaders
+        if given == "id":
+            row = await loaders.node_by_slug.load(key_of(str(id), "Node", "id"))
+        elif given == "slug":
+            row = await loaders.node_by_slug.load(str(slug))
+        else:
+            row = await _node_by_path(info, str(path))
+        return Node.from_row(row) if row else None
+
+    @strawberry.field(description="The top-level nodes (level 1), by name.")
+    async def roots(self, info: Info) -> list[Node]:
+        statement = (
+            select(NodeRow).where(col(NodeRow.parent_id).is_(None)).order_by(col(NodeRow.pre))
+        )
+        rows = (await info.context.reader.execute(statement)).scalars()
+        return [Node.from_row(row) for row in rows]
+
+    @strawberry.field(description="One method, by exactly one of `id` or `slug`; null if none.")
+    async def method(
+        self,
+        info: Info,
+        id: Annotated[
+            strawberry.ID | None, strawberry.argument(description="The method's ID.")
+        ] = None,
+        slug: Annotated[str | None, strawberry.argument(description="The method's slug.")] = None,
+    ) -> Method | None:
+        key = key_of(str(id), "Method", "id") if exactly_one(id=id, slug=slug) == "id" else slug
+        row = await info.context.loaders.method_by_slug.load(str(key))
+        return Method.from_row(row) if row else None
+
+    @strawberry.field(description="All methods, a page at a time; by name unless `orderBy` says.")
+    async def methods(
+        self,
+        info: Info,
+        first: First = None,
+        after: After = None,
+        filter: Annotated[
+            MethodFilter | None, strawberry.argument(description="Narrow the list.")
+        ] = None,
+        order_by: Annotated[
+            MethodOrder | None,
+            strawberry.argument(description="Order of the list; by name if not given."),
+        ] = None,
+    ) -> Connection[Method]:
+        return await methods_connection(
+            info, first=first, after=after, filter=filter, order_by=order_by
+        )
+
+    @strawberry.field(description="One model, by exactly one of `id` or `slug`; null if none.")
+    async def model(
+        self,
+        info: Info,
+        id: Annotated[
+            strawberry.ID | None, strawberry.argument(description="The model's ID.")
+        ] = None,
+        slug: Annotated[str | None, strawberry.argument(description="The model's slug.")] = None,
+    ) -> Model | None:
+        key = key_of(str(id), "Model", "id") if exactly_one(id=id, slug=slug) == "id" else slug
+        row = await info.context.loaders.model_by_slug.load(str(key))
+        return Model.from_row(row) if row else None
+
+    @strawberry.field(description="All models, a page at a time; by name unless `orderBy` says.")
+    async def models(
+        self,
+        info: Info,
+        first: First = None,
+        after: After = None,
+        filter: Annotated[
+            ModelFilter | None, strawberry.argument(description="Narrow the list.")
+        ] = None,
+        order_by: Annotated[
+            ModelOrder | None,
+            strawberry.argument(description="Order of the list; by name if not given."),
+        ] = None,
+    ) -> Connection[Model]:
+        return await models_connection(
+            info, first=first, after=after, filter=filter, order_by=order_by
+        )
+
+    @strawberry.field(
+        description="Nodes, methods and models whose names, aliases, matching aids or "
+        "descriptions contain every word of `query` (as word prefixes), best match first."
+    )
+    async def search(
+        self,
+        info: Info,
+        query: Annotated[
+            str, strawberry.argument(description="Words to look for, e.g. `expert parallel`.")
+        ],
+        first: First = None,
+        after: After = None,
+    ) -> SearchConnection:
+        return await search(info, query, first, after)
+
+    @strawberry.field(description="Any object by its ID; null when no object has it.")
+    async def entity(
+        self,
+        info: Info,
+        id: Annotated[
+            strawberry.ID, strawberry.argument(description="An `id` from any object of this API.")
+        ],
+    ) -> Entity | None:
+        try:
+            kind, key = decode_id(str(id))
+        except InvalidIdError as exc:
+            raise BadUserInputError(f"`id`: {exc}") from None
+        loaders = info.context.loaders
+        if kind == "Node":
+            node = await loaders.node_by_slug.load(key)
+            return Node.from_row(node) if node else None
+        if kind == "Method":
+            method = await loaders.method_by_slug.load(key)
+            return Method.from_row(method) if method else None
+        if kind == "Model":
+            model = await loaders.model_by_slug.load(key)
+            return Model.from_row(model) if model else None
+        if kind == "Source":
+            source = await loaders.source_by_slug.load(key)
+            return Source.from_row(source) if source else None
+        evidence = await loaders.evidence_by_key.load(key)
+        return Evidence.from_row(evidence) if evidence else None
+
+    @strawberry.field(description="Totals of the whole taxonomy, its depth, and its data version.")
+    async def taxonomy(self, info: Info) -> TaxonomySummary:
+        return await taxonomy_summary(info)

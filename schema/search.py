@@ -1,0 +1,82 @@
+"""`search`: nodes, methods and models ranked by the database's own full-text search."""
+
+import hashlib
+from typing import Annotated
+
+import strawberry
+
+from api import search_index
+from schema.context import Info
+from schema.errors import BadUserInputError
+from schema.method import Method
+from schema.model import Model
+from schema.node import Node
+from schema.pagination import Connection, Edge, PageInfo, decode_cursor, encode_cursor, page_size
+
+SearchHit = Annotated[
+    Node | Method | Model,
+    strawberry.union("SearchHit", description="A node, method or model that a search found."),
+]
+
+
+@strawberry.type(
+    name="SearchConnection",
+    description="A page of search hits, best first: matches in names rank above matches in "
+    "aliases and matching aids, which rank above matches in descriptions.",
+)
+class SearchConnection(Connection[SearchHit]):
+    pass
+
+
+async def search(info: Info, query: str, first: int | None, after: str | None) -> SearchConnection:
+    try:
+        words = search_index.words_of(query)
+    except search_index.EmptySearchError as exc:
+        raise BadUserInputError(str(exc)) from None
+    size = page_size(first)
+    # Ranked hits have no stable sort key to resume from, so the cursor holds the offset,
+    # tied to the words so that a cursor of another search is refused.
+    list_name = "search:" + hashlib.sha256(" ".join(words).encode()).hexdigest()[:12]
+    offset = int(decode_cursor(after, list_name, 1)[0]) + 1 if after is not None else 0
+    if offset < 0:
+        raise BadUserInputError(f"`after` cursor {after!r} is not a cursor of this API")
+    reader = info.context.reader
+    hits = await search_index.search_page(reader, words, offset=offset, limit=size + 1)
+    items = await _resolve(info, hits[:size])
+    edges = [
+        Edge[SearchHit](cursor=encode_cursor(list_name, [offset + index]), node=item)
+        for index, item in enumerate(items)
+    ]
+
+    async def count() -> int:
+        return await search_index.search_count(reader, words)
+
+    return SearchConnection(
+        edges=edges,
+        page_info=PageInfo(
+            has_next_page=len(hits) > size,
+            has_previous_page=offset > 0,
+            start_cursor=edges[0].cursor if edges else None,
+            end_cursor=edges[-1].cursor if edges else None,
+        ),
+        count=count,
+    )
+
+
+async def _resolve(info: Info, hits: list[search_index.Hit]) -> list[Node | Method | Model]:
+    loaders = info.context.loaders
+    items: list[Node | Method | Model] = []
+    for hit in hits:
+        if hit.kind == "node":
+            node = await loaders.node_by_id.load(hit.ref_id)
+            if node is not None:
+                items.append(Node.from_row(node))
+        elif hit.kind == "method":
+            method = await loaders.method_by_id.load(hit.ref_id)
+            if method is not None:
+                items.append(Method.from_row(method))
+        else:
+            model = await loaders.model_by_id.load(hit.ref_id)
+            if model is not None:
+                items.append(Model.from_row(model))
+    return items

@@ -1,0 +1,57 @@
+"""The `Source` type: a document of a model's that evidence quotes."""
+
+from datetime import date
+from typing import TYPE_CHECKING, Annotated
+
+import strawberry
+
+from api.tables import SourceRow
+from schema.context import Info
+from schema.enums import SourceKind
+from schema.ids import encode_id
+
+if TYPE_CHECKING:
+    from schema.model import Model
+
+ModelType = Annotated["Model", strawberry.lazy("schema.model")]
+
+
+@strawberry.type(description="A document of a model's: technical report, model card, post...")
+class Source:
+    row: strawberry.Private[SourceRow]
+
+    @classmethod
+    def from_row(cls, row: SourceRow) -> "Source":
+        return cls(row=row)
+
+    @strawberry.field(description="Stable, opaque ID; refetch the source with `entity(id:)`.")
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(encode_id("Source", self.row.slug))
+
+    @strawberry.field(description="Unique, URL-safe name of the source.")
+    def slug(self) -> str:
+        return self.row.slug
+
+    @strawberry.field(description="The document's title.")
+    def title(self) -> str:
+        return self.row.title
+
+    @strawberry.field(description="What kind of document it is.")
+    def kind(self) -> SourceKind:
+        return SourceKind(self.row.kind)
+
+    @strawberry.field(description="Where the document is published, when known.")
+    def url(self) -> str | None:
+        return self.row.url
+
+    @strawberry.field(description="When the document was published, when known.")
+    def published_on(self) -> date | None:
+        return self.row.published_on
+
+    @strawberry.field(description="The model the document describes.")
+    async def model(self, info: Info) -> ModelType:
+        from schema.model import Model
+
+        row = await info.context.loaders.model_by_id.load(self.row.model_id)
+        assert row is not None  # a foreign key guarantees it
+        return Model.from_row(row)

@@ -1,0 +1,96 @@
+"""How a model treats methods: one (model, method) pair, and one By-model row."""
+
+from typing import TYPE_CHECKING, Annotated
+
+import strawberry
+
+from api.tables import BranchModelRow, TreatmentRow
+from schema.context import Info
+from schema.enums import Strength
+
+if TYPE_CHECKING:
+    from schema.evidence import Evidence
+    from schema.method import Method
+    from schema.model import Model
+
+ModelType = Annotated["Model", strawberry.lazy("schema.model")]
+MethodType = Annotated["Method", strawberry.lazy("schema.method")]
+EvidenceType = Annotated["Evidence", strawberry.lazy("schema.evidence")]
+
+
+async def _model(info: Info, model_id: int) -> "Model":
+    from schema.model import Model
+
+    row = await info.context.loaders.model_by_id.load(model_id)
+    assert row is not None  # a foreign key guarantees it
+    return Model.from_row(row)
+
+
+@strawberry.type(
+    description="One (model, method) pair: the strongest strength over all of its evidence."
+)
+class MethodTreatment:
+    row: strawberry.Private[TreatmentRow]
+
+    @classmethod
+    def from_row(cls, row: TreatmentRow) -> "MethodTreatment":
+        return cls(row=row)
+
+    @strawberry.field(description="The model whose documents describe the method.")
+    async def model(self, info: Info) -> ModelType:
+        return await _model(info, self.row.model_id)
+
+    @strawberry.field(description="The method.")
+    async def method(self, info: Info) -> MethodType:
+        from schema.method import Method
+
+        row = await info.context.loaders.method_by_id.load(self.row.method_id)
+        assert row is not None  # a foreign key guarantees it
+        return Method.from_row(row)
+
+    @strawberry.field(description="The treatment: the strongest strength over the evidence.")
+    def strength(self) -> Strength:
+        return Strength.from_rank(self.row.strength_rank)
+
+    @strawberry.field(description="Every piece of evidence of this pair.")
+    async def evidence(self, info: Info) -> list[EvidenceType]:
+        from schema.evidence import Evidence
+
+        rows = await info.context.loaders.evidence_by_pair.load(
+            (self.row.model_id, self.row.method_id)
+        )
+        return [Evidence.from_row(row) for row in rows]
+
+
+@strawberry.type(
+    description="One row of a branch's By-model table: a model and the branch's methods it "
+    "treats, headed by its strongest treatment in the branch."
+)
+class ModelTreatment:
+    row: strawberry.Private[BranchModelRow]
+
+    @classmethod
+    def from_row(cls, row: BranchModelRow) -> "ModelTreatment":
+        return cls(row=row)
+
+    @strawberry.field(description="The model.")
+    async def model(self, info: Info) -> ModelType:
+        return await _model(info, self.row.model_id)
+
+    @strawberry.field(description="The model's strongest treatment of any method in the branch.")
+    def strongest(self) -> Strength:
+        return Strength.from_rank(self.row.strongest_rank)
+
+    @strawberry.field(description="How many of the branch's methods the model treats.")
+    def method_count(self) -> int:
+        return self.row.method_count
+
+    @strawberry.field(
+        description="The branch's methods that the model treats, strongest first, then by "
+        "name case-insensitively."
+    )
+    async def methods(self, info: Info) -> list[MethodTreatment]:
+        rows = await info.context.loaders.branch_treatments_by_pair.load(
+            (self.row.node_id, self.row.model_id)
+        )
+        return [MethodTreatment.from_row(row) for row in rows]
