@@ -7,11 +7,9 @@ databases find the same hits; each ranks with its own scorer (bm25, ts_rank).
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, text
-
-from schema.reader import Reader
 
 SQLITE_TABLE = "search_fts"
 POSTGRES_TABLE = "search_document"
@@ -97,6 +95,14 @@ def words_of(query: str) -> list[str]:
         )
     # Bounded so that a pasted essay cannot build an enormous full-text query.
     return words[:32]
+
+
+class Reader(Protocol):
+    """What searching needs of a request's database access (schema.reader.Reader)."""
+
+    dialect: str
+
+    async def execute(self, statement: Any, params: dict[str, Any] | None = None) -> Any: ...
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The GraphQL schema of the taxonomy API."""
 
 from collections.abc import AsyncIterator
+from functools import partial
 
 import strawberry
 from graphql import GraphQLError
@@ -14,7 +15,7 @@ from schema.query import Query
 class CloseReader(SchemaExtension):
     """Returns the request's database session to the pool once the operation is done."""
 
-    async def on_operation(self) -> AsyncIterator[None]:  # type: ignore[override]
+    async def on_operation(self) -> AsyncIterator[None]:
         yield
         context = self.execution_context.context
         reader = getattr(context, "reader", None)
@@ -43,7 +44,8 @@ def build_schema() -> strawberry.Schema:
         query=Query,
         extensions=[
             CloseReader,
-            MaskErrors(should_mask_error=_is_unexpected, error_message="Internal error"),
+            # A factory, so that every execution gets its own extension instance.
+            partial(MaskErrors, should_mask_error=_is_unexpected, error_message="Internal error"),
         ],
     )
 

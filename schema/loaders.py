@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, Select, select, tuple_
+from sqlalchemy import select, tuple_
 from sqlmodel import col
 from strawberry.dataloader import DataLoader
 
@@ -24,6 +24,7 @@ from api.tables import (
     SourceRow,
     TreatmentRow,
 )
+from schema.pagination import AnySelect
 from schema.reader import Reader
 
 K = TypeVar("K", bound=Hashable)
@@ -44,7 +45,7 @@ def _one_each(
 
 
 def _many_each(
-    reader: Reader, statement: Callable[[list[K]], Select[Any]], key_of: Callable[[Any], K]
+    reader: Reader, statement: Callable[[list[K]], AnySelect], key_of: Callable[[Any], K]
 ) -> Callable[[list[K]], Awaitable[list[list[Any]]]]:
     """For each key, the entities of ``statement`` (in its order) that ``key_of`` maps to it.
 
@@ -59,7 +60,7 @@ def _many_each(
     return load
 
 
-def _pairs_in(columns: Sequence[ColumnElement[Any]], keys: list[tuple[int, int]]) -> Any:
+def _pairs_in(columns: Sequence[Any], keys: list[tuple[int, int]]) -> Any:
     return tuple_(*columns).in_(keys)
 
 
@@ -68,20 +69,42 @@ class Loaders:
 
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
-        self.node_by_id = DataLoader(_one_each(reader, NodeRow, NodeRow.id))
-        self.node_by_slug = DataLoader(_one_each(reader, NodeRow, NodeRow.slug))
-        self.node_by_slug_path = DataLoader(_one_each(reader, NodeRow, NodeRow.slug_path))
-        self.stats_by_node_id = DataLoader(_one_each(reader, NodeStatsRow, NodeStatsRow.node_id))
-        self.method_by_id = DataLoader(_one_each(reader, MethodRow, MethodRow.id))
-        self.method_by_slug = DataLoader(_one_each(reader, MethodRow, MethodRow.slug))
-        self.method_stats_by_id = DataLoader(
+        self.node_by_id: DataLoader[int, NodeRow | None] = DataLoader(
+            _one_each(reader, NodeRow, NodeRow.id)
+        )
+        self.node_by_slug: DataLoader[str, NodeRow | None] = DataLoader(
+            _one_each(reader, NodeRow, NodeRow.slug)
+        )
+        self.node_by_slug_path: DataLoader[str, NodeRow | None] = DataLoader(
+            _one_each(reader, NodeRow, NodeRow.slug_path)
+        )
+        self.stats_by_node_id: DataLoader[int, NodeStatsRow | None] = DataLoader(
+            _one_each(reader, NodeStatsRow, NodeStatsRow.node_id)
+        )
+        self.method_by_id: DataLoader[int, MethodRow | None] = DataLoader(
+            _one_each(reader, MethodRow, MethodRow.id)
+        )
+        self.method_by_slug: DataLoader[str, MethodRow | None] = DataLoader(
+            _one_each(reader, MethodRow, MethodRow.slug)
+        )
+        self.method_stats_by_id: DataLoader[int, MethodStatsRow | None] = DataLoader(
             _one_each(reader, MethodStatsRow, MethodStatsRow.method_id)
         )
-        self.model_by_id = DataLoader(_one_each(reader, ModelRow, ModelRow.id))
-        self.model_by_slug = DataLoader(_one_each(reader, ModelRow, ModelRow.slug))
-        self.source_by_id = DataLoader(_one_each(reader, SourceRow, SourceRow.id))
-        self.source_by_slug = DataLoader(_one_each(reader, SourceRow, SourceRow.slug))
-        self.evidence_by_key = DataLoader(_one_each(reader, EvidenceRow, EvidenceRow.key))
+        self.model_by_id: DataLoader[int, ModelRow | None] = DataLoader(
+            _one_each(reader, ModelRow, ModelRow.id)
+        )
+        self.model_by_slug: DataLoader[str, ModelRow | None] = DataLoader(
+            _one_each(reader, ModelRow, ModelRow.slug)
+        )
+        self.source_by_id: DataLoader[int, SourceRow | None] = DataLoader(
+            _one_each(reader, SourceRow, SourceRow.id)
+        )
+        self.source_by_slug: DataLoader[str, SourceRow | None] = DataLoader(
+            _one_each(reader, SourceRow, SourceRow.slug)
+        )
+        self.evidence_by_key: DataLoader[str, EvidenceRow | None] = DataLoader(
+            _one_each(reader, EvidenceRow, EvidenceRow.key)
+        )
 
         self.children_by_node_id: DataLoader[int, list[Any]] = DataLoader(
             _many_each(
@@ -147,11 +170,13 @@ class Loaders:
 
     def prime_models(self, models: Sequence[ModelRow]) -> None:
         for model in models:
-            self.model_by_id.prime(model.id, model)
+            if model.id is not None:
+                self.model_by_id.prime(model.id, model)
 
     def prime_methods(self, methods: Sequence[MethodRow]) -> None:
         for method in methods:
-            self.method_by_id.prime(method.id, method)
+            if method.id is not None:
+                self.method_by_id.prime(method.id, method)
 
     async def _treatments_by_method_id(self, ids: list[int]) -> list[list[TreatmentRow]]:
         """Each method's treatments, strongest first, then by model name."""

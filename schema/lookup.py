@@ -18,7 +18,7 @@ async def row_for_id(info: Info, kind: str, value: str, argument: str) -> Any:
     """The row an ID argument names (`within`, `model`, ...); an unknown ID is an input
     error here, since the client asked to narrow by something that does not exist."""
     loaders = info.context.loaders
-    by_slug = {
+    by_slug: Any = {
         "Node": loaders.node_by_slug,
         "Model": loaders.model_by_slug,
         "Method": loaders.method_by_slug,

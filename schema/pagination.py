@@ -19,6 +19,9 @@ from schema.reader import Reader
 
 T = TypeVar("T")
 
+# A SELECT of any columns (SQLAlchemy types a Select by its row's columns).
+AnySelect = Select[*tuple[Any, ...]]
+
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
 
@@ -110,7 +113,7 @@ def decode_cursor(cursor: str, list_name: str, arity: int) -> list[Any]:
 
 @dataclass(frozen=True)
 class SortKey:
-    column: ColumnElement[Any]
+    column: Any  # a column or SQL expression whose values are ints or strings
     descending: bool = False
 
 
@@ -142,7 +145,7 @@ class Page:
 
 async def keyset_page(
     reader: Reader,
-    statement: Select[Any],
+    statement: AnySelect,
     keys: Sequence[SortKey],
     *,
     list_name: str,
@@ -159,12 +162,12 @@ async def keyset_page(
     ).limit(size + 1)
     result = (await reader.execute(ordered)).all()
     width = len(keys)
-    rows = [tuple(row)[:-width] for row in result[:size]]
+    rows: list[Any] = [tuple(row)[:-width] for row in result[:size]]
     cursors = [encode_cursor(list_name, tuple(row)[-width:]) for row in result[:size]]
     return Page(rows, cursors, len(result) > size, after is not None)
 
 
-def counter(reader: Reader, statement: Select[Any]) -> Callable[[], Awaitable[int]]:
+def counter(reader: Reader, statement: AnySelect) -> Callable[[], Awaitable[int]]:
     """A deferred COUNT of ``statement``: it runs only when `totalCount` is asked for."""
 
     async def count() -> int:

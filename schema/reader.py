@@ -23,7 +23,7 @@ class Reader:
 
     async def execute(
         self, statement: Executable, params: dict[str, Any] | None = None
-    ) -> Result[Any]:
+    ) -> Result[*tuple[Any, ...]]:
         async with self._lock:
             if self._session is None:
                 self._session = AsyncSession(self._engine)

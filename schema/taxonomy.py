@@ -1,6 +1,7 @@
 """`taxonomy`: the whole dataset's totals and which load is being served."""
 
 from datetime import datetime
+from typing import Any
 
 import strawberry
 from sqlalchemy import func, select
@@ -30,7 +31,7 @@ class TaxonomySummary:
     )
 
 
-def _count(column: object) -> object:
+def _count(column: Any) -> Any:
     return select(func.count(column)).scalar_subquery()
 
 

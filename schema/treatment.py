@@ -12,10 +12,12 @@ if TYPE_CHECKING:
     from schema.evidence import Evidence
     from schema.method import Method
     from schema.model import Model
+    from schema.node import Node
 
 ModelType = Annotated["Model", strawberry.lazy("schema.model")]
 MethodType = Annotated["Method", strawberry.lazy("schema.method")]
 EvidenceType = Annotated["Evidence", strawberry.lazy("schema.evidence")]
+NodeType = Annotated["Node", strawberry.lazy("schema.node")]
 
 
 async def _model(info: Info, model_id: int) -> "Model":
@@ -76,6 +78,14 @@ class ModelTreatment:
     @strawberry.field(description="The model.")
     async def model(self, info: Info) -> ModelType:
         return await _model(info, self.row.model_id)
+
+    @strawberry.field(description="The node whose branch this row is about.")
+    async def node(self, info: Info) -> NodeType:
+        from schema.node import Node
+
+        row = await info.context.loaders.node_by_id.load(self.row.node_id)
+        assert row is not None  # a foreign key guarantees it
+        return Node.from_row(row)
 
     @strawberry.field(description="The model's strongest treatment of any method in the branch.")
     def strongest(self) -> Strength:

@@ -127,10 +127,10 @@ def optional_text(value: Any) -> str | None:
 
 
 def slug(value: Any) -> str:
-    value = text(value)
-    if value != value.strip() or "/" in value:
-        raise FieldError(f"{value!r} is not a slug: no surrounding spaces and no '/'")
-    return value
+    checked = text(value)
+    if checked != checked.strip() or "/" in checked:
+        raise FieldError(f"{checked!r} is not a slug: no surrounding spaces and no '/'")
+    return checked
 
 
 def optional_slug(value: Any) -> str | None:

@@ -7,7 +7,6 @@ Revises:
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-import sqlmodel
 from alembic import op
 
 from api import search_index
@@ -23,17 +22,17 @@ def upgrade() -> None:
         "dataset",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
-        sa.Column("checksum", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("loaded_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
-        sa.Column("source_dir", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+        sa.Column("checksum", sa.String(), nullable=False),
+        sa.Column("loaded_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("source_dir", sa.String(), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_dataset")),
     )
     op.create_table(
         "model",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("slug", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("name", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("organization", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+        sa.Column("slug", sa.String(), nullable=False),
+        sa.Column("name", sa.String(), nullable=False),
+        sa.Column("organization", sa.String(), nullable=True),
         sa.Column("release_date", sa.Date(), nullable=True),
         sa.Column("name_rank", sa.Integer(), nullable=False),
         sa.Column("recency_rank", sa.Integer(), nullable=False),
@@ -45,15 +44,15 @@ def upgrade() -> None:
     op.create_table(
         "node",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("slug", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("name", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("description", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+        sa.Column("slug", sa.String(), nullable=False),
+        sa.Column("name", sa.String(), nullable=False),
+        sa.Column("description", sa.String(), nullable=True),
         sa.Column("parent_id", sa.Integer(), nullable=True),
         sa.Column("matching_aids", sa.JSON(), nullable=False),
         sa.Column("level", sa.Integer(), nullable=False),
-        sa.Column("path", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("slug_path", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("path_key", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("path", sa.String(), nullable=False),
+        sa.Column("slug_path", sa.String(), nullable=False),
+        sa.Column("path_key", sa.String(), nullable=False),
         sa.Column("pre", sa.Integer(), nullable=False),
         sa.Column("last", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(["parent_id"], ["node.id"], name=op.f("fk_node_parent_id_node")),
@@ -86,9 +85,9 @@ def upgrade() -> None:
     op.create_table(
         "method",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("slug", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("name", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("description", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+        sa.Column("slug", sa.String(), nullable=False),
+        sa.Column("name", sa.String(), nullable=False),
+        sa.Column("description", sa.String(), nullable=True),
         sa.Column("aliases", sa.JSON(), nullable=False),
         sa.Column("node_id", sa.Integer(), nullable=False),
         sa.Column("name_rank", sa.Integer(), nullable=False),
@@ -136,11 +135,11 @@ def upgrade() -> None:
     op.create_table(
         "source",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("slug", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("slug", sa.String(), nullable=False),
         sa.Column("model_id", sa.Integer(), nullable=False),
-        sa.Column("title", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("kind", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("url", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+        sa.Column("title", sa.String(), nullable=False),
+        sa.Column("kind", sa.String(), nullable=False),
+        sa.Column("url", sa.String(), nullable=True),
         sa.Column("published_on", sa.Date(), nullable=True),
         sa.CheckConstraint(
             "kind IN ('technical_report', 'model_card', 'blog_post', 'paper', 'other')",
@@ -156,13 +155,13 @@ def upgrade() -> None:
     op.create_table(
         "evidence",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("key", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("key", sa.String(), nullable=False),
         sa.Column("model_id", sa.Integer(), nullable=False),
         sa.Column("method_id", sa.Integer(), nullable=False),
         sa.Column("source_id", sa.Integer(), nullable=True),
-        sa.Column("strength", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("quote", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("locator", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+        sa.Column("strength", sa.String(), nullable=False),
+        sa.Column("quote", sa.String(), nullable=True),
+        sa.Column("locator", sa.String(), nullable=True),
         sa.CheckConstraint(
             "strength IN ('core', 'used', 'mentioned')", name=op.f("ck_evidence_strength")
         ),

@@ -1,0 +1,164 @@
+"""Test harness: fresh databases on SQLite (always) and PostgreSQL (when
+TEST_DATABASE_URL is set), datasets loaded once per session, and an `Api` that speaks
+GraphQL to the ASGI app."""
+
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import make_url
+from starlette.testclient import TestClient
+
+from api.app import create_app
+from api.loading import load_directory
+from api.settings import DEFAULT_FIXTURES_DIR, Settings
+from schema import schema
+from schema.context import Context
+
+TESTDATA = Path(__file__).resolve().parents[2] / "shared" / "testdata"
+if not TESTDATA.is_dir():  # a checkout beside ../shared, or the shared folder elsewhere
+    TESTDATA = Path(os.environ.get("TAXONOMY_TESTDATA", "/work/shared/testdata"))
+SEED_PAGE = TESTDATA.parent / "seed" / "training-parallelism-node.txt"
+
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
+BACKENDS = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
+
+DATASETS = {
+    "fixtures": DEFAULT_FIXTURES_DIR,
+    "pwc": TESTDATA / "pwc-methods",
+    "go": TESTDATA / "go-pombase",
+}
+
+
+class GraphQLResponseError(AssertionError):
+    pass
+
+
+class Api:
+    """GraphQL over HTTP through the ASGI app, plus `schema.execute` on the same engine."""
+
+    def __init__(self, client: TestClient, database_url: str) -> None:
+        self.client = client
+        self.database_url = database_url
+        self.statements = 0
+        engine = client.app.state.engine  # type: ignore[attr-defined]
+
+        @event.listens_for(engine.sync_engine, "before_cursor_execute")
+        def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            # SQLite's explicit BEGIN (see api.db) opens the snapshot; it is not a query.
+            if statement != "BEGIN":
+                self.statements += 1
+
+    def post(self, document: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
+        response = self.client.post("/graphql", json={"query": document, "variables": variables})
+        body: dict[str, Any] = response.json()
+        return body
+
+    def query(self, document: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The `data` of a query that must succeed; fails on any error."""
+        body = self.post(document, variables)
+        if body.get("errors"):
+            raise GraphQLResponseError(body["errors"])
+        data: dict[str, Any] = body["data"]
+        return data
+
+    def errors(
+        self, document: str, variables: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """The errors of a query that must fail."""
+        body = self.post(document, variables)
+        assert body.get("errors"), f"expected errors, got {body}"
+        errors: list[dict[str, Any]] = body["errors"]
+        return errors
+
+    def count_statements(self, document: str, variables: dict[str, Any] | None = None) -> int:
+        before = self.statements
+        self.query(document, variables)
+        return self.statements - before
+
+    def execute(self, document: str, variables: dict[str, Any] | None = None) -> Any:
+        """Run ``document`` through `schema.execute` directly, not over HTTP."""
+        engine = self.client.app.state.engine  # type: ignore[attr-defined]
+
+        async def run() -> Any:
+            return await schema.execute(
+                document, variable_values=variables, context_value=Context.for_request(engine)
+            )
+
+        assert self.client.portal is not None
+        return self.client.portal.call(run)
+
+
+@pytest.fixture(scope="session")
+def new_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str, str], str]]:
+    """Makes an empty database of a backend; PostgreSQL ones are dropped at the end."""
+    created: list[str] = []
+    admin_url = make_url(POSTGRES_URL) if POSTGRES_URL else None
+
+    def make(backend: str, name: str) -> str:
+        if backend == "sqlite":
+            return f"sqlite:///{tmp_path_factory.mktemp(name)}/taxonomy.db"
+        assert admin_url is not None
+        database = f"taxonomy_test_{uuid.uuid4().hex[:10]}_{name}"[:63].replace("-", "_")
+        admin = create_engine(
+            admin_url.set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
+        )
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{database}"'))
+        admin.dispose()
+        created.append(database)
+        return admin_url.set(database=database).render_as_string(hide_password=False)
+
+    yield make
+
+    if created and admin_url is not None:
+        admin = create_engine(
+            admin_url.set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
+        )
+        with admin.connect() as connection:
+            for database in created:
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def api_for(new_database: Callable[[str, str], str]) -> Iterator[Callable[[str, str], Api]]:
+    """`api_for(backend, dataset)`: a served database with that dataset, made once."""
+    apis: dict[tuple[str, str], Api] = {}
+    clients: list[TestClient] = []
+
+    def get(backend: str, dataset: str) -> Api:
+        """``dataset``: a name in DATASETS or a folder."""
+        if (backend, dataset) not in apis:
+            folder = Path(DATASETS.get(dataset, dataset))
+            url = new_database(backend, folder.name)
+            load_directory(folder, url)
+            client = TestClient(create_app(Settings(database_url=url)))
+            client.__enter__()
+            clients.append(client)
+            apis[(backend, dataset)] = Api(client, url)
+        return apis[(backend, dataset)]
+
+    yield get
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+def serve(database_url: str) -> TestClient:
+    """A client of a fresh app on ``database_url``; use as a context manager."""
+    return TestClient(create_app(Settings(database_url=database_url)))
+
+
+@pytest.fixture
+def api(api_for: Callable[[str, str], Api], backend: str) -> Api:
+    """The default fixtures, served from each backend."""
+    return api_for(backend, "fixtures")

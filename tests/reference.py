@@ -1,0 +1,288 @@
+"""A test oracle: the expected answers of DESIGN.md section 2, computed straight from a dataset.
+
+It reads a dataset folder in the interchange format (DESIGN.md section 4) with nothing but the
+standard library and works every figure out the plainest way, independently of the API, so that
+tests can compare the API's answers with it. Clarity beats speed here: plain dicts and sets, and
+every figure recomputed from scratch on each call.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+# Strongest first: a lower rank is a stronger treatment.
+STRENGTHS: tuple[str, ...] = ("CORE", "USED", "MENTIONED")
+_RANK_OF_FILE_STRENGTH: dict[str, int] = {"core": 0, "used": 1, "mentioned": 2}
+
+
+@dataclass(frozen=True)
+class NodeFigures:
+    """Everything about one node that DESIGN.md section 2 defines as a number or a string."""
+
+    slug: str
+    name: str
+    level: int
+    path: str  # names from the root joined by " :: "
+    slug_path: str  # slugs from the root joined by "/"
+    methods_in_branch: int
+    methods_filed_here: int
+    models_in_branch: int
+    evidence_in_branch: int
+    child_count: int
+    descendant_count: int
+    # (model, method) pairs in the branch whose treatment is that strength
+    core: int
+    used: int
+    mentioned: int
+
+
+@dataclass(frozen=True)
+class ByModelRow:
+    """One row of a node's "By model" table."""
+
+    model_slug: str
+    model_name: str
+    strongest: str  # "CORE", "USED" or "MENTIONED"
+    methods: tuple[tuple[str, str], ...]  # (method name, strength) in row order
+
+
+@dataclass(frozen=True)
+class _Node:
+    slug: str
+    name: str
+    parent: str | None
+
+
+@dataclass(frozen=True)
+class _Model:
+    slug: str
+    name: str
+    release_date: date | None
+
+
+@dataclass(frozen=True)
+class _Method:
+    slug: str
+    name: str
+    node: str
+
+
+@dataclass(frozen=True)
+class _Evidence:
+    model: str
+    method: str
+    rank: int  # index into STRENGTHS
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if not isinstance(row, dict):
+                raise ValueError(f"{path.name}:{number}: not a JSON object")
+            rows.append(row)
+    return rows
+
+
+def _check_unique(kind: str, slugs: list[str]) -> None:
+    seen: set[str] = set()
+    for slug in slugs:
+        if slug in seen:
+            raise ValueError(f"duplicate {kind} slug {slug!r}")
+        seen.add(slug)
+
+
+class Reference:
+    """The expected answers for one dataset folder."""
+
+    def __init__(
+        self,
+        nodes: list[_Node],
+        models: list[_Model],
+        methods: list[_Method],
+        evidence: list[_Evidence],
+    ) -> None:
+        _check_unique("node", [n.slug for n in nodes])
+        _check_unique("model", [m.slug for m in models])
+        _check_unique("method", [m.slug for m in methods])
+        self._nodes = {n.slug: n for n in nodes}
+        self._models = {m.slug: m for m in models}
+        self._methods = {m.slug: m for m in methods}
+        self._evidence = list(evidence)
+
+        for node in nodes:
+            if node.parent is not None and node.parent not in self._nodes:
+                raise ValueError(f"node {node.slug!r}: unknown parent {node.parent!r}")
+        for method in methods:
+            if method.node not in self._nodes:
+                raise ValueError(f"method {method.slug!r}: unknown node {method.node!r}")
+        for row in evidence:
+            if row.model not in self._models:
+                raise ValueError(f"evidence: unknown model {row.model!r}")
+            if row.method not in self._methods:
+                raise ValueError(f"evidence: unknown method {row.method!r}")
+
+        # Children in file order; the parent may come after the child in the file, which is
+        # why this is built only once every node has been read.
+        self._children: dict[str, list[str]] = {slug: [] for slug in self._nodes}
+        for node in nodes:
+            if node.parent is not None:
+                self._children[node.parent].append(node.slug)
+
+        # The treatment of a (model, method) pair: the strongest (lowest) rank over its evidence.
+        self._treatment: dict[tuple[str, str], int] = {}
+        for row in evidence:
+            pair = (row.model, row.method)
+            self._treatment[pair] = min(row.rank, self._treatment.get(pair, row.rank))
+
+        # Fails on a parent cycle, which would make "level" meaningless.
+        for slug in self._nodes:
+            self._ancestry(slug)
+
+    @classmethod
+    def from_dir(cls, path: str | Path) -> Reference:
+        folder = Path(path)
+        nodes = [
+            _Node(slug=r["slug"], name=r["name"], parent=r.get("parent"))
+            for r in _read_jsonl(folder / "nodes.jsonl")
+        ]
+        models = [
+            _Model(
+                slug=r["slug"],
+                name=r["name"],
+                release_date=(
+                    date.fromisoformat(r["release_date"])
+                    if r.get("release_date") is not None
+                    else None
+                ),
+            )
+            for r in _read_jsonl(folder / "models.jsonl")
+        ]
+        methods = [
+            _Method(slug=r["slug"], name=r["name"], node=r["node"])
+            for r in _read_jsonl(folder / "methods.jsonl")
+        ]
+        evidence = [
+            _Evidence(
+                model=r["model"], method=r["method"], rank=_RANK_OF_FILE_STRENGTH[r["strength"]]
+            )
+            for r in _read_jsonl(folder / "evidence.jsonl")
+        ]
+        return cls(nodes, models, methods, evidence)
+
+    # --- the tree -------------------------------------------------------------------------
+
+    def _ancestry(self, slug: str) -> list[str]:
+        """Slugs from the root down to `slug` itself."""
+        chain = [slug]
+        while (parent := self._nodes[chain[-1]].parent) is not None:
+            if parent in chain:
+                raise ValueError(f"node {slug!r}: parent cycle through {parent!r}")
+            chain.append(parent)
+        chain.reverse()
+        return chain
+
+    def _descendants(self, slug: str) -> list[str]:
+        """Every node strictly below `slug`."""
+        below: list[str] = []
+        for child in self._children[slug]:
+            below.append(child)
+            below.extend(self._descendants(child))
+        return below
+
+    def _branch_methods(self, slug: str) -> set[str]:
+        branch = {slug, *self._descendants(slug)}
+        return {m.slug for m in self._methods.values() if m.node in branch}
+
+    def roots(self) -> list[str]:
+        """Root slugs, sorted by slug."""
+        return sorted(slug for slug, node in self._nodes.items() if node.parent is None)
+
+    def deepest(self, n: int) -> list[str]:
+        """Slugs of the n deepest nodes: by level, deepest first, then by slug."""
+        ordered = sorted(self._nodes, key=lambda slug: (-len(self._ancestry(slug)), slug))
+        return ordered[:n]
+
+    # --- the figures ----------------------------------------------------------------------
+
+    def node(self, slug: str) -> NodeFigures:
+        ancestry = self._ancestry(slug)
+        branch_methods = self._branch_methods(slug)
+        branch_pairs = {
+            pair: rank for pair, rank in self._treatment.items() if pair[1] in branch_methods
+        }
+        ranks = list(branch_pairs.values())
+        return NodeFigures(
+            slug=slug,
+            name=self._nodes[slug].name,
+            level=len(ancestry),
+            path=" :: ".join(self._nodes[s].name for s in ancestry),
+            slug_path="/".join(ancestry),
+            methods_in_branch=len(branch_methods),
+            methods_filed_here=sum(1 for m in self._methods.values() if m.node == slug),
+            models_in_branch=len({model for model, _ in branch_pairs}),
+            evidence_in_branch=sum(1 for e in self._evidence if e.method in branch_methods),
+            child_count=len(self._children[slug]),
+            descendant_count=len(self._descendants(slug)),
+            core=ranks.count(0),
+            used=ranks.count(1),
+            mentioned=ranks.count(2),
+        )
+
+    def by_model(self, slug: str) -> list[ByModelRow]:
+        """The node's "By model" table in its default order."""
+        branch_methods = self._branch_methods(slug)
+        treated: dict[str, list[tuple[int, str]]] = {}  # model -> [(rank, method slug)]
+        for (model, method), rank in self._treatment.items():
+            if method in branch_methods:
+                treated.setdefault(model, []).append((rank, method))
+
+        def method_order(item: tuple[int, str]) -> tuple[int, str, str]:
+            rank, method = item
+            return (rank, self._methods[method].name.casefold(), method)
+
+        rows: list[ByModelRow] = []
+        for model, items in treated.items():
+            items.sort(key=method_order)
+            rows.append(
+                ByModelRow(
+                    model_slug=model,
+                    model_name=self._models[model].name,
+                    strongest=STRENGTHS[min(rank for rank, _ in items)],
+                    methods=tuple(
+                        (self._methods[method].name, STRENGTHS[rank]) for rank, method in items
+                    ),
+                )
+            )
+
+        def row_order(row: ByModelRow) -> tuple[int, int, str, str]:
+            released = self._models[row.model_slug].release_date
+            # Dated models first, newest first; undated models after all of them.
+            dated_key = (0, -released.toordinal()) if released is not None else (1, 0)
+            return (*dated_key, row.model_name.casefold(), row.model_slug)
+
+        rows.sort(key=row_order)
+        return rows
+
+    def method_slugs(self) -> list[str]:
+        return sorted(self._methods)
+
+    def method_strongest(self, method_slug: str) -> str | None:
+        """The strongest treatment of the method over all models; None without evidence."""
+        if method_slug not in self._methods:
+            raise KeyError(method_slug)
+        ranks = [rank for (_, method), rank in self._treatment.items() if method == method_slug]
+        return STRENGTHS[min(ranks)] if ranks else None
+
+    def method_model_count(self, method_slug: str) -> int:
+        """How many models treat the method."""
+        if method_slug not in self._methods:
+            raise KeyError(method_slug)
+        return sum(1 for _, method in self._treatment if method == method_slug)

@@ -1,0 +1,75 @@
+"""No N+1: the SQL statements a query runs do not grow with the data. Each query runs on a
+small synthetic dataset and on one ten times larger; the counts must be equal and within a
+fixed bound."""
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from api.generate import Shape, generate
+from conftest import Api
+from seed_page import NODE_PAGE
+
+SMALL = Shape(nodes=40, methods=150, models=30, evidence=500, depth=4)
+LARGE = Shape(nodes=400, methods=1500, models=300, evidence=5000, depth=4)
+
+ROOTS_THREE_LEVELS = """
+{
+  roots {
+    name counts { methodsInBranch modelsInBranch }
+    children {
+      name counts { methodsInBranch modelsInBranch }
+      children {
+        name counts { methodsInBranch modelsInBranch }
+        children { name counts { methodsInBranch modelsInBranch childCount } }
+      }
+    }
+  }
+}
+"""
+
+METHODS_PAGE = """
+{
+  methods(first: 50, orderBy: {field: MODEL_COUNT, direction: DESC}) {
+    totalCount
+    nodes {
+      name
+      node { path }
+      strongest
+      modelCount
+      treatments { strength model { name } }
+    }
+  }
+}
+"""
+
+# (query, variables, most statements allowed): the bound holds for any size of data.
+WORKLOADS = {
+    "seed-page": (NODE_PAGE, {"path": "n0"}, 6),
+    "roots-three-levels": (ROOTS_THREE_LEVELS, None, 8),
+    "methods-page": (METHODS_PAGE, None, 5),
+}
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folders = {}
+    for name, shape in (("small", SMALL), ("large", LARGE)):
+        folders[name] = tmp_path_factory.mktemp(f"synthetic-{name}")
+        generate(folders[name], shape, seed=7)
+    return folders
+
+
+@pytest.mark.parametrize("workload", list(WORKLOADS))
+def test_statements_do_not_grow_with_the_data(
+    workload: str,
+    backend: str,
+    synthetic: dict[str, Path],
+    api_for: Callable[[str, str], Api],
+) -> None:
+    document, variables, bound = WORKLOADS[workload]
+    small = api_for(backend, str(synthetic["small"])).count_statements(document, variables)
+    large = api_for(backend, str(synthetic["large"])).count_statements(document, variables)
+    assert large == small, f"{workload}: {small} statements on small data, {large} on large"
+    assert small <= bound, f"{workload}: {small} statements, bound {bound}"
