@@ -12,12 +12,49 @@ from typing import Any, TextIO
 
 STRENGTHS = ("core", "used", "mentioned")
 STRENGTH_WEIGHTS = (0.15, 0.55, 0.30)
-WORDS = (
-    "sparse dense attention expert routing parallel pipeline tensor context gradient "
-    "quantized mixed precision cache adaptive rotary latent contrastive distilled curriculum "
-    "reward preference policy speculative decoding retrieval augmented multimodal vision "
-    "audio token sequence window sliding grouped query normalization residual optimizer"
-).split()
+WORDS = tuple(
+    [
+        "sparse",
+        "dense",
+        "attention",
+        "expert",
+        "routing",
+        "parallel",
+        "pipeline",
+        "tensor",
+        "context",
+        "gradient",
+        "quantized",
+        "mixed",
+        "precision",
+        "cache",
+        "adaptive",
+        "rotary",
+        "latent",
+        "contrastive",
+        "distilled",
+        "curriculum",
+        "reward",
+        "preference",
+        "policy",
+        "speculative",
+        "decoding",
+        "retrieval",
+        "augmented",
+        "multimodal",
+        "vision",
+        "audio",
+        "token",
+        "sequence",
+        "window",
+        "sliding",
+        "grouped",
+        "query",
+        "normalization",
+        "residual",
+        "optimizer",
+    ]
+)
 
 
 @dataclass(frozen=True)
@@ -65,64 +102,79 @@ def generate(directory: Path, shape: Shape, *, seed: int = 0) -> None:
         parents.append(parent)
         levels.append(levels[parent] + 1)
     with (directory / "nodes.jsonl").open("w", encoding="utf-8") as handle:
-        _write(handle, (
-            {
-                "slug": f"n{index}",
-                "name": f"{_name(rng, 2)} {index}",
-                "parent": None if parent is None else f"n{parent}",
-                "description": None,
-                "matching_aids": [_name(rng, 2)],
-            }
-            for index, parent in enumerate(parents)
-        ))
+        _write(
+            handle,
+            (
+                {
+                    "slug": f"n{index}",
+                    "name": f"{_name(rng, 2)} {index}",
+                    "parent": None if parent is None else f"n{parent}",
+                    "description": None,
+                    "matching_aids": [_name(rng, 2)],
+                }
+                for index, parent in enumerate(parents)
+            ),
+        )
     first_release = date(2020, 1, 1)
     with (directory / "models.jsonl").open("w", encoding="utf-8") as handle:
-        _write(handle, (
-            {
-                "slug": f"m{index}",
-                "name": f"Model {index}",
-                "organization": f"Lab {index % 17}",
-                "release_date": None
-                if index % 11 == 0
-                else (first_release + timedelta(days=rng.randrange(2000))).isoformat(),
-            }
-            for index in range(shape.models)
-        ))
+        _write(
+            handle,
+            (
+                {
+                    "slug": f"m{index}",
+                    "name": f"Model {index}",
+                    "organization": f"Lab {index % 17}",
+                    "release_date": None
+                    if index % 11 == 0
+                    else (first_release + timedelta(days=rng.randrange(2000))).isoformat(),
+                }
+                for index in range(shape.models)
+            ),
+        )
     with (directory / "sources.jsonl").open("w", encoding="utf-8") as handle:
-        _write(handle, (
-            {
-                "slug": f"m{index}-report",
-                "model": f"m{index}",
-                "title": f"Model {index} technical report",
-                "kind": "technical_report",
-                "url": None,
-                "published_on": None,
-            }
-            for index in range(shape.models)
-        ))
+        _write(
+            handle,
+            (
+                {
+                    "slug": f"m{index}-report",
+                    "model": f"m{index}",
+                    "title": f"Model {index} technical report",
+                    "kind": "technical_report",
+                    "url": None,
+                    "published_on": None,
+                }
+                for index in range(shape.models)
+            ),
+        )
     node_of = _Skewed(rng, shape.nodes, 0.8)
     with (directory / "methods.jsonl").open("w", encoding="utf-8") as handle:
-        _write(handle, (
-            {
-                "slug": f"x{index}",
-                "name": f"{_name(rng, 3).title()} {index}",
-                "node": f"n{node_of()}",
-                "description": _name(rng, 8),
-                "aliases": [],
-            }
-            for index in range(shape.methods)
-        ))
+        _write(
+            handle,
+            (
+                {
+                    "slug": f"x{index}",
+                    "name": f"{_name(rng, 3).title()} {index}",
+                    "node": f"n{node_of()}",
+                    "description": _name(rng, 8),
+                    "aliases": [],
+                }
+                for index in range(shape.methods)
+            ),
+        )
     model_of = _Skewed(rng, shape.models, 0.9)
     method_of = _Skewed(rng, shape.methods, 0.7)
     with (directory / "evidence.jsonl").open("w", encoding="utf-8") as handle:
-        _write(handle, (
-            {
-                "model": f"m{model}",
-                "method": f"x{method_of()}",
-                "strength": rng.choices(STRENGTHS, STRENGTH_WEIGHTS)[0],
-                "source": f"m{model}-report",
-                "quote": None,
-                "locator": f"§{rng.randrange(1, 9)}",
-            }
-            for model in (model_of() for _ in range(shape.evidence))
-        ))
+        _write(
+            handle,
+            (
+                {
+                    "model": f"m{model}",
+                    "method": f"x{method_of()}",
+                    "strength": rng.choices(STRENGTHS, STRENGTH_WEIGHTS)[0],
+                    "source": f"m{model}-report",
+                    "quote": None,
+                    "locator": f"§{rng.randrange(1, 9)}",
+                }
+                for model in (model_of() for _ in range(shape.evidence))
+            ),
+        )

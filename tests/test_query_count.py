@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from api.generate import Shape, generate
+
 from conftest import Api
 from seed_page import NODE_PAGE
 

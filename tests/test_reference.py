@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from reference import ByModelRow, NodeFigures, Reference
 
 NODES: list[dict[str, Any]] = [
