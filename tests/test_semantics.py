@@ -25,21 +25,21 @@ from schema.ids import encode_id
 
 from conftest import Api
 
-NODES = [
+NODES: list[dict[str, Any]] = [
     {"slug": "gamma", "name": "Gamma", "parent": "beta", "matching_aids": ["gamma rays"]},
     {"slug": "beta", "name": "beta", "parent": "alpha", "matching_aids": []},
     {"slug": "alpha", "name": "Alpha", "parent": None, "matching_aids": ["first", "top"]},
     {"slug": "zeta", "name": "zeta", "parent": None, "matching_aids": []},
     {"slug": "delta", "name": "Delta", "parent": "alpha", "matching_aids": []},
 ]
-MODELS = [
+MODELS: list[dict[str, Any]] = [
     {"slug": "newest", "name": "Newest", "release_date": "2025-06-01"},
     {"slug": "tie-b", "name": "Bravo", "release_date": "2024-01-01"},
     {"slug": "tie-a", "name": "alpha", "release_date": "2024-01-01"},
     {"slug": "undated-z", "name": "Zulu", "release_date": None},
     {"slug": "undated-y", "name": "yankee"},
 ]
-METHODS = [
+METHODS: list[dict[str, Any]] = [
     # A method whose slug is also a node's: their IDs must still differ.
     {"slug": "alpha", "name": "alpha method", "node": "gamma"},
     {"slug": "m-bravo", "name": "Bravo method", "node": "gamma"},
