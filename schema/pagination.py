@@ -94,11 +94,7 @@ def decode_cursor(cursor: str, list_name: str, arity: int) -> list[Any]:
         decoded = json.loads(raw)
     except (binascii.Error, ValueError, UnicodeDecodeError):
         decoded = None
-    if (
-        not isinstance(decoded, list)
-        or len(decoded) != arity + 1
-        or not all(isinstance(value, int | str) for value in decoded[1:])
-    ):
+    if not isinstance(decoded, list) or not decoded or not isinstance(decoded[0], str):
         raise BadUserInputError(
             f"`after` cursor {cursor!r} is not a cursor of this API; "
             "pass a `cursor` or `pageInfo.endCursor` from an earlier answer"
@@ -108,6 +104,8 @@ def decode_cursor(cursor: str, list_name: str, arity: int) -> list[Any]:
             f"`after` cursor {cursor!r} belongs to another list or ordering; "
             "use a cursor from the same field with the same `orderBy`"
         )
+    if len(decoded) != arity + 1 or not all(isinstance(v, int | str) for v in decoded[1:]):
+        raise BadUserInputError(f"`after` cursor {cursor!r} is damaged; start again without it")
     return decoded[1:]
 
 

@@ -37,9 +37,12 @@ async def search(info: Info, query: str, first: int | None, after: str | None) -
     # Ranked hits have no stable sort key to resume from, so the cursor holds the offset,
     # tied to the words so that a cursor of another search is refused.
     list_name = "search:" + hashlib.sha256(" ".join(words).encode()).hexdigest()[:12]
-    offset = int(decode_cursor(after, list_name, 1)[0]) + 1 if after is not None else 0
-    if offset < 0:
-        raise BadUserInputError(f"`after` cursor {after!r} is not a cursor of this API")
+    offset = 0
+    if after is not None:
+        (position,) = decode_cursor(after, list_name, 1)
+        if not isinstance(position, int) or position < 0:
+            raise BadUserInputError(f"`after` cursor {after!r} is damaged; start again without it")
+        offset = position + 1
     reader = info.context.reader
     hits = await search_index.search_page(reader, words, offset=offset, limit=size + 1)
     items = await _resolve(info, hits[:size])

@@ -19,6 +19,8 @@ from api.settings import DEFAULT_FIXTURES_DIR, Settings
 from schema import schema
 from schema.context import Context
 
+from tiny_dataset import write_tiny
+
 TESTDATA = Path(__file__).resolve().parents[2] / "shared" / "testdata"
 if not TESTDATA.is_dir():  # a checkout beside ../shared, or the shared folder elsewhere
     TESTDATA = Path(os.environ.get("TAXONOMY_TESTDATA", "/work/shared/testdata"))
@@ -156,6 +158,19 @@ def api_for(new_database: Callable[[str, str], str]) -> Iterator[Callable[[str, 
 def serve(database_url: str) -> TestClient:
     """A client of a fresh app on ``database_url``; use as a context manager."""
     return TestClient(create_app(Settings(database_url=database_url)))
+
+
+@pytest.fixture(scope="session")
+def tiny_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("tiny")
+    write_tiny(folder)
+    return folder
+
+
+@pytest.fixture
+def tiny(api_for: Callable[[str, str], Api], backend: str, tiny_folder: Path) -> Api:
+    """The hand-worked dataset of tiny_dataset.py, served from each backend."""
+    return api_for(backend, str(tiny_folder))
 
 
 @pytest.fixture
