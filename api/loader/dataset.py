@@ -68,7 +68,7 @@ def read_dataset(directory: Path, *, max_problems: int = 50) -> Dataset:
         _check_unique(problems, "sources.jsonl", dataset.sources)
         _check_unique(problems, "methods.jsonl", dataset.methods)
         dataset.nodes = _place_nodes(nodes, problems)
-        _check_references(dataset, evidence, problems)
+        _check_references(dataset, {node.slug for node in nodes}, evidence, problems)
         dataset.evidence = _keyed(evidence)
     except ProblemLimitError:
         note = f"more than {max_problems} problems; fix these and run again"
@@ -153,8 +153,9 @@ def _cycle_message(node: NodeRecord, by_slug: dict[str, NodeRecord]) -> str:
     return f"node {node.slug!r} {where} a cycle of parents: {' -> '.join(cycle)}"
 
 
-def _check_references(dataset: Dataset, evidence: list[EvidenceRecord], problems: Problems) -> None:
-    node_slugs = {node.record.slug for node in dataset.nodes}
+def _check_references(
+    dataset: Dataset, node_slugs: set[str], evidence: list[EvidenceRecord], problems: Problems
+) -> None:
     model_slugs = {model.slug for model in dataset.models}
     method_slugs = {method.slug for method in dataset.methods}
     source_model = {source.slug: source.model for source in dataset.sources}

@@ -43,9 +43,9 @@ class Problems:
     items: list[Problem] = field(default_factory=list)
 
     def add(self, file: str, line: int, message: str) -> None:
-        self.items.append(Problem(file, line, message))
         if len(self.items) >= self.limit:
             raise ProblemLimitError
+        self.items.append(Problem(file, line, message))
 
 
 @dataclass(frozen=True)
@@ -112,10 +112,22 @@ class FieldError(ValueError):
 # ---- field readers: each returns the value or raises FieldError saying what is wrong --------
 
 
+def _storable(value: str) -> str:
+    """``value`` if both databases can store it: no NUL, no unpaired surrogate (JSON's
+    `\\ud800` escapes can make one, and no UTF-8 encoder accepts it)."""
+    if "\x00" in value:
+        raise FieldError("contains a NUL character (\\u0000), which databases cannot store")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise FieldError("contains an unpaired UTF-16 surrogate (\\ud800-\\udfff)") from None
+    return value
+
+
 def text(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise FieldError(f"must be a non-empty string, got {json.dumps(value)}")
-    return value
+    return _storable(value)
 
 
 def optional_text(value: Any) -> str | None:
@@ -123,7 +135,7 @@ def optional_text(value: Any) -> str | None:
         return None
     if not isinstance(value, str):
         raise FieldError(f"must be a string or null, got {json.dumps(value)}")
-    return value
+    return _storable(value)
 
 
 def slug(value: Any) -> str:
@@ -153,7 +165,7 @@ def text_list(value: Any) -> list[str]:
         return []
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise FieldError(f"must be a list of strings, got {json.dumps(value)[:80]}")
-    return list(value)
+    return [_storable(item) for item in value]
 
 
 def one_of(*allowed: str) -> Callable[[Any], str]:
@@ -228,24 +240,24 @@ def read_file(path: Path, problems: Problems) -> Iterator[Any]:
     name = path.name
     spec, record_class = SPECS[name]
     try:
-        handle = path.open("r", encoding="utf-8")
+        # Bytes, decoded line by line, so that bad UTF-8 is reported at its own line and
+        # the lines around it are still read.
+        handle = path.open("rb")
     except OSError as exc:
         problems.add(name, 0, f"cannot be read: {exc.strerror}")
         return
     with handle:
-        line_number = 0
-        while True:
-            line_number += 1
+        for line_number, raw_bytes in enumerate(handle, start=1):
             try:
-                raw = handle.readline()
-            except UnicodeDecodeError:
-                problems.add(name, line_number, "is not valid UTF-8")
-                return
-            if not raw:
-                return
+                raw = raw_bytes.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                problems.add(name, line_number, f"is not valid UTF-8 (byte {exc.start + 1})")
+                continue
             if not raw.strip():
                 continue  # blank lines (a trailing newline, say) carry nothing
-            record = _parse_line(raw, spec, record_class, name, line_number, problems)
+            record = _parse_line(
+                raw.rstrip("\r\n"), spec, record_class, name, line_number, problems
+            )
             if record is not None:
                 yield record
 

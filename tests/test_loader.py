@@ -1,0 +1,825 @@
+"""`taxonomy load DIR --db URL`: a dataset folder (DESIGN.md §4) loads all or nothing.
+
+* Every kind of bad input is reported as ``file:line: what is wrong``. Each case writes the
+  small hand-made dataset SMALL below, breaks one line of it and compares the complete list
+  of problems. Nothing refers to the lines that the cases break (nodes 5 and 6, model 3,
+  source 3, method 4, any evidence line), so one broken line makes exactly one problem.
+* Through the CLI, on every backend, a bad load exits non-zero, prints its problems and
+  leaves every table exactly as it was, even when the bad line is near the end of a large
+  file or only the database can tell that it is bad.
+* Loading the same files again keeps every ID; another dataset replaces the old one
+  entirely.
+"""
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+from click.testing import CliRunner, Result
+from sqlalchemy import inspect, text
+
+from api import search_index
+from api.cli import main
+from api.db import make_sync_engine
+from api.loader.dataset import DatasetError, read_dataset
+from api.loader.records import FILES
+
+from conftest import DATASETS, Api, serve
+
+Row = dict[str, Any]
+NewDatabase = Callable[[str, str], str]
+
+GO = DATASETS["go"]  # a small real dataset: duplicate evidence lines, parents after children
+
+SMALL: dict[str, list[Row]] = {
+    "nodes.jsonl": [
+        {"slug": "child", "name": "Child", "parent": "root", "matching_aids": ["kid"]},
+        {"slug": "root", "name": "Root", "parent": None, "matching_aids": []},
+        {"slug": "leaf", "name": "Leaf", "parent": "child", "matching_aids": []},
+        {"slug": "other", "name": "Other", "parent": None, "matching_aids": [], "description": "B"},
+        {"slug": "spare", "name": "Spare", "parent": "other", "matching_aids": []},
+        {"slug": "twig", "name": "Twig", "parent": "spare", "matching_aids": []},
+    ],
+    "models.jsonl": [
+        {"slug": "m1", "name": "Model One", "organization": "Lab", "release_date": "2024-01-01"},
+        {"slug": "m2", "name": "Model Two", "release_date": None},
+        {"slug": "m3", "name": "Unused"},
+    ],
+    "sources.jsonl": [
+        {"slug": "m1-paper", "model": "m1", "title": "Paper", "kind": "paper"},
+        {"slug": "m2-card", "model": "m2", "title": "Card", "kind": "model_card"},
+        {"slug": "m1-blog", "model": "m1", "title": "Blog", "kind": "blog_post"},
+    ],
+    "methods.jsonl": [
+        {"slug": "alpha", "name": "Alpha", "node": "leaf", "aliases": ["a"]},
+        {"slug": "beta", "name": "Beta", "node": "child"},
+        {"slug": "gamma", "name": "Gamma", "node": "other"},
+        {"slug": "lonely", "name": "Lonely", "node": "root"},
+    ],
+    "evidence.jsonl": [
+        # Lines 1 and 2 are the same line, as real data has.
+        {"model": "m1", "method": "alpha", "strength": "core", "source": "m1-paper", "quote": "q"},
+        {"model": "m1", "method": "alpha", "strength": "core", "source": "m1-paper", "quote": "q"},
+        {"model": "m2", "method": "beta", "strength": "used", "source": "m2-card"},
+        {"model": "m2", "method": "gamma", "strength": "mentioned"},
+    ],
+}
+SMALL_COUNTS = {"nodeCount": 6, "modelCount": 3, "sourceCount": 3, "methodCount": 4}
+SMALL_COUNTS |= {"evidenceCount": 4}
+DROP = object()  # as a value in an edit: remove the field
+STRENGTH_PROBLEM = "field 'strength' must be one of core, used, mentioned, got \"strong\""
+STOPPED = "(stopped): more than 50 problems; fix these and run again"
+NOT_A_FOLDER = ": not a folder; give a folder holding " + ", ".join(FILES)
+
+TAXONOMY = """
+{ taxonomy { dataVersion checksum nodeCount modelCount sourceCount methodCount evidenceCount } }
+"""
+NODES = "{ roots { id slug descendants { id slug } } }"
+METHODS_PAGE = """
+query Methods($after: String) {
+  methods(first: 100, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    nodes { id slug node { id } }
+  }
+}
+"""
+MODELS_PAGE = """
+query Models($after: String) {
+  models(first: 100, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    nodes {
+      id slug
+      sources { id slug }
+      evidence(first: 100) {
+        totalCount
+        nodes { id method { slug } strength quote locator }
+      }
+    }
+  }
+}
+"""
+OLD_SLUGS = """
+query Old($node: String!, $method: String!, $model: String!) {
+  node(slug: $node) { id }
+  method(slug: $method) { id }
+  model(slug: $model) { id }
+}
+"""
+ENTITY = """
+query Entity($id: ID!) {
+  entity(id: $id) { __typename ... on Node { id } ... on Evidence { id } }
+}
+"""
+PLACES = """
+{
+  roots { slug children { slug } }
+  leaf: node(slug: "leaf") { level path slugPath parent { slug } ancestors { slug } }
+  child: node(slug: "child") { level path slugPath }
+  twig: node(slug: "twig") { level path slugPath }
+}
+"""
+DUPLICATES = """
+{
+  model(slug: "m1") {
+    evidence { totalCount nodes { id method { slug } strength source { slug } quote } }
+  }
+}
+"""
+
+
+# ---- writing and breaking datasets ---------------------------------------------------------
+
+
+def write_lines(path: Path, lines: list[str]) -> None:
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+
+
+def write_dataset(folder: Path, files: Mapping[str, list[Row]] = SMALL) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, rows in files.items():
+        write_lines(folder / name, [json.dumps(row) for row in rows])
+    return folder
+
+
+def small_line(file: str, line: int) -> str:
+    return json.dumps(SMALL[file][line - 1])
+
+
+def edit_line(folder: Path, file: str, line: int, change: str | Row) -> None:
+    """Replace line ``line`` (from 1) of ``file``: by raw text, or by the line's object
+    updated with ``change`` (a DROP value removes the field). One past the end appends."""
+    path = folder / file
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if isinstance(change, str):
+        new = change
+    else:
+        updated = {**json.loads(lines[line - 1]), **change}
+        new = json.dumps({key: value for key, value in updated.items() if value is not DROP})
+    if line == len(lines) + 1:
+        lines.append(new)
+    else:
+        lines[line - 1] = new
+    write_lines(path, lines)
+
+
+def problems_of(folder: Path) -> list[str]:
+    with pytest.raises(DatasetError) as caught:
+        read_dataset(folder)
+    return caught.value.problems
+
+
+class Case(NamedTuple):
+    id: str
+    file: str
+    line: int
+    change: str | Row
+    problems: list[str]
+
+
+BAD_LINES = [
+    Case(
+        "invalid-json",
+        "models.jsonl",
+        3,
+        '{"slug": "m3" "name": "Unused"}',
+        ["models.jsonl:3: is not valid JSON (Expecting ',' delimiter at column 15)"],
+    ),
+    Case(
+        "array-not-object",
+        "evidence.jsonl",
+        3,
+        '["m2", "beta", "used"]',
+        ["evidence.jsonl:3: must be a JSON object, got list"],
+    ),
+    Case(
+        "missing-name",
+        "methods.jsonl",
+        4,
+        {"name": DROP},
+        ["methods.jsonl:4: missing required field 'name'"],
+    ),
+    Case(
+        "missing-parent-field",
+        "nodes.jsonl",
+        6,
+        {"parent": DROP},
+        ["nodes.jsonl:6: missing required field 'parent'"],
+    ),
+    Case(
+        "missing-strength",
+        "evidence.jsonl",
+        4,
+        {"strength": DROP},
+        ["evidence.jsonl:4: missing required field 'strength'"],
+    ),
+    Case(
+        "matching-aids-a-string",
+        "nodes.jsonl",
+        6,
+        {"matching_aids": "twigs"},
+        ["nodes.jsonl:6: field 'matching_aids' must be a list of strings, got \"twigs\""],
+    ),
+    Case(
+        "name-a-number",
+        "models.jsonl",
+        3,
+        {"name": 42},
+        ["models.jsonl:3: field 'name' must be a non-empty string, got 42"],
+    ),
+    Case(
+        "empty-title",
+        "sources.jsonl",
+        3,
+        {"title": " "},
+        ["sources.jsonl:3: field 'title' must be a non-empty string, got \" \""],
+    ),
+    Case(
+        "slash-in-slug",
+        "methods.jsonl",
+        4,
+        {"slug": "lone/ly"},
+        ["methods.jsonl:4: field 'slug' 'lone/ly' is not a slug: no surrounding spaces and no '/'"],
+    ),
+    Case(
+        "unknown-field",
+        "models.jsonl",
+        3,
+        {"release-date": "2024-05-01"},
+        [
+            "models.jsonl:3: unknown field(s) release-date; "
+            "expected slug, name, organization, release_date"
+        ],
+    ),
+    Case(
+        "strength-strong",
+        "evidence.jsonl",
+        3,
+        {"strength": "strong"},
+        [f"evidence.jsonl:3: {STRENGTH_PROBLEM}"],
+    ),
+    Case(
+        "kind-video",
+        "sources.jsonl",
+        3,
+        {"kind": "video"},
+        [
+            "sources.jsonl:3: field 'kind' must be one of technical_report, model_card, "
+            'blog_post, paper, other, got "video"'
+        ],
+    ),
+    Case(
+        "month-13",
+        "models.jsonl",
+        3,
+        {"release_date": "2024-13-01"},
+        ["models.jsonl:3: field 'release_date' '2024-13-01' is not an ISO date (YYYY-MM-DD)"],
+    ),
+    Case(
+        "date-in-words",
+        "sources.jsonl",
+        3,
+        {"published_on": "March 2024"},
+        ["sources.jsonl:3: field 'published_on' 'March 2024' is not an ISO date (YYYY-MM-DD)"],
+    ),
+    Case(
+        "date-a-number",
+        "models.jsonl",
+        3,
+        {"release_date": 2024},
+        ["models.jsonl:3: field 'release_date' must be an ISO date (YYYY-MM-DD) or null, got 2024"],
+    ),
+    Case(
+        "duplicate-node",
+        "nodes.jsonl",
+        7,
+        small_line("nodes.jsonl", 6),
+        ["nodes.jsonl:7: duplicate slug 'twig' (first at line 6)"],
+    ),
+    Case(
+        "duplicate-model",
+        "models.jsonl",
+        4,
+        small_line("models.jsonl", 3),
+        ["models.jsonl:4: duplicate slug 'm3' (first at line 3)"],
+    ),
+    Case(
+        "duplicate-source",
+        "sources.jsonl",
+        4,
+        small_line("sources.jsonl", 3),
+        ["sources.jsonl:4: duplicate slug 'm1-blog' (first at line 3)"],
+    ),
+    Case(
+        "duplicate-method",
+        "methods.jsonl",
+        5,
+        small_line("methods.jsonl", 4),
+        ["methods.jsonl:5: duplicate slug 'lonely' (first at line 4)"],
+    ),
+    Case(
+        "parent-not-a-node",
+        "nodes.jsonl",
+        6,
+        {"parent": "nope"},
+        ["nodes.jsonl:6: parent 'nope' is not a node in nodes.jsonl"],
+    ),
+    Case(
+        "method-at-missing-node",
+        "methods.jsonl",
+        4,
+        {"node": "nope"},
+        ["methods.jsonl:4: node 'nope' is not in nodes.jsonl"],
+    ),
+    Case(
+        "source-of-unknown-model",
+        "sources.jsonl",
+        3,
+        {"model": "nope"},
+        ["sources.jsonl:3: model 'nope' is not in models.jsonl"],
+    ),
+    Case(
+        "evidence-unknown-model",
+        "evidence.jsonl",
+        4,
+        {"model": "nope"},
+        ["evidence.jsonl:4: model 'nope' is not in models.jsonl"],
+    ),
+    Case(
+        "evidence-unknown-method",
+        "evidence.jsonl",
+        4,
+        {"method": "nope"},
+        ["evidence.jsonl:4: method 'nope' is not in methods.jsonl"],
+    ),
+    Case(
+        "evidence-unknown-source",
+        "evidence.jsonl",
+        4,
+        {"source": "nope"},
+        ["evidence.jsonl:4: source 'nope' is not in sources.jsonl"],
+    ),
+    Case(
+        "source-of-another-model",
+        "evidence.jsonl",
+        3,
+        {"source": "m1-paper"},
+        ["evidence.jsonl:3: source 'm1-paper' belongs to model 'm1', not 'm2'"],
+    ),
+    Case(
+        "two-node-cycle",
+        "nodes.jsonl",
+        5,
+        {"parent": "twig"},
+        [
+            "nodes.jsonl:5: node 'spare' is in a cycle of parents: spare -> twig -> spare",
+            "nodes.jsonl:6: node 'twig' is in a cycle of parents: twig -> spare -> twig",
+        ],
+    ),
+    Case(
+        "own-parent",
+        "nodes.jsonl",
+        6,
+        {"parent": "twig"},
+        ["nodes.jsonl:6: node 'twig' is in a cycle of parents: twig -> twig"],
+    ),
+]
+CLI_CASES = ["invalid-json", "unknown-field", "duplicate-method", "source-of-another-model"]
+
+
+@pytest.mark.parametrize("case", [pytest.param(case, id=case.id) for case in BAD_LINES])
+def test_a_bad_line_is_reported_as_file_line_what_is_wrong(tmp_path: Path, case: Case) -> None:
+    folder = write_dataset(tmp_path / "bad")
+    edit_line(folder, case.file, case.line, case.change)
+    assert problems_of(folder) == case.problems
+
+
+def test_the_small_dataset_itself_is_good(tmp_path: Path) -> None:
+    dataset = read_dataset(write_dataset(tmp_path / "good"))
+    assert [node.record.slug for node in dataset.nodes] == [
+        *("other", "spare", "twig", "root", "child", "leaf")
+    ]
+    assert len(dataset.evidence) == 4
+
+
+def test_problems_in_several_files_are_all_reported_at_once(tmp_path: Path) -> None:
+    """Bad lines first, file by file; then what is wrong between lines (here, the tree)."""
+    folder = write_dataset(tmp_path / "bad")
+    edit_line(folder, "evidence.jsonl", 2, {"strength": "strong"})
+    edit_line(folder, "nodes.jsonl", 6, {"parent": "nope"})
+    edit_line(folder, "models.jsonl", 3, {"release_date": "2024-02-30"})
+    assert problems_of(folder) == [
+        "models.jsonl:3: field 'release_date' '2024-02-30' is not an ISO date (YYYY-MM-DD)",
+        f"evidence.jsonl:2: {STRENGTH_PROBLEM}",
+        "nodes.jsonl:6: parent 'nope' is not a node in nodes.jsonl",
+    ]
+
+
+@pytest.mark.parametrize(
+    "missing", [["evidence.jsonl"], ["sources.jsonl", "evidence.jsonl"], list(FILES)]
+)
+def test_a_missing_file_is_named(tmp_path: Path, missing: list[str]) -> None:
+    folder = write_dataset(tmp_path / "bad")
+    for name in missing:
+        (folder / name).unlink()
+    assert problems_of(folder) == [f"{folder}: missing {', '.join(missing)}"]
+
+
+@pytest.mark.parametrize("make", ["nothing", "a file"])
+def test_a_directory_that_does_not_exist_is_named(tmp_path: Path, make: str) -> None:
+    folder = tmp_path / "not-there"
+    if make == "a file":
+        folder.write_text("", encoding="utf-8")
+    assert problems_of(folder) == [
+        f"{folder}: not a folder; give a folder holding nodes.jsonl, models.jsonl, "
+        "sources.jsonl, methods.jsonl, evidence.jsonl"
+    ]
+
+
+def test_a_line_cut_short_is_reported_at_the_column_where_it_ends(tmp_path: Path) -> None:
+    """A truncated last line is the usual invalid JSON of a file that was cut off."""
+    folder = write_dataset(tmp_path / "bad")
+    edit_line(folder, "models.jsonl", 3, '{"slug": "m3", "name": ')
+    assert problems_of(folder) == [
+        "models.jsonl:3: is not valid JSON (Expecting value at column 24)"
+    ]
+
+
+def test_invalid_utf8_is_reported_at_its_own_line(tmp_path: Path) -> None:
+    folder = write_dataset(tmp_path / "bad")
+    path = folder / "models.jsonl"
+    path.write_bytes(path.read_bytes().replace(b"Unused", b"Unus\xffed"))
+    assert problems_of(folder) == ["models.jsonl:3: is not valid UTF-8 (byte 29)"]
+
+
+@pytest.mark.parametrize(
+    ("file", "line", "change"),
+    [
+        pytest.param("nodes.jsonl", 4, {"parent": "twig"}, id="node-on-a-cycle"),
+        pytest.param("nodes.jsonl", 1, {"parent": "nope"}, id="node-below-a-missing-parent"),
+    ],
+)
+def test_a_method_at_a_node_that_is_in_the_file_is_not_called_missing(
+    tmp_path: Path, file: str, line: int, change: Row
+) -> None:
+    """The node's own line is the problem; methods.jsonl must not be blamed for naming a
+    node that nodes.jsonl does hold."""
+    folder = write_dataset(tmp_path / "bad")
+    edit_line(folder, file, line, change)
+    problems = problems_of(folder)
+    assert problems[0].startswith(f"{file}:{line}: ")
+    assert [problem for problem in problems if "is not in nodes.jsonl" in problem] == []
+
+
+@pytest.mark.parametrize(
+    ("bad_lines", "stopped"), [(1, False), (49, False), (50, False), (51, True), (200, True)]
+)
+def test_the_problem_list_is_capped(tmp_path: Path, bad_lines: int, stopped: bool) -> None:
+    folder = write_dataset(tmp_path / "bad")
+    bad = json.dumps({**SMALL["evidence.jsonl"][3], "strength": "strong"})
+    write_lines(folder / "evidence.jsonl", [small_line("evidence.jsonl", 1)] + [bad] * bad_lines)
+    reported = [f"evidence.jsonl:{line}: {STRENGTH_PROBLEM}" for line in range(2, bad_lines + 2)]
+    assert problems_of(folder) == reported[:50] + ([STOPPED] if stopped else [])
+
+
+def test_a_parent_listed_after_its_children_deep_down(tmp_path: Path) -> None:
+    depth = 40
+    nodes: list[Row] = [
+        {"slug": f"n{level}", "name": f"N{level}", "parent": f"n{level - 1}", "matching_aids": []}
+        for level in range(depth, 1, -1)
+    ] + [{"slug": "n1", "name": "N1", "parent": None, "matching_aids": []}]
+    files = {**SMALL, "nodes.jsonl": nodes, "methods.jsonl": [], "evidence.jsonl": []}
+    dataset = read_dataset(write_dataset(tmp_path / "chain", files))
+    assert [(node.record.slug, node.level) for node in dataset.nodes] == [
+        (f"n{level}", level) for level in range(1, depth + 1)
+    ]
+    deepest = dataset.nodes[-1]
+    assert deepest.slug_path == "/".join(f"n{level}" for level in range(1, depth + 1))
+    assert deepest.path == " :: ".join(f"N{level}" for level in range(1, depth + 1))
+
+
+# ---- through the CLI, on every backend ------------------------------------------------------
+
+
+def load(directory: Path, url: str) -> Result:
+    return CliRunner().invoke(main, ["load", str(directory), "--db", url])
+
+
+def assert_loaded(result: Result, evidence: int) -> None:
+    assert result.exit_code == 0, result.output
+    assert f"{evidence} evidence; data version " in result.stdout
+
+
+def assert_refused(result: Result, problems: list[str]) -> None:
+    """Exit 1 through the CLI's own error (not a crash), each problem on a line of stderr."""
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), f"crashed: {result.exception!r}"
+    lines = result.stderr.splitlines()
+    for problem in problems:
+        assert problem in lines
+    assert "nothing was loaded" in lines[-1]
+    assert lines[-1].endswith("the database is unchanged")
+
+
+def table_rows(url: str) -> dict[str, list[str]]:
+    """Every row of every table, the search index's included: the database's fingerprint."""
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            return {
+                name: sorted(
+                    repr(tuple(row)) for row in connection.execute(text(f'SELECT * FROM "{name}"'))
+                )
+                for name in inspect(connection).get_table_names()
+            }
+    finally:
+        engine.dispose()
+
+
+def data_rows(url: str) -> dict[str, list[str]]:
+    """The fingerprint without the `dataset` row (version, load time, folder) and without
+    FTS5's shadow tables, whose layout depends on the index's history, not its content (the
+    `search_fts` table itself is compared)."""
+    return {
+        name: rows
+        for name, rows in table_rows(url).items()
+        if name != "dataset" and not name.startswith(f"{search_index.SQLITE_TABLE}_")
+    }
+
+
+@pytest.fixture(scope="module")
+def small_databases(
+    new_database: NewDatabase, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[str], str]:
+    """One database per backend holding SMALL, shared by the tests that must not change it."""
+    urls: dict[str, str] = {}
+
+    def get(backend: str) -> str:
+        if backend not in urls:
+            url = new_database(backend, "loader_small")
+            assert_loaded(load(write_dataset(tmp_path_factory.mktemp("small")), url), 4)
+            urls[backend] = url
+        return urls[backend]
+
+    return get
+
+
+@pytest.fixture
+def loaded(small_databases: Callable[[str], str], backend: str) -> str:
+    return small_databases(backend)
+
+
+@pytest.mark.parametrize(
+    "case", [pytest.param(case, id=case.id) for case in BAD_LINES if case.id in CLI_CASES]
+)
+def test_cli_refuses_a_bad_line_and_changes_nothing(
+    tmp_path: Path, loaded: str, case: Case
+) -> None:
+    before = table_rows(loaded)
+    assert before["dataset"]
+    assert before["evidence"]
+    folder = write_dataset(tmp_path / "bad")
+    edit_line(folder, case.file, case.line, case.change)
+    assert_refused(load(folder, loaded), case.problems)
+    assert table_rows(loaded) == before
+
+
+def test_cli_refuses_a_missing_folder_and_changes_nothing(tmp_path: Path, loaded: str) -> None:
+    before = table_rows(loaded)
+    missing = tmp_path / "not-there"
+    assert_refused(load(missing, loaded), [f"{missing}{NOT_A_FOLDER}"])
+    assert table_rows(loaded) == before
+
+
+def evidence_lines(count: int) -> list[str]:
+    methods = [method["slug"] for method in SMALL["methods.jsonl"]]
+    return [
+        json.dumps(
+            {
+                "model": "m2",
+                "method": methods[index % len(methods)],
+                "strength": ("core", "used", "mentioned")[index % 3],
+                "source": "m2-card" if index % 2 else None,
+                "quote": f"quote {index}",
+                "locator": f"p. {index % 97}",
+            }
+        )
+        for index in range(count)
+    ]
+
+
+LARGE = 20_000
+LATE = LARGE * 9 // 10  # past three of the loader's batches of 5,000 rows
+BAD_EVIDENCE = {
+    # read_dataset finds it
+    "unknown-strength": {"model": "m2", "method": "beta", "strength": "strong"},
+    # only the database finds it: no database stores a lone surrogate
+    "lone-surrogate": {"model": "m2", "method": "beta", "strength": "used", "quote": "\ud800"},
+}
+
+
+@pytest.mark.parametrize("bad", list(BAD_EVIDENCE))
+def test_a_bad_line_late_in_a_large_evidence_file_changes_nothing(
+    tmp_path: Path, loaded: str, bad: str
+) -> None:
+    before = table_rows(loaded)
+    folder = write_dataset(tmp_path / "large")
+    lines = evidence_lines(LARGE)
+    lines[LATE - 1] = json.dumps(BAD_EVIDENCE[bad])
+    write_lines(folder / "evidence.jsonl", lines)
+    result = load(folder, loaded)
+    assert result.exit_code != 0, result.output
+    assert table_rows(loaded) == before
+
+
+def test_the_large_evidence_file_loads_when_good(
+    tmp_path: Path, new_database: NewDatabase, backend: str
+) -> None:
+    url = new_database(backend, "loader_large")
+    folder = write_dataset(tmp_path / "large")
+    write_lines(folder / "evidence.jsonl", evidence_lines(LARGE))
+    assert_loaded(load(folder, url), LARGE)
+
+
+@pytest.mark.parametrize(
+    "quote", [pytest.param("\ud800", id="lone-surrogate"), pytest.param("a\x00b", id="nul")]
+)
+def test_text_the_database_cannot_store_is_reported_not_a_crash(
+    tmp_path: Path, loaded: str, quote: str
+) -> None:
+    """Either the line loads and reads back as written, or it is reported as a bad line
+    and nothing changes; never a traceback (and never one backend only)."""
+    before = table_rows(loaded)
+    folder = write_dataset(tmp_path / "odd")
+    edit_line(folder, "evidence.jsonl", 4, {"quote": quote})
+    result = load(folder, loaded)
+    if result.exit_code == 0:
+        with serve(loaded) as client:
+            data = Api(client, loaded).query(
+                '{ method(slug: "gamma") { evidence { nodes { quote } } } }'
+            )
+        assert data["method"]["evidence"]["nodes"] == [{"quote": quote}]
+        assert_loaded(load(write_dataset(tmp_path / "good"), loaded), 4)  # put SMALL back
+    else:
+        assert table_rows(loaded) == before
+        assert_refused(result, [])
+        assert any(line.startswith("evidence.jsonl:4: ") for line in result.stderr.splitlines())
+
+
+# ---- reloading and replacing ----------------------------------------------------------------
+
+
+class Snapshot(NamedTuple):
+    """What a client sees of a load: its summary, and every ID with what it stands for."""
+
+    taxonomy: Row
+    ids: dict[str, dict[str, Any]]
+
+
+def all_pages(api: Api, document: str, field: str) -> list[Row]:
+    items: list[Row] = []
+    after = None
+    while True:
+        page = api.query(document, {"after": after})[field]
+        items.extend(page["nodes"])
+        if not page["pageInfo"]["hasNextPage"]:
+            return items
+        after = page["pageInfo"]["endCursor"]
+
+
+def snapshot(url: str) -> Snapshot:
+    with serve(url) as client:
+        api = Api(client, url)
+        taxonomy = api.query(TAXONOMY)["taxonomy"]
+        roots = api.query(NODES)["roots"]
+        methods = all_pages(api, METHODS_PAGE, "methods")
+        models = all_pages(api, MODELS_PAGE, "models")
+    ids: dict[str, dict[str, Any]] = {
+        "nodes": {
+            node["id"]: node["slug"] for root in roots for node in [root, *root["descendants"]]
+        },
+        "methods": {method["id"]: (method["slug"], method["node"]["id"]) for method in methods},
+        "models": {model["id"]: model["slug"] for model in models},
+        "sources": {
+            source["id"]: (source["slug"], model["id"])
+            for model in models
+            for source in model["sources"]
+        },
+        "evidence": {},
+    }
+    for model in models:
+        evidence = model["evidence"]
+        assert len(evidence["nodes"]) == evidence["totalCount"], "a model with over 100 evidence"
+        for item in evidence["nodes"]:
+            content = (model["slug"], item["method"]["slug"], item["strength"], item["quote"])
+            ids["evidence"][item["id"]] = (*content, item["locator"])
+    # Every object was reached, and no two share an ID.
+    counts = {"nodes": "nodeCount", "methods": "methodCount", "models": "modelCount"}
+    counts |= {"sources": "sourceCount", "evidence": "evidenceCount"}
+    assert {kind: len(ids[kind]) for kind in ids} == {
+        kind: taxonomy[field] for kind, field in counts.items()
+    }
+    return Snapshot(taxonomy, ids)
+
+
+def line_count(folder: Path, file: str) -> int:
+    return len((folder / file).read_text(encoding="utf-8").splitlines())
+
+
+def test_reloading_the_same_files_keeps_every_id(new_database: NewDatabase, backend: str) -> None:
+    url = new_database(backend, "loader_reload")
+    evidence = line_count(GO, "evidence.jsonl")
+    assert_loaded(load(GO, url), evidence)
+    before, rows_before = snapshot(url), data_rows(url)
+    assert before.taxonomy["evidenceCount"] == evidence  # duplicate lines included
+    assert before.taxonomy["dataVersion"] == "1"
+
+    assert_loaded(load(GO, url), evidence)
+    after = snapshot(url)
+    assert after.taxonomy == {**before.taxonomy, "dataVersion": "2"}
+    assert len(after.taxonomy["checksum"]) == 64
+    assert after.ids == before.ids
+    assert data_rows(url) == rows_before
+
+
+def test_another_dataset_replaces_the_old_one_entirely(
+    tmp_path: Path, new_database: NewDatabase, backend: str
+) -> None:
+    """GO, then SMALL: the database is then as if SMALL alone had ever been loaded."""
+    url = new_database(backend, "loader_replace")
+    assert_loaded(load(GO, url), line_count(GO, "evidence.jsonl"))
+    old = snapshot(url)
+    small = write_dataset(tmp_path / "small")
+    assert_loaded(load(small, url), 4)
+
+    alone = new_database(backend, "loader_alone")
+    assert_loaded(load(small, alone), 4)
+    assert data_rows(url) == data_rows(alone)
+    new = snapshot(url)
+    assert new.ids == snapshot(alone).ids
+    assert new.taxonomy["dataVersion"] == "2"
+    assert new.taxonomy["checksum"] != old.taxonomy["checksum"]
+    assert {key: new.taxonomy[key] for key in SMALL_COUNTS} == SMALL_COUNTS
+    for kind in old.ids:
+        assert not set(old.ids[kind]) & set(new.ids[kind])
+    with serve(url) as client:
+        api = Api(client, url)
+        old_slugs = {"node": "go-0016070", "method": "go-0016070-concept"}
+        found = api.query(OLD_SLUGS, {**old_slugs, "model": "pombase-spac25b8.17"})
+        assert found == {"node": None, "method": None, "model": None}
+        assert api.query(ENTITY, {"id": next(iter(old.ids["nodes"]))}) == {"entity": None}
+
+
+@pytest.fixture
+def small_once(tmp_path: Path, new_database: NewDatabase, backend: str) -> str:
+    url = new_database(backend, "loader_fresh")
+    assert_loaded(load(write_dataset(tmp_path / "small"), url), 4)
+    return url
+
+
+def test_a_parent_listed_after_its_child_loads_with_right_levels_and_paths(
+    small_once: str,
+) -> None:
+    with serve(small_once) as client:
+        data = Api(client, small_once).query(PLACES)
+    assert data == {
+        "roots": [
+            {"slug": "other", "children": [{"slug": "spare"}]},
+            {"slug": "root", "children": [{"slug": "child"}]},
+        ],
+        "leaf": {
+            "level": 3,
+            "path": "Root :: Child :: Leaf",
+            "slugPath": "root/child/leaf",
+            "parent": {"slug": "child"},
+            "ancestors": [{"slug": "root"}, {"slug": "child"}],
+        },
+        "child": {"level": 2, "path": "Root :: Child", "slugPath": "root/child"},
+        "twig": {"level": 3, "path": "Other :: Spare :: Twig", "slugPath": "other/spare/twig"},
+    }
+
+
+def test_duplicate_evidence_lines_get_distinct_stable_ids(tmp_path: Path, small_once: str) -> None:
+    def duplicates() -> list[Row]:
+        with serve(small_once) as client:
+            api = Api(client, small_once)
+            nodes: list[Row] = api.query(DUPLICATES)["model"]["evidence"]["nodes"]
+            for item in nodes:  # each ID fetches its evidence back
+                found = {"entity": {"__typename": "Evidence", "id": item["id"]}}
+                assert api.query(ENTITY, {"id": item["id"]}) == found
+        return nodes
+
+    first = duplicates()
+    assert [{**item, "id": None} for item in first] == 2 * [
+        {
+            "id": None,
+            "method": {"slug": "alpha"},
+            "strength": "CORE",
+            "source": {"slug": "m1-paper"},
+            "quote": "q",
+        }
+    ]
+    assert first[0]["id"] != first[1]["id"]
+    assert_loaded(load(write_dataset(tmp_path / "again"), small_once), 4)
+    assert {item["id"] for item in duplicates()} == {item["id"] for item in first}
