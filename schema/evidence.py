@@ -7,10 +7,12 @@ from sqlalchemy import case, select
 from sqlmodel import col
 
 from api.tables import EvidenceRow, MethodRow
+from schema.base import RowBacked
 from schema.context import Info
 from schema.enums import Strength
 from schema.ids import encode_id
 from schema.inputs import EvidenceFilter, branch_node_ids
+from schema.loaders import required
 from schema.lookup import row_for_id
 from schema.pagination import Connection, SortKey, connection_of, counter, keyset_page
 
@@ -32,12 +34,8 @@ STRENGTH_RANK = case(
 
 
 @strawberry.type(description="One model's document describing one method, with a strength.")
-class Evidence:
+class Evidence(RowBacked):
     row: strawberry.Private[EvidenceRow]
-
-    @classmethod
-    def from_row(cls, row: EvidenceRow) -> "Evidence":
-        return cls(row=row)
 
     @strawberry.field(description="Stable, opaque ID; refetch the evidence with `entity(id:)`.")
     def id(self) -> strawberry.ID:
@@ -47,17 +45,15 @@ class Evidence:
     async def model(self, info: Info) -> ModelType:
         from schema.model import Model
 
-        row = await info.context.loaders.model_by_id.load(self.row.model_id)
-        assert row is not None  # a foreign key guarantees it
-        return Model.from_row(row)
+        return Model.from_row(await required(info.context.loaders.model_by_id, self.row.model_id))
 
     @strawberry.field(description="The method the document describes.")
     async def method(self, info: Info) -> MethodType:
         from schema.method import Method
 
-        row = await info.context.loaders.method_by_id.load(self.row.method_id)
-        assert row is not None  # a foreign key guarantees it
-        return Method.from_row(row)
+        return Method.from_row(
+            await required(info.context.loaders.method_by_id, self.row.method_id)
+        )
 
     @strawberry.field(description="The document, when the pipeline recorded it.")
     async def source(self, info: Info) -> SourceType | None:

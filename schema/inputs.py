@@ -1,7 +1,7 @@
 """Filter and order inputs of the list fields."""
 
 from datetime import date
-from typing import Any
+from typing import Annotated, Any
 
 import strawberry
 from sqlalchemy import ColumnElement, Select, select
@@ -105,3 +105,23 @@ def branch_node_ids(node: NodeRow) -> Select[Any]:
     return select(col(NodeClosureRow.descendant_id)).where(
         col(NodeClosureRow.ancestor_id) == node.id
     )
+
+
+# The list fields' filter and order arguments, described once.
+MethodFilterArgument = Annotated[
+    MethodFilter | None, strawberry.argument(description="Narrow the list of methods.")
+]
+MethodOrderArgument = Annotated[
+    MethodOrder | None,
+    strawberry.argument(description="Order of the list; by name if not given."),
+]
+ModelFilterArgument = Annotated[
+    ModelFilter | None, strawberry.argument(description="Narrow the list of models.")
+]
+ModelOrderArgument = Annotated[
+    ModelOrder | None,
+    strawberry.argument(description="Order of the list; by name if not given."),
+]
+EvidenceFilterArgument = Annotated[
+    EvidenceFilter | None, strawberry.argument(description="Narrow the list of evidence.")
+]

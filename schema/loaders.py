@@ -31,6 +31,14 @@ K = TypeVar("K", bound=Hashable)
 R = TypeVar("R")
 
 
+async def required(loader: DataLoader[K, R | None], key: K) -> R:
+    """The row for ``key`` where a foreign key guarantees there is one."""
+    row = await loader.load(key)
+    if row is None:  # only a half-written database could get here
+        raise LookupError(f"no row for {key!r}, which a foreign key refers to")
+    return row
+
+
 def _one_each(
     reader: Reader, entity: type[R], column: Any
 ) -> Callable[[list[K]], Awaitable[list[R | None]]]:

@@ -7,16 +7,17 @@ from sqlalchemy import func, select
 from sqlmodel import col
 
 from api.tables import MethodRow, MethodStatsRow, NodeRow
+from schema.base import Slugged
 from schema.context import Info
 from schema.enums import MethodOrderField, OrderDirection, Scope, Strength, max_rank
-from schema.ids import encode_id
 from schema.inputs import (
-    EvidenceFilter,
+    EvidenceFilterArgument,
     MethodFilter,
     MethodOrder,
     branch_node_ids,
     contains,
 )
+from schema.loaders import required
 from schema.lookup import row_for_id
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
 
@@ -31,20 +32,8 @@ MethodTreatmentType = Annotated["MethodTreatment", strawberry.lazy("schema.treat
 
 
 @strawberry.type(description="A technique that models' documents describe, filed at one node.")
-class Method:
+class Method(Slugged):
     row: strawberry.Private[MethodRow]
-
-    @classmethod
-    def from_row(cls, row: MethodRow) -> "Method":
-        return cls(row=row)
-
-    @strawberry.field(description="Stable, opaque ID; refetch the method with `entity(id:)`.")
-    def id(self) -> strawberry.ID:
-        return strawberry.ID(encode_id("Method", self.row.slug))
-
-    @strawberry.field(description="Unique, URL-safe name of the method.")
-    def slug(self) -> str:
-        return self.row.slug
 
     @strawberry.field(description="Display name, as the documents name it.")
     def name(self) -> str:
@@ -62,9 +51,7 @@ class Method:
     async def node(self, info: Info) -> NodeType:
         from schema.node import Node
 
-        row = await info.context.loaders.node_by_id.load(self.row.node_id)
-        assert row is not None  # a foreign key guarantees it
-        return Node.from_row(row)
+        return Node.from_row(await required(info.context.loaders.node_by_id, self.row.node_id))
 
     @strawberry.field(description="The strongest treatment over all models; null when no evidence.")
     async def strongest(self, info: Info) -> Strength | None:
@@ -102,9 +89,7 @@ class Method:
         info: Info,
         first: First = None,
         after: After = None,
-        filter: Annotated[
-            EvidenceFilter | None, strawberry.argument(description="Narrow the list.")
-        ] = None,
+        filter: EvidenceFilterArgument = None,
     ) -> Connection[EvidenceType]:
         from schema.evidence import evidence_connection
 

@@ -8,11 +8,11 @@ from sqlalchemy import func, select
 from sqlmodel import col
 
 from api.tables import MethodRow, ModelRow, TreatmentRow
+from schema.base import Slugged
 from schema.context import Info
 from schema.enums import ModelOrderField, OrderDirection, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.ids import encode_id
-from schema.inputs import EvidenceFilter, ModelFilter, ModelOrder, branch_node_ids, contains
+from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder, branch_node_ids, contains
 from schema.lookup import row_for_id
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
 
@@ -28,20 +28,8 @@ ModelTreatmentType = Annotated["ModelTreatment", strawberry.lazy("schema.treatme
 
 
 @strawberry.type(description="An AI model whose own documents describe methods.")
-class Model:
+class Model(Slugged):
     row: strawberry.Private[ModelRow]
-
-    @classmethod
-    def from_row(cls, row: ModelRow) -> "Model":
-        return cls(row=row)
-
-    @strawberry.field(description="Stable, opaque ID; refetch the model with `entity(id:)`.")
-    def id(self) -> strawberry.ID:
-        return strawberry.ID(encode_id("Model", self.row.slug))
-
-    @strawberry.field(description="Unique, URL-safe name of the model.")
-    def slug(self) -> str:
-        return self.row.slug
 
     @strawberry.field(description="Display name, e.g. `Kimi K3`.")
     def name(self) -> str:
@@ -126,9 +114,7 @@ class Model:
         info: Info,
         first: First = None,
         after: After = None,
-        filter: Annotated[
-            EvidenceFilter | None, strawberry.argument(description="Narrow the list.")
-        ] = None,
+        filter: EvidenceFilterArgument = None,
     ) -> Connection[EvidenceType]:
         from schema.evidence import evidence_connection
 

@@ -7,11 +7,11 @@ from sqlalchemy import select
 from sqlmodel import col
 
 from api.tables import BranchModelRow, ModelRow, NodeRow, NodeStatsRow
+from schema.base import Slugged
 from schema.context import Info
 from schema.enums import ModelTreatmentOrderField, OrderDirection, Scope, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.ids import encode_id
-from schema.inputs import MethodFilter, MethodOrder, ModelTreatmentOrder
+from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatmentOrder
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
 
 if TYPE_CHECKING:
@@ -63,20 +63,8 @@ class NodeCounts:
 
 
 @strawberry.type(description="A node of the taxonomy tree: a family of techniques.")
-class Node:
+class Node(Slugged):
     row: strawberry.Private[NodeRow]
-
-    @classmethod
-    def from_row(cls, row: NodeRow) -> "Node":
-        return cls(row=row)
-
-    @strawberry.field(description="Stable, opaque ID; refetch the node with `entity(id:)`.")
-    def id(self) -> strawberry.ID:
-        return strawberry.ID(encode_id("Node", self.row.slug))
-
-    @strawberry.field(description="Unique, URL-safe name of the node.")
-    def slug(self) -> str:
-        return self.row.slug
 
     @strawberry.field(description="Display name, e.g. `training parallelism`.")
     def name(self) -> str:
@@ -162,13 +150,8 @@ class Node:
         ] = Scope.BRANCH,
         first: First = None,
         after: After = None,
-        filter: Annotated[
-            MethodFilter | None, strawberry.argument(description="Narrow the list.")
-        ] = None,
-        order_by: Annotated[
-            MethodOrder | None,
-            strawberry.argument(description="Order of the list; by name if not given."),
-        ] = None,
+        filter: MethodFilterArgument = None,
+        order_by: MethodOrderArgument = None,
     ) -> Connection[MethodType]:
         from schema.method import methods_connection
 

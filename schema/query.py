@@ -11,7 +11,12 @@ from schema.context import Info
 from schema.errors import BadUserInputError
 from schema.evidence import Evidence
 from schema.ids import InvalidIdError, decode_id
-from schema.inputs import MethodFilter, MethodOrder, ModelFilter, ModelOrder
+from schema.inputs import (
+    MethodFilterArgument,
+    MethodOrderArgument,
+    ModelFilterArgument,
+    ModelOrderArgument,
+)
 from schema.lookup import exactly_one, key_of
 from schema.method import Method, methods_connection
 from schema.model import Model, models_connection
@@ -102,13 +107,8 @@ class Query:
         info: Info,
         first: First = None,
         after: After = None,
-        filter: Annotated[
-            MethodFilter | None, strawberry.argument(description="Narrow the list.")
-        ] = None,
-        order_by: Annotated[
-            MethodOrder | None,
-            strawberry.argument(description="Order of the list; by name if not given."),
-        ] = None,
+        filter: MethodFilterArgument = None,
+        order_by: MethodOrderArgument = None,
     ) -> Connection[Method]:
         return await methods_connection(
             info, first=first, after=after, filter=filter, order_by=order_by
@@ -133,13 +133,8 @@ class Query:
         info: Info,
         first: First = None,
         after: After = None,
-        filter: Annotated[
-            ModelFilter | None, strawberry.argument(description="Narrow the list.")
-        ] = None,
-        order_by: Annotated[
-            ModelOrder | None,
-            strawberry.argument(description="Order of the list; by name if not given."),
-        ] = None,
+        filter: ModelFilterArgument = None,
+        order_by: ModelOrderArgument = None,
     ) -> Connection[Model]:
         return await models_connection(
             info, first=first, after=after, filter=filter, order_by=order_by

@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING, Annotated
 import strawberry
 
 from api.tables import SourceRow
+from schema.base import Slugged
 from schema.context import Info
 from schema.enums import SourceKind
-from schema.ids import encode_id
+from schema.loaders import required
 
 if TYPE_CHECKING:
     from schema.model import Model
@@ -17,20 +18,8 @@ ModelType = Annotated["Model", strawberry.lazy("schema.model")]
 
 
 @strawberry.type(description="A document of a model's: technical report, model card, post...")
-class Source:
+class Source(Slugged):
     row: strawberry.Private[SourceRow]
-
-    @classmethod
-    def from_row(cls, row: SourceRow) -> "Source":
-        return cls(row=row)
-
-    @strawberry.field(description="Stable, opaque ID; refetch the source with `entity(id:)`.")
-    def id(self) -> strawberry.ID:
-        return strawberry.ID(encode_id("Source", self.row.slug))
-
-    @strawberry.field(description="Unique, URL-safe name of the source.")
-    def slug(self) -> str:
-        return self.row.slug
 
     @strawberry.field(description="The document's title.")
     def title(self) -> str:
@@ -52,6 +41,4 @@ class Source:
     async def model(self, info: Info) -> ModelType:
         from schema.model import Model
 
-        row = await info.context.loaders.model_by_id.load(self.row.model_id)
-        assert row is not None  # a foreign key guarantees it
-        return Model.from_row(row)
+        return Model.from_row(await required(info.context.loaders.model_by_id, self.row.model_id))

@@ -5,8 +5,10 @@ from typing import TYPE_CHECKING, Annotated
 import strawberry
 
 from api.tables import BranchModelRow, TreatmentRow
+from schema.base import RowBacked
 from schema.context import Info
 from schema.enums import Strength
+from schema.loaders import required
 
 if TYPE_CHECKING:
     from schema.evidence import Evidence
@@ -23,20 +25,14 @@ NodeType = Annotated["Node", strawberry.lazy("schema.node")]
 async def _model(info: Info, model_id: int) -> "Model":
     from schema.model import Model
 
-    row = await info.context.loaders.model_by_id.load(model_id)
-    assert row is not None  # a foreign key guarantees it
-    return Model.from_row(row)
+    return Model.from_row(await required(info.context.loaders.model_by_id, model_id))
 
 
 @strawberry.type(
     description="One (model, method) pair: the strongest strength over all of its evidence."
 )
-class MethodTreatment:
+class MethodTreatment(RowBacked):
     row: strawberry.Private[TreatmentRow]
-
-    @classmethod
-    def from_row(cls, row: TreatmentRow) -> "MethodTreatment":
-        return cls(row=row)
 
     @strawberry.field(description="The model whose documents describe the method.")
     async def model(self, info: Info) -> ModelType:
@@ -46,9 +42,9 @@ class MethodTreatment:
     async def method(self, info: Info) -> MethodType:
         from schema.method import Method
 
-        row = await info.context.loaders.method_by_id.load(self.row.method_id)
-        assert row is not None  # a foreign key guarantees it
-        return Method.from_row(row)
+        return Method.from_row(
+            await required(info.context.loaders.method_by_id, self.row.method_id)
+        )
 
     @strawberry.field(description="The treatment: the strongest strength over the evidence.")
     def strength(self) -> Strength:
@@ -68,12 +64,8 @@ class MethodTreatment:
     description="One row of a branch's By-model table: a model and the branch's methods it "
     "treats, headed by its strongest treatment in the branch."
 )
-class ModelTreatment:
+class ModelTreatment(RowBacked):
     row: strawberry.Private[BranchModelRow]
-
-    @classmethod
-    def from_row(cls, row: BranchModelRow) -> "ModelTreatment":
-        return cls(row=row)
 
     @strawberry.field(description="The model.")
     async def model(self, info: Info) -> ModelType:
@@ -83,9 +75,7 @@ class ModelTreatment:
     async def node(self, info: Info) -> NodeType:
         from schema.node import Node
 
-        row = await info.context.loaders.node_by_id.load(self.row.node_id)
-        assert row is not None  # a foreign key guarantees it
-        return Node.from_row(row)
+        return Node.from_row(await required(info.context.loaders.node_by_id, self.row.node_id))
 
     @strawberry.field(description="The model's strongest treatment of any method in the branch.")
     def strongest(self) -> Strength:

@@ -1,18 +1,5 @@
-"""Every rule of DESIGN.md §2, through the schema, on the tiny dataset of
-`tiny_dataset.py`, whose answers are worked out by hand.
-
-The tree (children listed by name, case-insensitively; `gamma` is listed before its parent
-in the file):
-
-    Alpha (alpha)            Root method
-      beta (beta)            Charlie method
-        Gamma (gamma)        alpha method, Bravo method, Lonely method (no evidence)
-      Delta (delta)          Delta method
-    zeta (zeta)              Zed method
-
-Models: Newest (2025-06-01); `alpha` and `Bravo` (both 2024-01-01); `yankee` and `Zulu`
-(undated). Names are cased so that a case-sensitive sort would give other orders.
-"""
+"""Every rule of DESIGN.md §2, through the schema, on the hand-worked dataset of
+`tiny_dataset.py` (its docstring draws the tree and the models)."""
 
 from typing import Any
 
