@@ -1,6 +1,6 @@
 """The `Evidence` type: one model's document describing one method, with a strength."""
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Any
 
 import strawberry
 from sqlalchemy import case, select
@@ -15,15 +15,7 @@ from schema.inputs import EvidenceFilter, branch_node_ids
 from schema.loaders import required
 from schema.lookup import row_for_id
 from schema.pagination import Connection, SortKey, connection_of, counter, keyset_page
-
-if TYPE_CHECKING:
-    from schema.method import Method
-    from schema.model import Model
-    from schema.source import Source
-
-ModelType = Annotated["Model", strawberry.lazy("schema.model")]
-MethodType = Annotated["Method", strawberry.lazy("schema.method")]
-SourceType = Annotated["Source", strawberry.lazy("schema.source")]
+from schema.refs import MethodRef, ModelRef, SourceRef
 
 # Evidence stores its strength by name; ordering and filtering need its rank (1 = core).
 STRENGTH_RANK = case(
@@ -42,13 +34,13 @@ class Evidence(RowBacked):
         return strawberry.ID(encode_id("Evidence", self.row.key))
 
     @strawberry.field(description="The model whose document this is.")
-    async def model(self, info: Info) -> ModelType:
+    async def model(self, info: Info) -> ModelRef:
         from schema.model import Model
 
         return Model.from_row(await required(info.context.loaders.model_by_id, self.row.model_id))
 
     @strawberry.field(description="The method the document describes.")
-    async def method(self, info: Info) -> MethodType:
+    async def method(self, info: Info) -> MethodRef:
         from schema.method import Method
 
         return Method.from_row(
@@ -56,7 +48,7 @@ class Evidence(RowBacked):
         )
 
     @strawberry.field(description="The document, when the pipeline recorded it.")
-    async def source(self, info: Info) -> SourceType | None:
+    async def source(self, info: Info) -> SourceRef | None:
         from schema.source import Source
 
         if self.row.source_id is None:

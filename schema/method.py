@@ -1,6 +1,6 @@
 """The `Method` type: a technique, where it is filed, and how models treat it."""
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import strawberry
 from sqlalchemy import func, select
@@ -20,15 +20,7 @@ from schema.inputs import (
 from schema.loaders import required
 from schema.lookup import row_for_id
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
-
-if TYPE_CHECKING:
-    from schema.evidence import Evidence
-    from schema.node import Node
-    from schema.treatment import MethodTreatment
-
-NodeType = Annotated["Node", strawberry.lazy("schema.node")]
-EvidenceType = Annotated["Evidence", strawberry.lazy("schema.evidence")]
-MethodTreatmentType = Annotated["MethodTreatment", strawberry.lazy("schema.treatment")]
+from schema.refs import EvidenceRef, MethodTreatmentRef, NodeRef
 
 
 @strawberry.type(description="A technique that models' documents describe, filed at one node.")
@@ -48,7 +40,7 @@ class Method(Slugged):
         return list(self.row.aliases)
 
     @strawberry.field(description="The node the method is filed at.")
-    async def node(self, info: Info) -> NodeType:
+    async def node(self, info: Info) -> NodeRef:
         from schema.node import Node
 
         return Node.from_row(await required(info.context.loaders.node_by_id, self.row.node_id))
@@ -76,7 +68,7 @@ class Method(Slugged):
             Strength | None,
             strawberry.argument(description="Only treatments at least this strong."),
         ] = None,
-    ) -> list[MethodTreatmentType]:
+    ) -> list[MethodTreatmentRef]:
         from schema.treatment import MethodTreatment
 
         rows = await info.context.loaders.treatments_by_method_id.load(_id(self.row))
@@ -90,7 +82,7 @@ class Method(Slugged):
         first: First = None,
         after: After = None,
         filter: EvidenceFilterArgument = None,
-    ) -> Connection[EvidenceType]:
+    ) -> Connection[EvidenceRef]:
         from schema.evidence import evidence_connection
 
         return await evidence_connection(

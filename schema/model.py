@@ -1,7 +1,7 @@
 """The `Model` type: an AI model whose documents describe methods."""
 
 from datetime import date
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import strawberry
 from sqlalchemy import func, select
@@ -15,16 +15,7 @@ from schema.errors import BadUserInputError
 from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder, branch_node_ids, contains
 from schema.lookup import row_for_id
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
-
-if TYPE_CHECKING:
-    from schema.evidence import Evidence
-    from schema.source import Source
-    from schema.treatment import MethodTreatment, ModelTreatment
-
-SourceType = Annotated["Source", strawberry.lazy("schema.source")]
-EvidenceType = Annotated["Evidence", strawberry.lazy("schema.evidence")]
-MethodTreatmentType = Annotated["MethodTreatment", strawberry.lazy("schema.treatment")]
-ModelTreatmentType = Annotated["ModelTreatment", strawberry.lazy("schema.treatment")]
+from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
 
 
 @strawberry.type(description="An AI model whose own documents describe methods.")
@@ -44,7 +35,7 @@ class Model(Slugged):
         return self.row.release_date
 
     @strawberry.field(description="The model's documents.")
-    async def sources(self, info: Info) -> list[SourceType]:
+    async def sources(self, info: Info) -> list[SourceRef]:
         from schema.source import Source
 
         rows = await info.context.loaders.sources_by_model_id.load(_id(self.row))
@@ -67,7 +58,7 @@ class Model(Slugged):
         ] = None,
         first: First = None,
         after: After = None,
-    ) -> Connection[MethodTreatmentType]:
+    ) -> Connection[MethodTreatmentRef]:
         from schema.treatment import MethodTreatment
 
         statement = (
@@ -100,7 +91,7 @@ class Model(Slugged):
         level: Annotated[
             int, strawberry.argument(description="Which level's branches (1: the roots).")
         ] = 1,
-    ) -> list[ModelTreatmentType]:
+    ) -> list[ModelTreatmentRef]:
         from schema.treatment import ModelTreatment
 
         if level < 1:
@@ -115,7 +106,7 @@ class Model(Slugged):
         first: First = None,
         after: After = None,
         filter: EvidenceFilterArgument = None,
-    ) -> Connection[EvidenceType]:
+    ) -> Connection[EvidenceRef]:
         from schema.evidence import evidence_connection
 
         return await evidence_connection(

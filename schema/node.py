@@ -1,6 +1,6 @@
 """The `Node` type: a node of the taxonomy tree, its place, its counts and its lists."""
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import strawberry
 from sqlalchemy import select
@@ -13,13 +13,7 @@ from schema.enums import ModelTreatmentOrderField, OrderDirection, Scope, Streng
 from schema.errors import BadUserInputError
 from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatmentOrder
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
-
-if TYPE_CHECKING:
-    from schema.method import Method
-    from schema.treatment import ModelTreatment
-
-MethodType = Annotated["Method", strawberry.lazy("schema.method")]
-ModelTreatmentType = Annotated["ModelTreatment", strawberry.lazy("schema.treatment")]
+from schema.refs import MethodRef, ModelTreatmentRef
 
 
 @strawberry.type(description="Strength counts of the (model, method) pairs in a branch.")
@@ -152,7 +146,7 @@ class Node(Slugged):
         after: After = None,
         filter: MethodFilterArgument = None,
         order_by: MethodOrderArgument = None,
-    ) -> Connection[MethodType]:
+    ) -> Connection[MethodRef]:
         from schema.method import methods_connection
 
         return await methods_connection(
@@ -187,7 +181,7 @@ class Node(Slugged):
                 description="Row order; RELEASE_DATE DESC (the seed page's) if not given."
             ),
         ] = None,
-    ) -> Connection[ModelTreatmentType]:
+    ) -> Connection[ModelTreatmentRef]:
         from schema.treatment import ModelTreatment
 
         order = order_by or ModelTreatmentOrder(field=ModelTreatmentOrderField.RELEASE_DATE)

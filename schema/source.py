@@ -1,7 +1,6 @@
 """The `Source` type: a document of a model's that evidence quotes."""
 
 from datetime import date
-from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
@@ -10,11 +9,7 @@ from schema.base import Slugged
 from schema.context import Info
 from schema.enums import SourceKind
 from schema.loaders import required
-
-if TYPE_CHECKING:
-    from schema.model import Model
-
-ModelType = Annotated["Model", strawberry.lazy("schema.model")]
+from schema.refs import ModelRef
 
 
 @strawberry.type(description="A document of a model's: technical report, model card, post...")
@@ -38,7 +33,7 @@ class Source(Slugged):
         return self.row.published_on
 
     @strawberry.field(description="The model the document describes.")
-    async def model(self, info: Info) -> ModelType:
+    async def model(self, info: Info) -> ModelRef:
         from schema.model import Model
 
         return Model.from_row(await required(info.context.loaders.model_by_id, self.row.model_id))

@@ -1,7 +1,5 @@
 """How a model treats methods: one (model, method) pair, and one By-model row."""
 
-from typing import TYPE_CHECKING, Annotated
-
 import strawberry
 
 from api.tables import BranchModelRow, TreatmentRow
@@ -9,20 +7,10 @@ from schema.base import RowBacked
 from schema.context import Info
 from schema.enums import Strength
 from schema.loaders import required
-
-if TYPE_CHECKING:
-    from schema.evidence import Evidence
-    from schema.method import Method
-    from schema.model import Model
-    from schema.node import Node
-
-ModelType = Annotated["Model", strawberry.lazy("schema.model")]
-MethodType = Annotated["Method", strawberry.lazy("schema.method")]
-EvidenceType = Annotated["Evidence", strawberry.lazy("schema.evidence")]
-NodeType = Annotated["Node", strawberry.lazy("schema.node")]
+from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
 
 
-async def _model(info: Info, model_id: int) -> "Model":
+async def _model(info: Info, model_id: int) -> ModelRef:
     from schema.model import Model
 
     return Model.from_row(await required(info.context.loaders.model_by_id, model_id))
@@ -35,11 +23,11 @@ class MethodTreatment(RowBacked):
     row: strawberry.Private[TreatmentRow]
 
     @strawberry.field(description="The model whose documents describe the method.")
-    async def model(self, info: Info) -> ModelType:
+    async def model(self, info: Info) -> ModelRef:
         return await _model(info, self.row.model_id)
 
     @strawberry.field(description="The method.")
-    async def method(self, info: Info) -> MethodType:
+    async def method(self, info: Info) -> MethodRef:
         from schema.method import Method
 
         return Method.from_row(
@@ -51,7 +39,7 @@ class MethodTreatment(RowBacked):
         return Strength.from_rank(self.row.strength_rank)
 
     @strawberry.field(description="Every piece of evidence of this pair.")
-    async def evidence(self, info: Info) -> list[EvidenceType]:
+    async def evidence(self, info: Info) -> list[EvidenceRef]:
         from schema.evidence import Evidence
 
         rows = await info.context.loaders.evidence_by_pair.load(
@@ -68,11 +56,11 @@ class ModelTreatment(RowBacked):
     row: strawberry.Private[BranchModelRow]
 
     @strawberry.field(description="The model.")
-    async def model(self, info: Info) -> ModelType:
+    async def model(self, info: Info) -> ModelRef:
         return await _model(info, self.row.model_id)
 
     @strawberry.field(description="The node whose branch this row is about.")
-    async def node(self, info: Info) -> NodeType:
+    async def node(self, info: Info) -> NodeRef:
         from schema.node import Node
 
         return Node.from_row(await required(info.context.loaders.node_by_id, self.row.node_id))
