@@ -3,8 +3,10 @@ the code match what the migrations build (`alembic check`)."""
 
 from collections.abc import Callable
 
+import pytest
 from alembic import command
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
 
 from api import migrate
 from api.db import make_sync_engine
@@ -49,3 +51,41 @@ def test_one_linear_history() -> None:
     scripts = ScriptDirectory.from_config(migrate.alembic_config("sqlite://"))
     assert len(scripts.get_heads()) == 1
     assert migrate.head_revision() == scripts.get_current_head()
+
+
+SETUP = [
+    "INSERT INTO node (id, slug, name, matching_aids, level, path, slug_path, path_key, pre, "
+    "last) VALUES (1, 'n', 'N', '[]', 1, 'N', 'n', 'n', 0, 0)",
+    "INSERT INTO model (id, slug, name, name_rank, recency_rank) VALUES (1, 'x', 'X', 0, 0)",
+    "INSERT INTO method (id, slug, name, aliases, node_id, name_rank) "
+    "VALUES (1, 'm', 'M', '[]', 1, 0)",
+]
+
+
+@pytest.mark.parametrize(
+    "violation",
+    [
+        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank) "
+        "VALUES (2, 'm2', 'M2', '[]', 999, 1)",
+        "INSERT INTO evidence (id, key, model_id, method_id, strength) "
+        "VALUES (1, 'k', 1, 1, 'strong')",
+        "INSERT INTO source (id, slug, model_id, title, kind) VALUES (1, 's', 1, 'S', 'video')",
+        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank) "
+        "VALUES (2, 'm', 'M2', '[]', 1, 1)",
+    ],
+    ids=["foreign-key", "strength-enum", "source-kind-enum", "unique-slug"],
+)
+def test_constraints_are_enforced(
+    backend: str, new_database: Callable[[str, str], str], violation: str
+) -> None:
+    url = new_database(backend, "constraints")
+    migrate.upgrade(url)
+    engine = make_sync_engine(url)
+    try:
+        with engine.begin() as connection:
+            for statement in SETUP:
+                connection.execute(text(statement))
+        with pytest.raises(IntegrityError), engine.begin() as connection:
+            connection.execute(text(violation))
+    finally:
+        engine.dispose()
