@@ -11,6 +11,7 @@ from sqlalchemy.exc import OperationalError
 from api import migrate
 from api.db import DatabaseUrlError, make_sync_engine, parse_url
 from api.loader.dataset import DatasetError
+from api.loader.progress import Bars, meter_for
 from api.loading import load_directory
 from api.settings import Settings
 from api.tables import DatasetRow, table_of
@@ -55,8 +56,9 @@ def main() -> None:
 def load(directory: Path, database_url: str | None) -> None:
     """Load the dataset in DIRECTORY, replacing the data, all or nothing."""
     settings = _settings(database_url)
+    meter = meter_for(sys.stderr)
     try:
-        summary = load_directory(directory, settings.database_url)
+        summary = load_directory(directory, settings.database_url, meter=meter)
     except DatasetError as exc:
         for problem in exc.problems:
             click.echo(problem, err=True)
@@ -66,8 +68,13 @@ def load(directory: Path, database_url: str | None) -> None:
         ) from None
     except OperationalError as exc:
         raise _unreachable(settings.database_url, exc) from None
-    counts = ", ".join(f"{count} {name}" for name, count in summary.counts.items())
-    click.echo(f"loaded {directory}: {counts}; data version {summary.version}")
+    finally:
+        if isinstance(meter, Bars):
+            meter.close()
+    counts = ", ".join(f"{count:,} {name}" for name, count in summary.counts.items())
+    click.echo(
+        f"loaded {directory} in {summary.seconds:.1f} s: {counts}; data version {summary.version}"
+    )
 
 
 @main.command("migrate")

@@ -1,20 +1,23 @@
-"""`taxonomy load` as a function: migrate, read and check, then replace in one transaction."""
+"""`taxonomy load` as a function: migrate, then read, check and replace in one transaction."""
 
 from pathlib import Path
 
 from api import migrate
 from api.db import make_sync_engine
-from api.loader.dataset import read_dataset
+from api.loader.dataset import check_directory
+from api.loader.progress import Meter
 from api.loader.write import LoadSummary, replace_data
 
 
-def load_directory(directory: Path, database_url: str) -> LoadSummary:
+def load_directory(
+    directory: Path, database_url: str, *, meter: Meter | None = None
+) -> LoadSummary:
     """Load ``directory`` into the database; raises DatasetError and changes nothing if
     any line is bad."""
-    dataset = read_dataset(directory)
+    check_directory(directory)  # before anything touches the database
     migrate.upgrade(database_url)
     engine = make_sync_engine(database_url)
     try:
-        return replace_data(engine, dataset, directory)
+        return replace_data(engine, directory, meter=meter)
     finally:
         engine.dispose()

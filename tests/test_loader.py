@@ -400,19 +400,20 @@ def test_the_small_dataset_itself_is_good(tmp_path: Path) -> None:
     assert [node.record.slug for node in dataset.nodes] == [
         *("other", "spare", "twig", "root", "child", "leaf")
     ]
-    assert len(dataset.evidence) == 4
+    assert dataset.evidence_count == 4
 
 
 def test_problems_in_several_files_are_all_reported_at_once(tmp_path: Path) -> None:
-    """Bad lines first, file by file; then what is wrong between lines (here, the tree)."""
+    """Nodes, models, sources and methods first (their lines, then what is wrong between
+    them, here the tree); then the evidence, which is read last, streaming."""
     folder = write_dataset(tmp_path / "bad")
     edit_line(folder, "evidence.jsonl", 2, {"strength": "strong"})
     edit_line(folder, "nodes.jsonl", 6, {"parent": "nope"})
     edit_line(folder, "models.jsonl", 3, {"release_date": "2024-02-30"})
     assert problems_of(folder) == [
         "models.jsonl:3: field 'release_date' '2024-02-30' is not an ISO date (YYYY-MM-DD)",
-        f"evidence.jsonl:2: {STRENGTH_PROBLEM}",
         "nodes.jsonl:6: parent 'nope' is not a node in nodes.jsonl",
+        f"evidence.jsonl:2: {STRENGTH_PROBLEM}",
     ]
 
 
@@ -508,7 +509,7 @@ def load(directory: Path, url: str) -> Result:
 
 def assert_loaded(result: Result, evidence: int) -> None:
     assert result.exit_code == 0, result.output
-    assert f"{evidence} evidence; data version " in result.stdout
+    assert f"{evidence:,} evidence; data version " in result.stdout
 
 
 def assert_refused(result: Result, problems: list[str]) -> None:

@@ -2,12 +2,13 @@
 has no cycle. Nothing touches the database until the dataset is known to be good."""
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from api.loader.progress import Meter
 from api.loader.records import (
     FILES,
-    EvidenceRecord,
     MethodRecord,
     ModelRecord,
     NodeRecord,
@@ -40,42 +41,144 @@ class PlacedNode:
 
 
 @dataclass
-class Dataset:
+class Catalog:
+    """Everything of a dataset but its evidence, checked, with the row ids each slug gets.
+
+    Row ids follow file (or tree) order, so they are the same on every load of the same
+    files; clients never see them (their IDs come from slugs).
+    """
+
     nodes: list[PlacedNode] = field(default_factory=list)  # pre-order
     models: list[ModelRecord] = field(default_factory=list)
     sources: list[SourceRecord] = field(default_factory=list)
     methods: list[MethodRecord] = field(default_factory=list)
-    evidence: list[tuple[str, EvidenceRecord]] = field(default_factory=list)  # (key, record)
+    node_ids: dict[str, int] = field(default_factory=dict)
+    model_ids: dict[str, int] = field(default_factory=dict)
+    source_ids: dict[str, int] = field(default_factory=dict)
+    method_ids: dict[str, int] = field(default_factory=dict)
+    evidence_count: int = 0
+
+    def index(self) -> None:
+        self.node_ids = {placed.record.slug: placed.pre + 1 for placed in self.nodes}
+        self.model_ids = {model.slug: index + 1 for index, model in enumerate(self.models)}
+        self.source_ids = {source.slug: index + 1 for index, source in enumerate(self.sources)}
+        self.method_ids = {method.slug: index + 1 for index, method in enumerate(self.methods)}
 
 
-def read_dataset(directory: Path, *, max_problems: int = 50) -> Dataset:
-    """Read and check ``directory``; raise DatasetError listing what is wrong."""
-    problems = Problems(limit=max_problems)
+# An evidence row as the evidence table takes it:
+# (id, key, model_id, method_id, source_id, strength, quote, locator).
+EvidenceValues = tuple[int, str, int, int, int | None, str, str | None, str | None]
+
+
+def check_directory(directory: Path) -> None:
     if not directory.is_dir():
         raise DatasetError([f"{directory}: not a folder; give a folder holding {', '.join(FILES)}"])
     missing = [name for name in FILES if not (directory / name).is_file()]
     if missing:
         raise DatasetError([f"{directory}: missing {', '.join(missing)}"])
-    dataset = Dataset()
+
+
+def read_catalog(directory: Path, problems: Problems, meter: Meter | None = None) -> Catalog:
+    """Read and check the nodes, models, sources and methods of ``directory``."""
+    catalog = Catalog()
+    nodes = list(read_file(directory / "nodes.jsonl", problems, meter))
+    catalog.models = list(read_file(directory / "models.jsonl", problems, meter))
+    catalog.sources = list(read_file(directory / "sources.jsonl", problems, meter))
+    catalog.methods = list(read_file(directory / "methods.jsonl", problems, meter))
+    _check_unique(problems, "nodes.jsonl", nodes)
+    _check_unique(problems, "models.jsonl", catalog.models)
+    _check_unique(problems, "sources.jsonl", catalog.sources)
+    _check_unique(problems, "methods.jsonl", catalog.methods)
+    catalog.nodes = _place_nodes(nodes, problems)
+    _check_references(catalog, {node.slug for node in nodes}, problems)
+    catalog.index()
+    return catalog
+
+
+def checked_evidence(
+    directory: Path, catalog: Catalog, problems: Problems, meter: Meter | None = None
+) -> Iterator[EvidenceValues]:
+    """Stream the evidence file as table rows, checking each line as it goes.
+
+    After the first problem nothing more is yielded (the load is lost anyway) but the
+    file is read to its end, to report every problem at once. Exact repeats (real data
+    has them) are told apart by their occurrence number, which the same file gives again
+    on every load.
+    """
+    seen: set[bytes] = set()
+    repeats: Counter[str] = Counter()
+    source_owner = {source.slug: source.model for source in catalog.sources}
+    count = 0
+    for item in read_file(directory / "evidence.jsonl", problems, meter):
+        model_id = catalog.model_ids.get(item.model)
+        method_id = catalog.method_ids.get(item.method)
+        ok = True
+        if model_id is None:
+            problems.add(
+                "evidence.jsonl", item.line, f"model {item.model!r} is not in models.jsonl"
+            )
+            ok = False
+        if method_id is None:
+            problems.add(
+                "evidence.jsonl", item.line, f"method {item.method!r} is not in methods.jsonl"
+            )
+            ok = False
+        if item.source is not None:
+            owner = source_owner.get(item.source)
+            if owner is None:
+                problems.add(
+                    "evidence.jsonl", item.line, f"source {item.source!r} is not in sources.jsonl"
+                )
+                ok = False
+            elif owner != item.model:
+                problems.add(
+                    "evidence.jsonl",
+                    item.line,
+                    f"source {item.source!r} belongs to model {owner!r}, not {item.model!r}",
+                )
+                ok = False
+        if not ok or problems.items or model_id is None or method_id is None:
+            continue
+        key = item.identity()
+        digest = bytes.fromhex(key[:16])
+        if digest in seen:
+            repeats[key] += 1
+            key = f"{key}-{repeats[key] + 1}"
+        else:
+            seen.add(digest)
+        count += 1
+        yield (
+            count,
+            key,
+            model_id,
+            method_id,
+            catalog.source_ids[item.source] if item.source else None,
+            item.strength,
+            item.quote,
+            item.locator,
+        )
+    catalog.evidence_count = count
+
+
+def stopped_note(limit: int) -> Problem:
+    return Problem("(stopped)", 0, f"more than {limit} problems; fix these and run again")
+
+
+def read_dataset(directory: Path, *, max_problems: int = 50) -> Catalog:
+    """Read and check all of ``directory`` without writing anything; DatasetError lists
+    what is wrong."""
+    check_directory(directory)
+    problems = Problems(limit=max_problems)
+    catalog = Catalog()
     try:
-        nodes = list(read_file(directory / "nodes.jsonl", problems))
-        dataset.models = list(read_file(directory / "models.jsonl", problems))
-        dataset.sources = list(read_file(directory / "sources.jsonl", problems))
-        dataset.methods = list(read_file(directory / "methods.jsonl", problems))
-        evidence = list(read_file(directory / "evidence.jsonl", problems))
-        _check_unique(problems, "nodes.jsonl", nodes)
-        _check_unique(problems, "models.jsonl", dataset.models)
-        _check_unique(problems, "sources.jsonl", dataset.sources)
-        _check_unique(problems, "methods.jsonl", dataset.methods)
-        dataset.nodes = _place_nodes(nodes, problems)
-        _check_references(dataset, {node.slug for node in nodes}, evidence, problems)
-        dataset.evidence = _keyed(evidence)
+        catalog = read_catalog(directory, problems)
+        for _ in checked_evidence(directory, catalog, problems):
+            pass
     except ProblemLimitError:
-        note = f"more than {max_problems} problems; fix these and run again"
-        problems.items.append(Problem("(stopped)", 0, note))
+        problems.items.append(stopped_note(max_problems))
     if problems.items:
         raise DatasetError([str(problem) for problem in problems.items])
-    return dataset
+    return catalog
 
 
 def _check_unique(
@@ -153,53 +256,15 @@ def _cycle_message(node: NodeRecord, by_slug: dict[str, NodeRecord]) -> str:
     return f"node {node.slug!r} {where} a cycle of parents: {' -> '.join(cycle)}"
 
 
-def _check_references(
-    dataset: Dataset, node_slugs: set[str], evidence: list[EvidenceRecord], problems: Problems
-) -> None:
-    model_slugs = {model.slug for model in dataset.models}
-    method_slugs = {method.slug for method in dataset.methods}
-    source_model = {source.slug: source.model for source in dataset.sources}
-    for source in dataset.sources:
+def _check_references(catalog: Catalog, node_slugs: set[str], problems: Problems) -> None:
+    model_slugs = {model.slug for model in catalog.models}
+    for source in catalog.sources:
         if source.model not in model_slugs:
             problems.add(
                 "sources.jsonl", source.line, f"model {source.model!r} is not in models.jsonl"
             )
-    for method in dataset.methods:
+    for method in catalog.methods:
         if method.node not in node_slugs:
             problems.add(
                 "methods.jsonl", method.line, f"node {method.node!r} is not in nodes.jsonl"
             )
-    for item in evidence:
-        if item.model not in model_slugs:
-            problems.add(
-                "evidence.jsonl", item.line, f"model {item.model!r} is not in models.jsonl"
-            )
-        if item.method not in method_slugs:
-            problems.add(
-                "evidence.jsonl", item.line, f"method {item.method!r} is not in methods.jsonl"
-            )
-        if item.source is None:
-            continue
-        owner = source_model.get(item.source)
-        if owner is None:
-            problems.add(
-                "evidence.jsonl", item.line, f"source {item.source!r} is not in sources.jsonl"
-            )
-        elif owner != item.model:
-            problems.add(
-                "evidence.jsonl",
-                item.line,
-                f"source {item.source!r} belongs to model {owner!r}, not {item.model!r}",
-            )
-
-
-def _keyed(evidence: list[EvidenceRecord]) -> list[tuple[str, EvidenceRecord]]:
-    """Give each evidence row its stable key; exact repeats (real data has them) are told
-    apart by their occurrence number, which the same file gives again on every load."""
-    seen: Counter[str] = Counter()
-    keyed = []
-    for item in evidence:
-        identity = item.identity()
-        seen[identity] += 1
-        keyed.append((identity if seen[identity] == 1 else f"{identity}-{seen[identity]}", item))
-    return keyed

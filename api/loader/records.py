@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from api.loader.progress import Meter, Quiet
 from api.tables import SOURCE_KINDS, STRENGTHS
 
 FILES = ("nodes.jsonl", "models.jsonl", "sources.jsonl", "methods.jsonl", "evidence.jsonl")
@@ -235,19 +236,29 @@ SPECS: dict[str, tuple[Spec, type]] = {
 }
 
 
-def read_file(path: Path, problems: Problems) -> Iterator[Any]:
-    """Yield one record per good line of ``path``; report the bad ones to ``problems``."""
+def read_file(path: Path, problems: Problems, meter: Meter | None = None) -> Iterator[Any]:
+    """Yield one record per good line of ``path``; report the bad ones to ``problems``.
+
+    Lines are read one at a time: memory does not grow with the file."""
     name = path.name
     spec, record_class = SPECS[name]
+    meter = meter or Quiet()
     try:
         # Bytes, decoded line by line, so that bad UTF-8 is reported at its own line and
         # the lines around it are still read.
         handle = path.open("rb")
+        size = path.stat().st_size
     except OSError as exc:
         problems.add(name, 0, f"cannot be read: {exc.strerror}")
         return
+    meter.start(name, size)
+    bytes_read = 0
+    line_number = 0
     with handle:
         for line_number, raw_bytes in enumerate(handle, start=1):
+            bytes_read += len(raw_bytes)
+            if line_number % 8192 == 0:
+                meter.advance(bytes_read, line_number)
             try:
                 raw = raw_bytes.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -260,6 +271,8 @@ def read_file(path: Path, problems: Problems) -> Iterator[Any]:
             )
             if record is not None:
                 yield record
+    meter.advance(bytes_read, line_number)
+    meter.finish()
 
 
 def _parse_line(

@@ -1,7 +1,9 @@
-"""Replacing the database's data with a checked dataset, in one transaction."""
+"""Replacing the database's data with a dataset's, in one transaction, streaming the
+evidence: memory holds the catalog (nodes, models, sources, methods), never the evidence."""
 
 import hashlib
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -11,27 +13,25 @@ from sqlalchemy import Connection, Engine, delete, insert, select, text
 
 from api import search_index
 from api.derive import derive_read_model
-from api.loader.dataset import Dataset
-from api.loader.records import FILES
-from api.tables import (
-    TABLES_IN_LOAD_ORDER,
-    DatasetRow,
-    EvidenceRow,
-    MethodRow,
-    ModelRow,
-    NodeClosureRow,
-    NodeRow,
-    SourceRow,
-    table_of,
+from api.loader.bulk import write_rows
+from api.loader.dataset import (
+    Catalog,
+    DatasetError,
+    check_directory,
+    checked_evidence,
+    read_catalog,
+    stopped_note,
 )
-
-_BATCH = 5000
+from api.loader.progress import Meter, Quiet
+from api.loader.records import FILES, ProblemLimitError, Problems
+from api.tables import TABLES_IN_LOAD_ORDER, DatasetRow, table_of
 
 
 @dataclass(frozen=True)
 class LoadSummary:
     version: int
     counts: dict[str, int]
+    seconds: float
 
 
 def checksum(directory: Path) -> str:
@@ -43,30 +43,54 @@ def checksum(directory: Path) -> str:
     return digest.hexdigest()
 
 
-def _ranks(keys: Iterable[tuple[Any, ...]]) -> dict[int, int]:
-    """Position of each item (by index) when sorted by its key."""
-    ordered = sorted(enumerate(keys), key=lambda pair: pair[1])
-    return {index: rank for rank, (index, _) in enumerate(ordered)}
+def _ranks(keys: Iterable[tuple[Any, ...]]) -> list[int]:
+    """For each item (by position), its position when sorted by its key."""
+    keyed = list(keys)
+    ranks = [0] * len(keyed)
+    for rank, index in enumerate(sorted(range(len(keyed)), key=keyed.__getitem__)):
+        ranks[index] = rank
+    return ranks
 
 
 def _recency_key(release_date: date | None, name: str, slug: str) -> tuple[Any, ...]:
     # Newest first, undated after every dated model, then by name case-insensitively.
-    return (
-        release_date is None,
-        -(release_date.toordinal() if release_date else 0),
-        name.casefold(),
-        slug,
-    )
+    ordinal = release_date.toordinal() if release_date else 0
+    return (release_date is None, -ordinal, name.casefold(), slug)
 
 
-def _insert(connection: Connection, row_class: type, rows: list[dict[str, Any]]) -> None:
-    table = table_of(row_class)
-    for start in range(0, len(rows), _BATCH):
-        connection.execute(insert(table), rows[start : start + _BATCH])
+def replace_data(
+    engine: Engine, directory: Path, *, meter: Meter | None = None, max_problems: int = 50
+) -> LoadSummary:
+    """Swap the served data for ``directory``'s, all or nothing: readers see the old data
+    or the new, never a mix; on any problem the database is left as it was."""
+    started = time.perf_counter()
+    meter = meter or Quiet()
+    check_directory(directory)
+    problems = Problems(limit=max_problems)
+    try:
+        catalog = read_catalog(directory, problems, meter)
+        if problems.items:
+            # The load is lost; read the evidence only to report its problems too.
+            for _ in checked_evidence(directory, catalog, problems):
+                pass
+            raise DatasetError([str(p) for p in problems.items])
+        version = _write(engine, directory, catalog, problems, meter)
+    except ProblemLimitError:
+        problems.items.append(stopped_note(max_problems))
+        raise DatasetError([str(p) for p in problems.items]) from None
+    counts = {
+        "nodes": len(catalog.nodes),
+        "models": len(catalog.models),
+        "sources": len(catalog.sources),
+        "methods": len(catalog.methods),
+        "evidence": catalog.evidence_count,
+    }
+    return LoadSummary(version, counts, time.perf_counter() - started)
 
 
-def replace_data(engine: Engine, dataset: Dataset, directory: Path) -> LoadSummary:
-    """Swap the served data for ``dataset``: readers see the old data or the new, never a mix."""
+def _write(
+    engine: Engine, directory: Path, catalog: Catalog, problems: Problems, meter: Meter
+) -> int:
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             # One load at a time; readers are not blocked.
@@ -74,9 +98,19 @@ def replace_data(engine: Engine, dataset: Dataset, directory: Path) -> LoadSumma
         previous = connection.execute(select(table_of(DatasetRow).c.version)).scalar()
         for row_class in reversed(TABLES_IN_LOAD_ORDER):
             connection.execute(delete(table_of(row_class)))
-        _write_rows(connection, dataset)
+        _write_catalog(connection, catalog)
+        write_rows(
+            connection,
+            "evidence",
+            ("id", "key", "model_id", "method_id", "source_id", "strength", "quote", "locator"),
+            checked_evidence(directory, catalog, problems, meter),
+        )
+        if problems.items:  # leaving the block by an exception rolls everything back
+            raise DatasetError([str(p) for p in problems.items])
+        step = time.perf_counter()
         derive_read_model(connection)
         search_index.rebuild(connection)
+        meter.step("read model and search index", time.perf_counter() - step)
         version = (previous or 0) + 1
         connection.execute(delete(table_of(DatasetRow)))
         connection.execute(
@@ -88,130 +122,108 @@ def replace_data(engine: Engine, dataset: Dataset, directory: Path) -> LoadSumma
                 source_dir=str(directory.resolve()),
             )
         )
-    return LoadSummary(
-        version=version,
-        counts={
-            "nodes": len(dataset.nodes),
-            "models": len(dataset.models),
-            "sources": len(dataset.sources),
-            "methods": len(dataset.methods),
-            "evidence": len(dataset.evidence),
-        },
-    )
+        step = time.perf_counter()
+    meter.step("commit", time.perf_counter() - step)
+    return int(version)
 
 
-def _write_rows(connection: Connection, dataset: Dataset) -> None:
-    # Row ids are assigned here, in file (or tree) order, so that they are the same on
-    # every load of the same files; clients never see them (their IDs come from slugs).
-    node_id = {placed.record.slug: placed.pre + 1 for placed in dataset.nodes}
-    _insert(
+def _write_catalog(connection: Connection, catalog: Catalog) -> None:
+    ids = catalog
+    write_rows(
         connection,
-        NodeRow,
-        [
-            {
-                "id": placed.pre + 1,
-                "slug": placed.record.slug,
-                "name": placed.record.name,
-                "description": placed.record.description,
-                "parent_id": node_id[placed.record.parent] if placed.record.parent else None,
-                "matching_aids": placed.record.matching_aids,
-                "level": placed.level,
-                "path": placed.path,
-                "slug_path": placed.slug_path,
-                "path_key": placed.path.casefold(),
-                "pre": placed.pre,
-                "last": placed.last,
-            }
-            for placed in dataset.nodes
-        ],
+        "node",
+        (
+            "id",
+            "slug",
+            "name",
+            "description",
+            "parent_id",
+            "matching_aids",
+            "level",
+            "path",
+            "slug_path",
+            "path_key",
+            "pre",
+            "last",
+        ),
+        (
+            (
+                placed.pre + 1,
+                placed.record.slug,
+                placed.record.name,
+                placed.record.description,
+                ids.node_ids[placed.record.parent] if placed.record.parent else None,
+                placed.record.matching_aids,
+                placed.level,
+                placed.path,
+                placed.slug_path,
+                placed.path.casefold(),
+                placed.pre,
+                placed.last,
+            )
+            for placed in catalog.nodes
+        ),
     )
-    _insert(connection, NodeClosureRow, list(_closure(dataset, node_id)))
-
-    models = dataset.models
-    model_id = {model.slug: index + 1 for index, model in enumerate(models)}
+    write_rows(
+        connection, "node_closure", ("ancestor_id", "descendant_id", "depth"), _closure(catalog)
+    )
+    models = catalog.models
     by_name = _ranks((model.name.casefold(), model.slug) for model in models)
     by_recency = _ranks(_recency_key(m.release_date, m.name, m.slug) for m in models)
-    _insert(
+    write_rows(
         connection,
-        ModelRow,
-        [
-            {
-                "id": index + 1,
-                "slug": model.slug,
-                "name": model.name,
-                "organization": model.organization,
-                "release_date": model.release_date,
-                "name_rank": by_name[index],
-                "recency_rank": by_recency[index],
-            }
-            for index, model in enumerate(models)
-        ],
+        "model",
+        ("id", "slug", "name", "organization", "release_date", "name_rank", "recency_rank"),
+        (
+            (
+                index + 1,
+                m.slug,
+                m.name,
+                m.organization,
+                m.release_date,
+                by_name[index],
+                by_recency[index],
+            )
+            for index, m in enumerate(models)
+        ),
     )
-
-    source_id = {source.slug: index + 1 for index, source in enumerate(dataset.sources)}
-    _insert(
+    write_rows(
         connection,
-        SourceRow,
-        [
-            {
-                "id": index + 1,
-                "slug": source.slug,
-                "model_id": model_id[source.model],
-                "title": source.title,
-                "kind": source.kind,
-                "url": source.url,
-                "published_on": source.published_on,
-            }
-            for index, source in enumerate(dataset.sources)
-        ],
+        "source",
+        ("id", "slug", "model_id", "title", "kind", "url", "published_on"),
+        (
+            (index + 1, s.slug, ids.model_ids[s.model], s.title, s.kind, s.url, s.published_on)
+            for index, s in enumerate(catalog.sources)
+        ),
     )
-
-    methods = dataset.methods
-    method_id = {method.slug: index + 1 for index, method in enumerate(methods)}
-    method_rank = _ranks((method.name.casefold(), method.slug) for method in methods)
-    _insert(
+    method_rank = _ranks((method.name.casefold(), method.slug) for method in catalog.methods)
+    write_rows(
         connection,
-        MethodRow,
-        [
-            {
-                "id": index + 1,
-                "slug": method.slug,
-                "name": method.name,
-                "description": method.description,
-                "aliases": method.aliases,
-                "node_id": node_id[method.node],
-                "name_rank": method_rank[index],
-            }
-            for index, method in enumerate(methods)
-        ],
-    )
-
-    _insert(
-        connection,
-        EvidenceRow,
-        [
-            {
-                "id": index + 1,
-                "key": key,
-                "model_id": model_id[item.model],
-                "method_id": method_id[item.method],
-                "source_id": source_id[item.source] if item.source else None,
-                "strength": item.strength,
-                "quote": item.quote,
-                "locator": item.locator,
-            }
-            for index, (key, item) in enumerate(dataset.evidence)
-        ],
+        "method",
+        ("id", "slug", "name", "description", "aliases", "node_id", "name_rank"),
+        (
+            (
+                index + 1,
+                m.slug,
+                m.name,
+                m.description,
+                m.aliases,
+                ids.node_ids[m.node],
+                method_rank[index],
+            )
+            for index, m in enumerate(catalog.methods)
+        ),
     )
 
 
-def _closure(dataset: Dataset, node_id: dict[str, int]) -> Iterable[dict[str, int]]:
+def _closure(catalog: Catalog) -> Iterator[tuple[int, int, int]]:
+    """(ancestor, descendant, depth) for every node and each node above it (and itself)."""
     ancestors: dict[str, list[int]] = {}
-    for placed in dataset.nodes:  # pre-order: a parent's chain is known before its children
+    for placed in catalog.nodes:  # pre-order: a parent's chain is known before its children
         parent = placed.record.parent
-        chain = [*ancestors[parent], node_id[parent]] if parent else []
+        chain = [*ancestors[parent], catalog.node_ids[parent]] if parent else []
         ancestors[placed.record.slug] = chain
-        own = node_id[placed.record.slug]
-        yield {"ancestor_id": own, "descendant_id": own, "depth": 0}
+        own = catalog.node_ids[placed.record.slug]
+        yield (own, own, 0)
         for depth, ancestor in enumerate(reversed(chain), start=1):
-            yield {"ancestor_id": ancestor, "descendant_id": own, "depth": depth}
+            yield (ancestor, own, depth)
