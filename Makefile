@@ -6,7 +6,7 @@ UV := .tools/bin/uv
 VENV := .venv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: install serve test lint schema clean
+.PHONY: install serve test lint schema clean bench
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -28,6 +28,11 @@ lint: install
 
 schema: install ## Regenerate schema.graphql after a schema change
 	$(VENV)/bin/taxonomy schema > schema.graphql
+
+bench: install ## Benchmark every system side by side; writes bench/RESULTS.md and bench/results.png
+	command -v wrk >/dev/null || apt-get install -y wrk
+	cd bench/postgraphile && npm ci --no-audit --no-fund --loglevel=error
+	$(VENV)/bin/python -m bench.run
 
 clean:
 	rm -rf $(VENV) .tools var

@@ -1,0 +1,304 @@
+"""The floor's answers: for each workload, the SQL statements our server runs for it, and
+the same `data` object built from their rows with plain Python.
+
+The statements are our server's (read off its engine for each workload: same tables, joins,
+filters, orders and limits, one statement per DataLoader batch), selecting only the columns
+the answer needs. Nothing is cached between requests. The one deliberate difference is W5:
+the floor looks up search hits with one statement per kind of hit, where a DataLoader that
+is not batched would run one per hit; the statement counts in RESULTS.md show both.
+"""
+
+import datetime
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import orjson
+
+from api.search_index import words_of
+
+Row = tuple[Any, ...]
+# Runs one statement (written with `?` placeholders) and returns all of its rows.
+Fetch = Callable[[str, Sequence[Any]], Awaitable[list[Row]]]
+Answer = Callable[[Fetch, str, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+STRENGTH = {1: "CORE", 2: "USED", 3: "MENTIONED"}
+
+
+def _marks(count: int) -> str:
+    return ", ".join("?" * count)
+
+
+def _pairs(count: int) -> str:
+    return ", ".join("(?, ?)" for _ in range(count))
+
+
+def _date(value: Any) -> str | None:
+    """SQLite hands back the stored ISO text, PostgreSQL a date: both become ISO text."""
+    return value.isoformat() if isinstance(value, datetime.date) else value
+
+
+def _json_list(value: Any) -> list[Any]:
+    """A JSON column: text on SQLite, already decoded by psycopg on PostgreSQL."""
+    return orjson.loads(value) if isinstance(value, str) else list(value)
+
+
+async def _by_model_rows(
+    fetch: Fetch, node_id: int, first: int
+) -> tuple[list[Row], dict[int, list[dict[str, Any]]]]:
+    """A page of a node's By-model rows and, for each model on it, the row's methods."""
+    page = await fetch(
+        "SELECT branch_model.model_id, branch_model.strongest_rank, branch_model.method_count,"
+        " model.name, model.release_date FROM branch_model"
+        " JOIN model ON model.id = branch_model.model_id"
+        " WHERE branch_model.node_id = ? AND branch_model.strongest_rank <= ?"
+        " ORDER BY model.recency_rank ASC LIMIT ?",
+        (node_id, 3, first + 1),
+    )
+    page = page[:first]
+    methods: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    if page:
+        keys: list[Any] = []
+        for row in page:
+            keys += (node_id, row[0])
+        rows = await fetch(
+            "SELECT treatment.model_id, treatment.strength_rank, method.name FROM treatment"
+            " JOIN method ON method.id = treatment.method_id"
+            " JOIN node_closure ON node_closure.descendant_id = method.node_id"
+            f" WHERE (node_closure.ancestor_id, treatment.model_id) IN (VALUES {_pairs(len(page))})"
+            " ORDER BY treatment.strength_rank, method.name_rank",
+            keys,
+        )
+        for model_id, rank, name in rows:
+            methods[model_id].append({"method": {"name": name}, "strength": STRENGTH[rank]})
+    return page, methods
+
+
+async def seed_page(fetch: Fetch, dialect: str, variables: dict[str, Any]) -> dict[str, Any]:
+    """W1: a node by slug path, its counts and aids, the first 50 By-model rows."""
+    nodes = await fetch(
+        "SELECT node.id, node.name, node.level, node.path, node.matching_aids FROM node"
+        " WHERE node.slug_path IN (?)",
+        (str(variables["path"]).strip().strip("/"),),
+    )
+    if not nodes:
+        return {"node": None}
+    node_id, name, level, path, aids = nodes[0]
+    page, methods = await _by_model_rows(fetch, node_id, 50)
+    ((in_branch, here, models),) = await fetch(
+        "SELECT node_stats.methods_in_branch, node_stats.methods_filed_here,"
+        " node_stats.models_in_branch FROM node_stats WHERE node_stats.node_id IN (?)",
+        (node_id,),
+    )
+    ((total,),) = await fetch(
+        "SELECT count(*) FROM (SELECT branch_model.node_id FROM branch_model"
+        " JOIN model ON model.id = branch_model.model_id"
+        " WHERE branch_model.node_id = ? AND branch_model.strongest_rank <= ?) AS rows",
+        (node_id, 3),
+    )
+    return {
+        "node": {
+            "name": name,
+            "level": level,
+            "path": path,
+            "counts": {
+                "methodsInBranch": in_branch,
+                "methodsFiledHere": here,
+                "modelsInBranch": models,
+            },
+            "matchingAids": _json_list(aids),
+            "byModel": {
+                "totalCount": total,
+                "nodes": [
+                    {
+                        "model": {"name": model_name, "releaseDate": _date(released)},
+                        "strongest": STRENGTH[rank],
+                        "methods": methods.get(model_id, []),
+                    }
+                    for model_id, rank, _, model_name, released in page
+                ],
+            },
+        }
+    }
+
+
+async def _counts(fetch: Fetch, ids: list[int]) -> dict[int, dict[str, int]]:
+    rows = await fetch(
+        "SELECT node_stats.node_id, node_stats.methods_in_branch, node_stats.models_in_branch"
+        f" FROM node_stats WHERE node_stats.node_id IN ({_marks(len(ids))})",
+        ids,
+    )
+    return {node_id: {"methodsInBranch": m, "modelsInBranch": n} for node_id, m, n in rows}
+
+
+async def _children(fetch: Fetch, ids: list[int]) -> dict[int, list[Row]]:
+    rows = await fetch(
+        "SELECT node.id, node.name, node.parent_id FROM node"
+        f" WHERE node.parent_id IN ({_marks(len(ids))}) ORDER BY node.pre",
+        ids,
+    )
+    grouped: dict[int, list[Row]] = defaultdict(list)
+    for row in rows:
+        grouped[row[2]].append(row)
+    return grouped
+
+
+async def tree(fetch: Fetch, dialect: str, variables: dict[str, Any]) -> dict[str, Any]:
+    """W2: roots, children, grandchildren, each with counts: two statements per level."""
+    roots = await fetch(
+        "SELECT node.id, node.name, node.parent_id FROM node"
+        " WHERE node.parent_id IS NULL ORDER BY node.pre",
+        (),
+    )
+    levels = [roots]
+    counts: dict[int, dict[str, int]] = {}
+    children: list[dict[int, list[Row]]] = []
+    for depth in range(3):
+        ids = [row[0] for row in levels[depth]]
+        if not ids:
+            children.append({})
+            levels.append([])
+            continue
+        counts |= await _counts(fetch, ids)
+        if depth < 2:
+            below = await _children(fetch, ids)
+            children.append(below)
+            levels.append([row for node_id in ids for row in below.get(node_id, [])])
+
+    def render(row: Row, depth: int) -> dict[str, Any]:
+        entry: dict[str, Any] = {"name": row[1], "counts": counts[row[0]]}
+        if depth < 2:
+            entry["children"] = [
+                render(child, depth + 1) for child in children[depth].get(row[0], [])
+            ]
+        return entry
+
+    return {"roots": [render(row, 0) for row in roots]}
+
+
+async def methods_page(fetch: Fetch, dialect: str, variables: dict[str, Any]) -> dict[str, Any]:
+    """W3: 50 methods by name with their node's path, stats and treatments."""
+    page = await fetch(
+        "SELECT method.id, method.name, method.node_id, method_stats.strongest_rank,"
+        " method_stats.model_count FROM method"
+        " JOIN method_stats ON method_stats.method_id = method.id"
+        " ORDER BY method.name_rank ASC LIMIT ?",
+        (51,),
+    )
+    page = page[:50]
+    if not page:
+        return {"methods": {"nodes": []}}
+    node_ids = list(dict.fromkeys(row[2] for row in page))
+    paths: dict[int, str] = dict(
+        await fetch(
+            f"SELECT node.id, node.path FROM node WHERE node.id IN ({_marks(len(node_ids))})",
+            node_ids,
+        )
+    )
+    method_ids = [row[0] for row in page]
+    treatments: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for method_id, rank, model_name in await fetch(
+        "SELECT treatment.method_id, treatment.strength_rank, model.name FROM treatment"
+        " JOIN model ON model.id = treatment.model_id"
+        f" WHERE treatment.method_id IN ({_marks(len(method_ids))})"
+        " ORDER BY treatment.strength_rank, model.name_rank",
+        method_ids,
+    ):
+        treatments[method_id].append({"strength": STRENGTH[rank], "model": {"name": model_name}})
+    return {
+        "methods": {
+            "nodes": [
+                {
+                    "name": name,
+                    "node": {"path": paths[node_id]},
+                    "strongest": None if strongest is None else STRENGTH[strongest],
+                    "modelCount": model_count,
+                    "treatments": treatments.get(method_id, []),
+                }
+                for method_id, name, node_id, strongest, model_count in page
+            ]
+        }
+    }
+
+
+async def root_by_model(fetch: Fetch, dialect: str, variables: dict[str, Any]) -> dict[str, Any]:
+    """W4: a node by slug and its first 20 By-model rows with their methods."""
+    nodes = await fetch(
+        "SELECT node.id, node.name FROM node WHERE node.slug IN (?)", (variables["slug"],)
+    )
+    if not nodes:
+        return {"node": None}
+    node_id, name = nodes[0]
+    page, methods = await _by_model_rows(fetch, node_id, 20)
+    return {
+        "node": {
+            "name": name,
+            "byModel": {
+                "nodes": [
+                    {
+                        "model": {"name": model_name},
+                        "strongest": STRENGTH[rank],
+                        "methodCount": method_count,
+                        "methods": methods.get(model_id, []),
+                    }
+                    for model_id, rank, method_count, model_name, _ in page
+                ]
+            },
+        }
+    }
+
+
+def _search_sql(dialect: str, words: list[str]) -> tuple[str, str, str]:
+    """(FROM and WHERE, ORDER BY, the match expression): api.search_index's statements."""
+    if dialect == "sqlite":
+        return (
+            "FROM search_fts WHERE search_fts MATCH ?",
+            "bm25(search_fts, 0, 0, 10.0, 4.0, 1.0), kind, ref_id",
+            " ".join(f'"{word}"*' for word in words),
+        )
+    return (
+        "FROM search_document, to_tsquery('simple', ?) AS q WHERE document @@ q",
+        "ts_rank('{0.1, 0.25, 0.5, 1.0}', document, q) DESC, kind, ref_id",
+        " & ".join(f"{word}:*" for word in words),
+    )
+
+
+_HIT_SQL = {
+    "node": ("Node", "SELECT node.id, node.name, node.path FROM node WHERE node.id IN ({})"),
+    "method": ("Method", "SELECT method.id, method.name FROM method WHERE method.id IN ({})"),
+    "model": ("Model", "SELECT model.id, model.name FROM model WHERE model.id IN ({})"),
+}
+
+
+async def search(fetch: Fetch, dialect: str, variables: dict[str, Any]) -> dict[str, Any]:
+    """W5: the first 20 search hits, best first, and how many there are."""
+    where, order, expression = _search_sql(dialect, words_of(str(variables["q"])))
+    hits = await fetch(
+        f"SELECT kind, ref_id {where} ORDER BY {order} LIMIT ? OFFSET ?", (expression, 21, 0)
+    )
+    hits = hits[:20]
+    found: dict[tuple[str, int], dict[str, Any]] = {}
+    for kind in dict.fromkeys(kind for kind, _ in hits):
+        typename, sql = _HIT_SQL[kind]
+        ids = [ref_id for hit_kind, ref_id in hits if hit_kind == kind]
+        for row in await fetch(sql.format(_marks(len(ids))), ids):
+            entry: dict[str, Any] = {"__typename": typename, "name": row[1]}
+            if kind == "node":
+                entry["path"] = row[2]
+            found[(kind, row[0])] = entry
+    ((total,),) = await fetch(f"SELECT count(*) {where}", (expression,))
+    return {
+        "search": {
+            "totalCount": total,
+            "nodes": [found[(kind, ref_id)] for kind, ref_id in hits if (kind, ref_id) in found],
+        }
+    }
+
+
+ANSWERS: dict[str, Answer] = {
+    "W1": seed_page,
+    "W2": tree,
+    "W3": methods_page,
+    "W4": root_by_model,
+    "W5": search,
+}

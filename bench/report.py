@@ -1,0 +1,247 @@
+"""RESULTS.md and results.png from one run's `Results`: the tables, the targets of the
+issue judged from the same run's ratios (met or not, as measured), and the machine."""
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display; must precede pyplot
+import matplotlib.pyplot as plt
+
+from bench.results import Measurement, Results
+
+FLOOR = {"sqlite": "floor SQLite", "postgresql": "floor PostgreSQL"}
+PEER = "peer PostGraphile"
+TARGET_WORKLOADS = ("W1", "W2", "W3")
+
+
+def _ratio(value: float, reference: Measurement | None) -> float | None:
+    if reference is None or reference.requests_per_second == 0:
+        return None
+    return value / reference.requests_per_second
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _table(results: Results, scale: str) -> list[str]:
+    lines = [
+        "| workload | system | req/s | p50 ms | p99 ms | SQL/req | x floor | x peer | errors |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    for m in results.measurements:
+        if m.scale != scale:
+            continue
+        floor = results.find(scale, m.workload, FLOOR[m.database])
+        peer = results.find(scale, m.workload, PEER)
+        lines.append(
+            f"| {m.workload} | {m.system} | {m.requests_per_second:,.0f} | {m.p50_ms:.1f} | "
+            f"{m.p99_ms:.1f} | {_fmt(m.statements, 1)} | "
+            f"{_fmt(_ratio(m.requests_per_second, floor))} | "
+            f"{_fmt(_ratio(m.requests_per_second, peer))} | {m.errors} |"
+        )
+    return lines
+
+
+def _servers(results: Results, cache: bool) -> list[str]:
+    return list(
+        dict.fromkeys(
+            m.system for m in results.measurements if m.kind == "server" and m.cache is cache
+        )
+    )
+
+
+def _ratio_target(
+    results: Results, cache: bool, against: str, minimum: float
+) -> tuple[bool | None, list[str]]:
+    verdict: bool | None = None
+    lines = []
+    for system in _servers(results, cache):
+        for workload in TARGET_WORKLOADS:
+            mine = results.find("S", workload, system)
+            if mine is None:
+                continue
+            reference_label = PEER if against == "peer" else FLOOR[mine.database]
+            ratio = _ratio(mine.requests_per_second, results.find("S", workload, reference_label))
+            if ratio is None:
+                continue
+            met = ratio >= minimum
+            verdict = met if verdict is None else verdict and met
+            lines.append(
+                f"  - {workload} {system}: {ratio:.2f}x {reference_label} "
+                f"({'met' if met else 'NOT met'})"
+            )
+    return verdict, lines
+
+
+def _statements_target(results: Results) -> tuple[bool | None, list[str]]:
+    verdict: bool | None = None
+    lines = []
+    scales = list(dict.fromkeys(m.scale for m in results.measurements))
+    if len(scales) < 2:
+        return None, ["  - only one scale was measured"]
+    for system in _servers(results, False):
+        for workload in ("W1", "W4"):
+            counts = {
+                scale: found.statements
+                for scale in scales
+                if (found := results.find(scale, workload, system)) is not None
+            }
+            same = len(set(counts.values())) == 1 and None not in counts.values()
+            verdict = same if verdict is None else verdict and same
+            shown = ", ".join(f"{scale} {_fmt(count, 1)}" for scale, count in counts.items())
+            lines.append(f"  - {workload} {system}: {shown} ({'same' if same else 'NOT same'})")
+    return verdict, lines
+
+
+def _load_target(results: Results) -> tuple[bool | None, list[str]]:
+    large = [load for load in results.loads if load.scale == "L"]
+    if not large:
+        return None, ["  - L was not loaded in this run"]
+    load = large[0]
+    checks = [
+        ("SQLite load", load.sqlite_seconds, 60, "s"),
+        ("PostgreSQL load (COPY)", load.postgres_seconds, 60, "s"),
+        ("SQLite load peak memory", load.sqlite_peak_mb, 1024, "MB"),
+        ("PostgreSQL load peak memory", load.postgres_peak_mb, 1024, "MB"),
+    ]
+    lines = [
+        f"  - {name}: {value:.1f} {unit} (limit {limit} {unit}: "
+        f"{'met' if value <= limit else 'NOT met'})"
+        for name, value, limit, unit in checks
+    ]
+    return all(value <= limit for _, value, limit, _ in checks), lines
+
+
+def _verdict(met: bool | None) -> str:
+    return {True: "**met**", False: "**NOT met**", None: "not measured"}[met]
+
+
+def _targets(results: Results) -> list[str]:
+    lines = ["## Targets (issue 3, item 6), judged from this run", ""]
+    for title, (met, detail) in (
+        (
+            "Cache off: at least 1.5x the peer's requests/s on W1-W3",
+            _ratio_target(results, False, "peer", 1.5),
+        ),
+        (
+            "Cache on: at least 0.8x the floor's requests/s on W1-W3",
+            _ratio_target(results, True, "floor", 0.8),
+        ),
+        ("SQL statements per request the same at S, M and L", _statements_target(results)),
+        (
+            "L loads in at most 60 s into each database, peak memory under 1 GB",
+            _load_target(results),
+        ),
+    ):
+        lines.append(f"- {title}: {_verdict(met)}")
+        lines += detail
+    return [*lines, ""]
+
+
+def _loads(results: Results) -> list[str]:
+    lines = [
+        "## Loads (`taxonomy load`, wall clock of the command, peak resident memory)",
+        "",
+        "| scale | nodes | methods | models | evidence | SQLite s | SQLite peak MB | "
+        "PostgreSQL s | PostgreSQL peak MB |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    for load in results.loads:
+        rows = load.rows
+        lines.append(
+            f"| {load.scale} | {rows['node']:,} | {rows['method']:,} | {rows['model']:,} | "
+            f"{rows['evidence']:,} | {load.sqlite_seconds:.1f} | {load.sqlite_peak_mb:.0f} | "
+            f"{load.postgres_seconds:.1f} | {load.postgres_peak_mb:.0f} |"
+        )
+    return [*lines, ""]
+
+
+def markdown(results: Results, chart_name: str) -> str:
+    scales = list(dict.fromkeys(m.scale for m in results.measurements))
+    lines = [
+        "# Benchmark results",
+        "",
+        "Written by `make bench` (`bench/run.py`) from one run on one machine; every figure "
+        "below comes from that run. Before anything was timed, every system's answer to "
+        "every workload was checked to be the same as our server's on the same database "
+        "(`bench/check_answers.py`).",
+        "",
+        f"- Load generator: `{results.load_generator}` (Debian's wrk, its own process), after "
+        "a warm-up run that is not counted. The load generator, the servers and PostgreSQL "
+        "share the machine's cores, so these are figures of the whole machine.",
+        "- Our server: `taxonomy serve --workers 2`; the floor: `bench/floor.py` under uvicorn "
+        "with 2 workers; the peer: PostGraphile in 2 Node processes (node:cluster) over the "
+        "same PostgreSQL database, with the SQL functions of `bench/postgraphile/functions.sql`.",
+        "- x floor: requests/s over the floor's on the same database; x peer: over "
+        "PostGraphile's (PostgreSQL). SQL/req: statements per request, BEGIN/ROLLBACK left "
+        "out (our server and the floor count their own; the peer is counted on the wire).",
+        "",
+        f"![requests per second]({chart_name})",
+        "",
+    ]
+    lines += _targets(results)
+    for scale in scales:
+        lines += [f"## Scale {scale}", "", *_table(results, scale), ""]
+    lines += _loads(results)
+    if results.notes:
+        lines += ["## Notes", "", *(f"- {note}" for note in results.notes), ""]
+    lines += ["## Machine", "", "| | |", "|---|---|"]
+    lines += [f"| {key} | {value} |" for key, value in results.machine.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _systems(measurements: Iterable[Measurement]) -> list[str]:
+    return list(dict.fromkeys(m.system for m in measurements))
+
+
+def chart(results: Results, path: Path) -> None:
+    scales = list(dict.fromkeys(m.scale for m in results.measurements))
+    at_s = [m for m in results.measurements if m.scale == "S"]
+    systems = _systems(results.measurements)
+    workloads = list(dict.fromkeys(m.workload for m in at_s))
+    figure, axes = plt.subplots(1, 2, figsize=(15, 5.5), gridspec_kw={"width_ratios": [3, 2]})
+    width = 0.8 / max(len(systems), 1)
+    for index, system in enumerate(systems):
+        values = [
+            found.requests_per_second if (found := results.find("S", w, system)) else 0
+            for w in workloads
+        ]
+        axes[0].bar([i + index * width for i in range(len(workloads))], values, width, label=system)
+    axes[0].set_xticks([i + 0.4 - width / 2 for i in range(len(workloads))], workloads)
+    axes[0].set_ylabel("requests/s")
+    axes[0].set_title("Scale S: requests/s per workload")
+    axes[0].legend(fontsize=7)
+    for system in systems:
+        for workload, style in (("W1", "-o"), ("W4", "--s")):
+            points = [
+                (scale, found.requests_per_second)
+                for scale in scales
+                if (found := results.find(scale, workload, system))
+            ]
+            if len(points) > 1:
+                axes[1].plot(
+                    [p[0] for p in points],
+                    [p[1] for p in points],
+                    style,
+                    label=f"{workload} {system}",
+                )
+    axes[1].set_yscale("log")
+    axes[1].set_ylabel("requests/s (log)")
+    axes[1].set_title("W1 (solid) and W4 (dashed) as the data grows")
+    if axes[1].lines:
+        axes[1].legend(fontsize=6)
+    else:
+        axes[1].text(
+            0.5, 0.5, "one scale only in this run", ha="center", transform=axes[1].transAxes
+        )
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def write(results: Results, directory: Path) -> None:
+    chart(results, directory / "results.png")
+    (directory / "RESULTS.md").write_text(markdown(results, "results.png"), encoding="utf-8")

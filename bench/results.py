@@ -1,0 +1,47 @@
+"""What one run found: the figures RESULTS.md and the chart are made from."""
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Measurement:
+    system: str  # a System label
+    kind: str  # server, floor or peer
+    database: str
+    cache: bool | None
+    scale: str
+    workload: str
+    requests_per_second: float
+    p50_ms: float
+    p99_ms: float
+    statements: float | None  # SQL statements per request (None: could not be counted)
+    errors: int
+
+
+@dataclass(frozen=True)
+class LoadFigures:
+    scale: str
+    rows: dict[str, int]
+    sqlite_seconds: float
+    sqlite_peak_mb: float
+    postgres_seconds: float
+    postgres_peak_mb: float
+
+
+@dataclass
+class Results:
+    load_generator: str
+    machine: dict[str, str]
+    loads: list[LoadFigures] = field(default_factory=list)
+    measurements: list[Measurement] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def find(self, scale: str, workload: str, system: str) -> Measurement | None:
+        for measurement in self.measurements:
+            if (measurement.scale, measurement.workload, measurement.system) == (
+                scale,
+                workload,
+                system,
+            ):
+                return measurement
+        return None

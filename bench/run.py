@@ -1,0 +1,190 @@
+"""`make bench`: every system side by side in one run, written to bench/RESULTS.md.
+
+For each scale: generate (or reuse) the dataset, load it into a fresh SQLite file and a
+fresh PostgreSQL database (timed), start every system on it, check that they all give the
+same answers, then for each system and workload: a warm-up, the statements per request,
+and a timed wrk run. S runs W1-W5; M and L run W1 and W4.
+
+Settings (environment): BENCH_QUICK=1 (S only, short runs), BENCH_SCALES (S,M,L),
+BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (32), BENCH_THREADS (2),
+BENCH_REPEATS (3 requests to count statements).
+"""
+
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench import datasets, loadgen, machine, report, statements, systems
+from bench.check_answers import check
+from bench.results import LoadFigures, Measurement, Results
+from bench.systems import System
+from bench.workloads import Workload, workloads
+
+BENCH_DIR = Path(__file__).resolve().parent
+LOG_DIR = datasets.RUN_DIR / "logs"
+SCALED_WORKLOADS = ("W1", "W4")
+
+
+@dataclass(frozen=True)
+class Config:
+    scales: list[str]
+    timed: loadgen.Settings
+    warmup: loadgen.Settings
+    repeats: int
+
+    @classmethod
+    def from_env(cls) -> "Config":
+        quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+        threads = int(os.environ.get("BENCH_THREADS", "2"))
+        connections = int(os.environ.get("BENCH_CONNECTIONS", "32"))
+        seconds = float(os.environ.get("BENCH_SECONDS", "3" if quick else "10"))
+        warmup = float(os.environ.get("BENCH_WARMUP_SECONDS", "1" if quick else "3"))
+        scales = os.environ.get("BENCH_SCALES", "S" if quick else "S,M,L").split(",")
+        return cls(
+            scales=[scale.strip().upper() for scale in scales if scale.strip()],
+            timed=loadgen.Settings(threads, connections, seconds),
+            warmup=loadgen.Settings(threads, connections, warmup),
+            repeats=int(os.environ.get("BENCH_REPEATS", "3")),
+        )
+
+
+def _log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def cache_setting_exists() -> bool:
+    from api.settings import Settings
+
+    return "response_cache" in Settings.model_fields
+
+
+def systems_for(sqlite_url: str, pg_url: str, *, with_cache: bool) -> list[System]:
+    caches = (False, True) if with_cache else (False,)
+    found = [
+        systems.server(database, url, cache=cache)
+        for database, url in (("sqlite", sqlite_url), ("postgresql", pg_url))
+        for cache in caches
+    ]
+    return [
+        *found,
+        systems.floor("sqlite", sqlite_url),
+        systems.floor("postgresql", pg_url),
+        systems.peer(pg_url),
+    ]
+
+
+def measure(
+    system: System,
+    workload: Workload,
+    scale: str,
+    config: Config,
+    server_url: str,
+    peer_statements: dict[str, float],
+) -> Measurement:
+    body = system.body(workload)
+    url = system.url(workload.name)
+    loadgen.run(url, body, config.warmup)
+    if system.kind == "peer":
+        counted: float | None = peer_statements.get(workload.name)
+    else:
+        counted = statements.from_header(system, workload, config.repeats)
+        if counted is None and system.kind == "server" and not system.cache:
+            counted = statements.server_in_process(server_url, workload)
+    timed = loadgen.run(url, body, config.timed)
+    _log(
+        f"{scale} {workload.name} {system.label}: {timed.requests_per_second:,.0f} req/s, "
+        f"p50 {timed.p50_ms:.1f} ms, p99 {timed.p99_ms:.1f} ms, {counted} SQL/req"
+    )
+    return Measurement(
+        system=system.label,
+        kind=system.kind,
+        database=system.database,
+        cache=system.cache,
+        scale=scale,
+        workload=workload.name,
+        requests_per_second=timed.requests_per_second,
+        p50_ms=timed.p50_ms,
+        p99_ms=timed.p99_ms,
+        statements=counted,
+        errors=timed.errors,
+    )
+
+
+def run_scale(
+    scale: str, config: Config, results: Results, databases: datasets.PostgresDatabases
+) -> None:
+    directory = datasets.dataset(scale)
+    sqlite_url = datasets.sqlite_url(scale)
+    pg_url = databases.create(scale)
+    _log(f"{scale}: loading {directory}")
+    sqlite_load = datasets.load(directory, sqlite_url)
+    pg_load = datasets.load(directory, pg_url)
+    datasets.prepare_postgres(pg_url)
+    results.loads.append(
+        LoadFigures(
+            scale,
+            datasets.row_counts(sqlite_url),
+            sqlite_load.seconds,
+            sqlite_load.peak_mb,
+            pg_load.seconds,
+            pg_load.peak_mb,
+        )
+    )
+    _log(f"{scale}: loaded in {sqlite_load.seconds:.1f} s (SQLite), {pg_load.seconds:.1f} s (PG)")
+    chosen = [
+        w
+        for w in workloads(datasets.largest_root(sqlite_url))
+        if scale == "S" or w.name in SCALED_WORKLOADS
+    ]
+    running = systems_for(sqlite_url, pg_url, with_cache=cache_setting_exists())
+    try:
+        for system in running:
+            system.start(LOG_DIR)
+        for system in running:
+            system.wait_ready()
+        problems = check(running, chosen)
+        if problems:
+            raise SystemExit("the systems do not give the same answers:\n" + "\n".join(problems))
+        _log(f"{scale}: same answers from {len(running)} systems")
+        peer_counts = statements.peer_on_the_wire(pg_url, chosen, config.repeats, LOG_DIR)
+        for system in running:
+            for workload in chosen:
+                server_url = sqlite_url if system.database == "sqlite" else pg_url
+                results.measurements.append(
+                    measure(system, workload, scale, config, server_url, peer_counts)
+                )
+    finally:
+        for system in running:
+            system.stop()
+        databases.drop_all()
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    config = Config.from_env()
+    databases = datasets.PostgresDatabases()
+    results = Results(
+        load_generator=config.timed.describe(),
+        machine=machine.describe(datasets.PG_ADMIN_URL),
+    )
+    if not cache_setting_exists():
+        results.notes.append(
+            "TAXONOMY_RESPONSE_CACHE does not exist in this checkout yet: only the cache-off "
+            "server was measured."
+        )
+    started = time.monotonic()
+    try:
+        for scale in config.scales:
+            run_scale(scale, config, results, databases)
+    finally:
+        databases.drop_all()
+    results.notes.append(f"The whole run took {(time.monotonic() - started) / 60:.1f} min.")
+    report.write(results, BENCH_DIR)
+    _log(f"wrote {BENCH_DIR / 'RESULTS.md'} and {BENCH_DIR / 'results.png'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

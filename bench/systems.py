@@ -1,0 +1,179 @@
+"""The systems under test, each started as its own processes on a free port.
+
+A `System` knows how to start itself, where its endpoint for each workload is, and what
+body to POST there: our server (`taxonomy serve`, 2 workers), the floor (uvicorn, 2
+workers) and the peer (PostGraphile in 2 Node processes).
+"""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.peer_workloads import DOCUMENTS as PEER_DOCUMENTS
+from bench.workloads import Workload
+
+PROJECT = Path(__file__).resolve().parent.parent
+PEER_DIR = PROJECT / "bench" / "postgraphile"
+WORKERS = 2
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def post(url: str, body: bytes, timeout: float = 30) -> tuple[bytes, dict[str, str]]:
+    """POST JSON; (response body, headers with lower-cased names)."""
+    request = urllib.request.Request(url, body, {"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return response.read(), {k.lower(): v for k, v in response.headers.items()}
+
+
+@dataclass
+class System:
+    """One system on one database: its label, kind (server, floor, peer) and command."""
+
+    label: str
+    kind: str
+    database: str  # "sqlite" or "postgresql"
+    command: list[str]
+    env: dict[str, str]
+    port: int
+    cache: bool | None = None  # our server's response cache; None for the others
+    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, workload: str) -> str:
+        return f"{self.base}/{workload.lower()}" if self.kind == "floor" else f"{self.base}/graphql"
+
+    def body(self, workload: Workload) -> bytes:
+        document = PEER_DOCUMENTS[workload.name] if self.kind == "peer" else workload.document
+        return json.dumps({"query": document, "variables": workload.variables}).encode()
+
+    def start(self, log_dir: Path) -> None:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        log = (log_dir / f"{self.label.replace(' ', '_')}.log").open("wb")
+        # A session of its own, so that stop() ends exactly this system's processes.
+        self.process = subprocess.Popen(
+            self.command,
+            cwd=PEER_DIR if self.kind == "peer" else PROJECT,
+            env={**os.environ, **self.env},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def wait_ready(self, timeout: float = 90) -> None:
+        probe = json.dumps({"query": "{ __typename }"}).encode()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise RuntimeError(f"{self.label} exited with {self.process.returncode}")
+            try:
+                if self.kind == "floor":
+                    urllib.request.urlopen(f"{self.base}/healthz", timeout=2).read()
+                elif self.kind == "server":
+                    urllib.request.urlopen(f"{self.base}/readyz", timeout=2).read()
+                else:
+                    post(f"{self.base}/graphql", probe, timeout=2)
+                return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.3)
+        raise RuntimeError(f"{self.label} did not become ready in {timeout:.0f} s")
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+def server(database: str, url: str, *, cache: bool, port: int | None = None) -> System:
+    """Our server as it is served: `taxonomy serve --workers 2`."""
+    port = port or free_port()
+    name = "SQLite" if database == "sqlite" else "PostgreSQL"
+    return System(
+        label=f"server {name} cache {'on' if cache else 'off'}",
+        kind="server",
+        database=database,
+        command=[
+            str(PROJECT / ".venv" / "bin" / "taxonomy"),
+            "serve",
+            "--db",
+            url,
+            "--port",
+            str(port),
+            "--workers",
+            str(WORKERS),
+        ],
+        env={
+            "TAXONOMY_RESPONSE_CACHE": "true" if cache else "false",
+            "TAXONOMY_STATEMENT_HEADER": "true",
+            "TAXONOMY_GRAPHIQL": "false",
+        },
+        port=port,
+        cache=cache,
+    )
+
+
+def floor(database: str, url: str) -> System:
+    port = free_port()
+    name = "SQLite" if database == "sqlite" else "PostgreSQL"
+    return System(
+        label=f"floor {name}",
+        kind="floor",
+        database=database,
+        command=[
+            str(PROJECT / ".venv" / "bin" / "uvicorn"),
+            "--factory",
+            "bench.floor:create_app",
+            "--port",
+            str(port),
+            "--workers",
+            str(WORKERS),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ],
+        env={"BENCH_FLOOR_DATABASE_URL": url},
+        port=port,
+    )
+
+
+def peer(url: str, *, workers: int = WORKERS, label: str = "peer PostGraphile") -> System:
+    port = free_port()
+    return System(
+        label=label,
+        kind="peer",
+        database="postgresql",
+        command=["node", "--require", "./polyfill.cjs", "serve.mjs"],
+        env={
+            "PEER_DATABASE_URL": url,
+            "PEER_PORT": str(port),
+            "PEER_WORKERS": str(workers),
+            "NODE_ENV": "production",
+        },
+        port=port,
+    )
+
+
+def answer(system: System, workload: Workload) -> tuple[Any, dict[str, str]]:
+    """The system's decoded answer to ``workload`` and the response headers."""
+    body, headers = post(system.url(workload.name), system.body(workload))
+    return json.loads(body), headers
