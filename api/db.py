@@ -76,10 +76,21 @@ def _sqlite_connection_setup(engine: Engine) -> None:
 
 
 def make_sync_engine(url: str) -> Engine:
+    """The engine of loads and migrations."""
     ensure_sqlite_dir(url)
     engine = create_engine(sync_url(url), poolclass=NullPool)
     if is_sqlite(url):
         _sqlite_connection_setup(engine)
+
+        @event.listens_for(engine, "connect")
+        def bulk_friendly(dbapi_connection: Any, _record: Any) -> None:
+            # A large page cache keeps a load's index updates in memory (256 MB at most),
+            # and sorts for new indexes stay in memory too.
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA cache_size = -262144")
+            cursor.execute("PRAGMA temp_store = MEMORY")
+            cursor.close()
+
     return engine
 
 

@@ -100,7 +100,7 @@ class EvidenceRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     # Stable identity derived from the row's content (see api.loader.records), so IDs
     # survive reloads; never a row number.
-    key: str = Field(unique=True)
+    key: str = Field(unique=True, index=True)
     model_id: int = Field(foreign_key="model.id", index=True)
     method_id: int = Field(foreign_key="method.id")
     source_id: int | None = Field(default=None, foreign_key="source.id", index=True)

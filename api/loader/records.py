@@ -12,6 +12,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from api.loader.progress import Meter, Quiet
 from api.tables import SOURCE_KINDS, STRENGTHS
 
@@ -49,7 +51,7 @@ class Problems:
         self.items.append(Problem(file, line, message))
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class NodeRecord:
     line: int
     slug: str
@@ -59,7 +61,7 @@ class NodeRecord:
     matching_aids: list[str]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ModelRecord:
     line: int
     slug: str
@@ -68,7 +70,7 @@ class ModelRecord:
     release_date: date | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SourceRecord:
     line: int
     slug: str
@@ -79,7 +81,7 @@ class SourceRecord:
     published_on: date | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class MethodRecord:
     line: int
     slug: str
@@ -89,7 +91,7 @@ class MethodRecord:
     aliases: list[str]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class EvidenceRecord:
     line: int
     model: str
@@ -102,8 +104,8 @@ class EvidenceRecord:
     def identity(self) -> str:
         """What makes this evidence the same evidence across loads (not its strength,
         which a re-classification may change)."""
-        content = json.dumps([self.model, self.method, self.source, self.locator, self.quote])
-        return hashlib.sha256(content.encode()).hexdigest()[:24]
+        content = orjson.dumps([self.model, self.method, self.source, self.locator, self.quote])
+        return hashlib.blake2b(content, digest_size=12).hexdigest()
 
 
 class FieldError(ValueError):
@@ -116,6 +118,8 @@ class FieldError(ValueError):
 def _storable(value: str) -> str:
     """``value`` if both databases can store it: no NUL, no unpaired surrogate (JSON's
     `\\ud800` escapes can make one, and no UTF-8 encoder accepts it)."""
+    if value.isascii() and "\x00" not in value:  # the common case, checked fast
+        return value
     if "\x00" in value:
         raise FieldError("contains a NUL character (\\u0000), which databases cannot store")
     try:
@@ -259,35 +263,52 @@ def read_file(path: Path, problems: Problems, meter: Meter | None = None) -> Ite
             bytes_read += len(raw_bytes)
             if line_number % 8192 == 0:
                 meter.advance(bytes_read, line_number)
-            try:
-                raw = raw_bytes.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                problems.add(name, line_number, f"is not valid UTF-8 (byte {exc.start + 1})")
-                continue
-            if not raw.strip():
+            if raw_bytes.isspace():
                 continue  # blank lines (a trailing newline, say) carry nothing
-            record = _parse_line(
-                raw.rstrip("\r\n"), spec, record_class, name, line_number, problems
-            )
+            obj = _decoded(raw_bytes, name, line_number, problems)
+            if obj is None:
+                continue
+            record = _record(obj, spec, record_class, name, line_number, problems)
             if record is not None:
                 yield record
     meter.advance(bytes_read, line_number)
     meter.finish()
 
 
-def _parse_line(
-    raw: str, spec: Spec, record_class: type, name: str, line: int, problems: Problems
-) -> Any:
+def _decoded(raw: bytes, name: str, line: int, problems: Problems) -> dict[str, Any] | None:
+    """The line's JSON object, or None once its problem is reported."""
     try:
-        obj = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        problems.add(name, line, f"is not valid JSON ({exc.msg} at column {exc.colno})")
-        return None
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        # orjson is fast but terse, and stricter than JSON about lone surrogates; ask the
+        # standard library what exactly is wrong, and where.
+        obj = _decoded_slowly(raw, name, line, problems)
+        if obj is None:
+            return None
     if not isinstance(obj, dict):
         problems.add(name, line, f"must be a JSON object, got {type(obj).__name__}")
         return None
-    unknown = sorted(set(obj) - set(spec))
-    if unknown:
+    return obj
+
+
+def _decoded_slowly(raw: bytes, name: str, line: int, problems: Problems) -> Any:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problems.add(name, line, f"is not valid UTF-8 (byte {exc.start + 1})")
+        return None
+    try:
+        return json.loads(text.rstrip("\r\n"))
+    except json.JSONDecodeError as exc:
+        problems.add(name, line, f"is not valid JSON ({exc.msg} at column {exc.colno})")
+        return None
+
+
+def _record(
+    obj: dict[str, Any], spec: Spec, record_class: type, name: str, line: int, problems: Problems
+) -> Any:
+    if not obj.keys() <= spec.keys():
+        unknown = sorted(set(obj) - set(spec))
         problems.add(
             name, line, f"unknown field(s) {', '.join(unknown)}; expected {', '.join(spec)}"
         )

@@ -13,7 +13,7 @@ from sqlalchemy import Connection, Engine, delete, insert, select, text
 
 from api import search_index
 from api.derive import derive_read_model
-from api.loader.bulk import write_rows
+from api.loader.bulk import checks_deferred, write_rows
 from api.loader.dataset import (
     Catalog,
     DatasetError,
@@ -24,7 +24,18 @@ from api.loader.dataset import (
 )
 from api.loader.progress import Meter, Quiet
 from api.loader.records import FILES, ProblemLimitError, Problems
-from api.tables import TABLES_IN_LOAD_ORDER, DatasetRow, table_of
+from api.tables import (
+    TABLES_IN_LOAD_ORDER,
+    BranchModelRow,
+    DatasetRow,
+    EvidenceRow,
+    MethodRow,
+    MethodStatsRow,
+    NodeClosureRow,
+    NodeStatsRow,
+    TreatmentRow,
+    table_of,
+)
 
 
 @dataclass(frozen=True)
@@ -95,20 +106,30 @@ def _write(
         if connection.dialect.name == "postgresql":
             # One load at a time; readers are not blocked.
             connection.execute(text("LOCK TABLE dataset IN SHARE ROW EXCLUSIVE MODE"))
+            # Room to sort and hash in memory while deriving and indexing (this load only).
+            connection.execute(text("SET LOCAL work_mem = '256MB'"))
+            connection.execute(text("SET LOCAL maintenance_work_mem = '256MB'"))
+            # Compiling the few large statements of a load costs more than it saves.
+            connection.execute(text("SET LOCAL jit = off"))
         previous = connection.execute(select(table_of(DatasetRow).c.version)).scalar()
         for row_class in reversed(TABLES_IN_LOAD_ORDER):
             connection.execute(delete(table_of(row_class)))
-        _write_catalog(connection, catalog)
-        write_rows(
-            connection,
-            "evidence",
-            ("id", "key", "model_id", "method_id", "source_id", "strength", "quote", "locator"),
-            checked_evidence(directory, catalog, problems, meter),
-        )
-        if problems.items:  # leaving the block by an exception rolls everything back
-            raise DatasetError([str(p) for p in problems.items])
+        with checks_deferred(
+            connection, table_of(NodeClosureRow), table_of(MethodRow), table_of(EvidenceRow)
+        ):
+            _write_catalog(connection, catalog)
+            write_rows(
+                connection,
+                "evidence",
+                ("id", "key", "model_id", "method_id", "source_id", "strength", "quote", "locator"),
+                checked_evidence(directory, catalog, problems, meter),
+            )
+            if problems.items:  # leaving the block by an exception rolls everything back
+                raise DatasetError([str(p) for p in problems.items])
         step = time.perf_counter()
-        derive_read_model(connection)
+        derived = (TreatmentRow, MethodStatsRow, BranchModelRow, NodeStatsRow)
+        with checks_deferred(connection, *(table_of(row) for row in derived)):
+            derive_read_model(connection)
         search_index.rebuild(connection)
         meter.step("read model and search index", time.perf_counter() - step)
         version = (previous or 0) + 1
