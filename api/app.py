@@ -13,8 +13,10 @@ from starlette.routing import Route
 from strawberry.asgi import GraphQL
 
 from api import migrate
+from api.data_version import DataVersion
 from api.db import make_async_engine
 from api.graphiql import with_sample_query
+from api.response_cache import LRU, ResponseCache
 from api.settings import Settings
 from api.tables import DatasetRow, table_of
 from schema import schema
@@ -24,8 +26,14 @@ from schema.context import Context
 class TaxonomyGraphQL(GraphQL[Context, None]):
     """Strawberry's ASGI app, with one Context (one session, fresh loaders) per request."""
 
+    def __init__(self, *args: Any, report_statements: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.report_statements = report_statements
+
     async def get_context(self, request: Any, response: Any) -> Context:
-        return Context.for_request(request.app.state.engine, request, response)
+        context = Context.for_request(request.app.state.engine, request, response)
+        context.report_statements = self.report_statements
+        return context
 
     @property
     def graphql_ide_html(self) -> str:
@@ -75,19 +83,34 @@ async def readyz(request: Request) -> Response:
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
 
+    engine = make_async_engine(settings.database_url, pool_size=settings.pool_size)
+    version = DataVersion(engine, settings.version_poll_seconds)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        app.state.engine = make_async_engine(settings.database_url, pool_size=settings.pool_size)
+        app.state.engine = engine
+        app.state.data_version = version
+        await version.start()
         try:
             yield
         finally:
-            await app.state.engine.dispose()
+            await version.stop()
+            await engine.dispose()
 
-    graphql = TaxonomyGraphQL(schema, graphql_ide="graphiql" if settings.graphiql else None)
+    graphql = TaxonomyGraphQL(
+        schema,
+        graphql_ide="graphiql" if settings.graphiql else None,
+        report_statements=settings.statement_header,
+    )
+    store = (
+        LRU(settings.response_cache_entries, settings.response_cache_megabytes << 20)
+        if settings.response_cache and settings.response_cache_entries > 0
+        else None
+    )
     return Starlette(
         routes=[
             Route("/", lambda _: RedirectResponse("/graphql")),
-            Route("/graphql", graphql, methods=["GET", "POST"]),
+            Route("/graphql", ResponseCache(graphql, version, store), methods=["GET", "POST"]),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
         ],

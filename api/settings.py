@@ -28,3 +28,13 @@ class Settings(BaseSettings):
     graphiql: bool = True
     # Connections each server process keeps to PostgreSQL.
     pool_size: int = 5
+    # Answers kept per process, by query and data version (0 entries turns it off; ETags
+    # and 304s work either way).
+    response_cache: bool = True
+    response_cache_entries: int = 2048
+    response_cache_megabytes: int = 64
+    # How often each process reads the data version, i.e. how soon after a load every
+    # server serves the new data.
+    version_poll_seconds: float = 1.0
+    # Add `x-sql-statements: N` to each GraphQL response (for benchmarks and debugging).
+    statement_header: bool = False

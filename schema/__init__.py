@@ -21,6 +21,8 @@ class CloseReader(SchemaExtension):
         reader = getattr(context, "reader", None)
         if reader is not None:
             await reader.close()
+            if context.report_statements and context.response is not None:
+                context.response.headers["x-sql-statements"] = str(reader.statements)
 
 
 def _is_unexpected(error: GraphQLError) -> bool:

@@ -1,6 +1,6 @@
 """The typed per-request context: one database reader and the loaders that use it."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -16,7 +16,8 @@ class Context:
     loaders: Loaders
     request: Any = None
     response: Any = None
-    extras: dict[str, Any] = field(default_factory=dict)
+    # Whether to tell the client, in a header, how many SQL statements its query ran.
+    report_statements: bool = False
 
     @classmethod
     def for_request(

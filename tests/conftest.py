@@ -155,9 +155,9 @@ def api_for(new_database: Callable[[str, str], str]) -> Iterator[Callable[[str, 
         client.__exit__(None, None, None)
 
 
-def serve(database_url: str) -> TestClient:
+def serve(database_url: str, **settings: Any) -> TestClient:
     """A client of a fresh app on ``database_url``; use as a context manager."""
-    return TestClient(create_app(Settings(database_url=database_url)))
+    return TestClient(create_app(Settings(database_url=database_url, **settings)))
 
 
 @pytest.fixture(scope="session")

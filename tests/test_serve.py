@@ -1,63 +1,23 @@
-"""`taxonomy serve` as a new user runs it: it migrates a new database, loads the default
-fixtures, and serves the seed page over real HTTP."""
+"""`taxonomy serve` as users run it: it migrates a new database, loads the default
+fixtures and serves the seed page; several servers on one database all move to new data
+after a load."""
 
-import os
-import socket
-import subprocess
-import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx2 as httpx
 
+from api.loading import load_directory
+
 from conftest import SEED_PAGE
+from processes import running_server
 from seed_page import NODE_PAGE, render
-
-TAXONOMY = Path(sys.executable).parent / "taxonomy"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _wait_ready(base: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert process.poll() is None, "the server exited"
-        try:
-            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.2)
-    raise AssertionError(f"{base} was not ready within {timeout} s")
 
 
 def test_serve_prepares_a_new_database_and_serves_the_seed_page(tmp_path: Path) -> None:
-    port = _free_port()
     database = tmp_path / "new" / "taxonomy.db"
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    process = subprocess.Popen(
-        [
-            str(TAXONOMY),
-            "serve",
-            "--db",
-            f"sqlite:///{database}",
-            "--port",
-            str(port),
-            "--workers",
-            "2",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _wait_ready(base, process)
+    with running_server(f"sqlite:///{database}", workers=2) as base:
         assert database.is_file()
         response = httpx.post(
             f"{base}/graphql",
@@ -66,6 +26,38 @@ def test_serve_prepares_a_new_database_and_serves_the_seed_page(tmp_path: Path) 
         assert render(response.json()["data"]["node"]) == SEED_PAGE.read_text(encoding="utf-8")
         graphiql = httpx.get(f"{base}/graphql", headers={"Accept": "text/html"})
         assert "query NodePage" in graphiql.text
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
+
+
+COUNTS = {"query": "{ taxonomy { dataVersion nodeCount } }"}
+
+
+def _answers(base: str, times: int) -> set[tuple[str, int]]:
+    """What `times` requests get (over the server's workers, through its cache)."""
+    answers = set()
+    for _ in range(times):
+        taxonomy = httpx.post(f"{base}/graphql", json=COUNTS).json()["data"]["taxonomy"]
+        answers.add((taxonomy["dataVersion"], taxonomy["nodeCount"]))
+    return answers
+
+
+def test_two_servers_on_one_database_both_serve_a_new_load(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    url = new_database(backend, "servers")
+    load_directory(tiny_folder, url)
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    poll = {"version_poll_seconds": "0.2"}
+    with (
+        running_server(url, workers=2, **poll) as first,
+        running_server(url, workers=2, **poll) as second,
+    ):
+        for base in (first, second):
+            assert _answers(base, 8) == {("1", 5)}  # cached by now in the workers it reached
+        load_directory(fixtures, url)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            if all(_answers(base, 8) == {("2", 40)} for base in (first, second)):
+                break
+            time.sleep(0.2)
+        for base in (first, second):
+            assert _answers(base, 16) == {("2", 40)}

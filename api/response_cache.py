@@ -1,0 +1,175 @@
+"""Answers to repeated queries without running them again, and `304 Not Modified`.
+
+An ASGI middleware in front of the GraphQL endpoint. A query's key is its document,
+operation name and variables; with the data version it makes the cache key and the
+ETag. A load changes the version (see api.data_version), so nothing stale is served past
+one poll interval, and no entry needs to be evicted by hand."""
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs
+
+import orjson
+
+from api.data_version import DataVersion
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+STATEMENTS_HEADER = b"x-sql-statements"
+
+
+@dataclass(frozen=True)
+class Cached:
+    status: int
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+
+    def for_replay(self) -> "Cached":
+        """This answer as a cache hit gives it: no SQL ran for it."""
+        headers = [
+            (name, b"0" if name == STATEMENTS_HEADER else value) for name, value in self.headers
+        ]
+        return Cached(self.status, headers, self.body)
+
+
+class LRU:
+    """At most ``max_entries`` answers and ``max_bytes`` of bodies, least recent out first."""
+
+    def __init__(self, max_entries: int, max_bytes: int) -> None:
+        self._entries: OrderedDict[str, Cached] = OrderedDict()
+        self._max_entries = max_entries
+        self._max_bytes = max_bytes
+        self._bytes = 0
+
+    def get(self, key: str) -> Cached | None:
+        found = self._entries.get(key)
+        if found is not None:
+            self._entries.move_to_end(key)
+        return found
+
+    def put(self, key: str, value: Cached) -> None:
+        if len(value.body) > self._max_bytes // 4:
+            return  # one huge answer must not push out everything else
+        if key in self._entries:
+            self._bytes -= len(self._entries.pop(key).body)
+        self._entries[key] = value
+        self._bytes += len(value.body)
+        while len(self._entries) > self._max_entries or self._bytes > self._max_bytes:
+            _, evicted = self._entries.popitem(last=False)
+            self._bytes -= len(evicted.body)
+
+
+def _query_key(scope: Scope, body: bytes) -> str | None:
+    """What identifies the query of this request, or None if it is not a plain query."""
+    method = scope["method"]
+    try:
+        if method == "GET":
+            params = parse_qs(scope.get("query_string", b"").decode())
+            document = params.get("query", [None])[0]
+            operation = params.get("operationName", [None])[0]
+            variables = orjson.loads(params["variables"][0]) if "variables" in params else None
+        elif method == "POST":
+            payload = orjson.loads(body)
+            if not isinstance(payload, dict):
+                return None  # batches and oddities go the slow way
+            document, operation = payload.get("query"), payload.get("operationName")
+            variables = payload.get("variables")
+        else:
+            return None
+    except (orjson.JSONDecodeError, UnicodeDecodeError, KeyError, IndexError):
+        return None
+    if not isinstance(document, str):
+        return None
+    canonical = orjson.dumps([document, operation, variables], option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(canonical).hexdigest()
+
+
+class ResponseCache:
+    def __init__(self, app: ASGIApp, version: DataVersion, store: LRU | None) -> None:
+        self.app = app
+        self.version = version
+        self.store = store  # None: ETags and 304s only, no cached answers
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("GET", "POST"):
+            await self.app(scope, receive, send)
+            return
+        body, replay = await _read_body(receive)
+        key = _query_key(scope, body)
+        version = self.version.current
+        if key is None or version is None:
+            await self.app(scope, replay, send)
+            return
+        etag = f'W/"{version}-{key[:20]}"'.encode()
+        if scope["method"] == "GET" and etag in _header(scope, b"if-none-match"):
+            await _send(send, Cached(304, [(b"etag", etag)], b""))
+            return
+        cache_key = f"{version}:{key}"
+        hit = self.store.get(cache_key) if self.store is not None else None
+        if hit is not None:
+            await _send(send, hit, extra=[(b"etag", etag), (b"x-cache", b"hit")])
+            return
+        captured = await _capture(self.app, scope, replay)
+        cacheable = captured.status == 200 and b'"errors"' not in captured.body
+        if self.store is not None and cacheable:
+            self.store.put(cache_key, captured.for_replay())
+        await _send(
+            send, captured, extra=[(b"etag", etag), (b"x-cache", b"miss")] if cacheable else []
+        )
+
+
+def _header(scope: Scope, name: bytes) -> bytes:
+    return b",".join(value for key, value in scope["headers"] if key == name)
+
+
+async def _read_body(receive: Receive) -> tuple[bytes, Receive]:
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break  # the client went away; let the app see it
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    body = b"".join(chunks)
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return body, replay
+
+
+async def _capture(app: ASGIApp, scope: Scope, receive: Receive) -> Cached:
+    status = 500
+    headers: list[tuple[bytes, bytes]] = []
+    chunks: list[bytes] = []
+
+    async def send(message: Message) -> None:
+        nonlocal status, headers
+        if message["type"] == "http.response.start":
+            status = message["status"]
+            headers = [(k, v) for k, v in message.get("headers", []) if k != b"content-length"]
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+
+    await app(scope, receive, send)
+    return Cached(status, headers, b"".join(chunks))
+
+
+async def _send(send: Send, answer: Cached, extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    headers = [*answer.headers, *(extra or []), (b"content-length", str(len(answer.body)).encode())]
+    await send({"type": "http.response.start", "status": answer.status, "headers": headers})
+    await send({"type": "http.response.body", "body": answer.body})

@@ -1,0 +1,65 @@
+"""Real `taxonomy serve` processes for the tests that need real HTTP and several workers."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx2 as httpx
+
+TAXONOMY = Path(sys.executable).parent / "taxonomy"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_ready(base: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "the server exited"
+        try:
+            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"{base} was not ready within {timeout} s")
+
+
+@contextmanager
+def running_server(database_url: str, *, workers: int = 1, **settings: str) -> Iterator[str]:
+    """A `taxonomy serve` process on a free port; yields its base URL once it is ready.
+    ``settings`` become TAXONOMY_* environment variables."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env.update({f"TAXONOMY_{name.upper()}": value for name, value in settings.items()})
+    process = subprocess.Popen(
+        [
+            str(TAXONOMY),
+            "serve",
+            "--db",
+            database_url,
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(base, process)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=15)

@@ -1,0 +1,91 @@
+"""The response cache and ETags: repeated queries are answered without SQL, GET answers
+`304 Not Modified` while the data is the same, and a load makes both move on."""
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from starlette.testclient import TestClient
+
+from api.loading import load_directory
+
+from conftest import serve
+
+QUERY = "query($slug: String!) { node(slug: $slug) { name counts { methodsInBranch } } }"
+POLL = 0.1
+
+
+def _post(client: TestClient, slug: str = "alpha") -> tuple[int, dict[str, str], bytes]:
+    response = client.post("/graphql", json={"query": QUERY, "variables": {"slug": slug}})
+    return response.status_code, dict(response.headers), response.content
+
+
+def _loaded(backend: str, new_database: Callable[[str, str], str], folder: Path) -> str:
+    url = new_database(backend, "cache")
+    load_directory(folder, url)
+    return url
+
+
+def test_a_repeated_query_is_answered_from_the_cache(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    url = _loaded(backend, new_database, tiny_folder)
+    with serve(url, statement_header=True) as client:
+        status, first, body = _post(client)
+        assert (status, first["x-cache"]) == (200, "miss")
+        assert int(first["x-sql-statements"]) >= 2
+        status, second, cached = _post(client)
+        assert (status, second["x-cache"]) == (200, "hit")
+        assert second["x-sql-statements"] == "0"  # nothing ran
+        assert cached == body
+        assert second["etag"] == first["etag"]
+        # Other variables are another query.
+        assert _post(client, "beta")[1]["x-cache"] == "miss"
+
+
+def test_errors_are_not_cached(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    url = _loaded(backend, new_database, tiny_folder)
+    with serve(url) as client:
+        for _ in range(2):
+            response = client.post(
+                "/graphql", json={"query": "{ methods(first: 500) { totalCount } }"}
+            )
+            assert "errors" in response.json()
+            assert "x-cache" not in response.headers
+
+
+def test_get_answers_304_until_a_load_changes_the_data(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    url = _loaded(backend, new_database, tiny_folder)
+    with serve(url, version_poll_seconds=POLL, response_cache=False) as client:
+        params = {"query": "{ taxonomy { dataVersion } }"}
+        first = client.get("/graphql", params=params)
+        assert first.json() == {"data": {"taxonomy": {"dataVersion": "1"}}}
+        etag = first.headers["etag"]
+        again = client.get("/graphql", params=params, headers={"if-none-match": etag})
+        assert (again.status_code, again.content) == (304, b"")
+
+        load_directory(tiny_folder, url)  # same files, new data version
+        time.sleep(POLL * 5)
+        after = client.get("/graphql", params=params, headers={"if-none-match": etag})
+        assert after.status_code == 200
+        assert after.json() == {"data": {"taxonomy": {"dataVersion": "2"}}}
+        assert after.headers["etag"] != etag
+
+
+def test_the_cache_moves_to_new_data_after_a_load(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    url = _loaded(backend, new_database, tiny_folder)
+    document = {"query": "{ taxonomy { dataVersion nodeCount } }"}
+    with serve(url, version_poll_seconds=POLL) as client:
+        assert client.post("/graphql", json=document).json()["data"]["taxonomy"]["nodeCount"] == 5
+        assert client.post("/graphql", json=document).headers["x-cache"] == "hit"
+        load_directory(Path(__file__).resolve().parents[1] / "fixtures", url)
+        time.sleep(POLL * 5)
+        fresh = client.post("/graphql", json=document)
+        assert fresh.headers["x-cache"] == "miss"
+        assert fresh.json()["data"]["taxonomy"] == {"dataVersion": "2", "nodeCount": 40}
