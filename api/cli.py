@@ -10,6 +10,8 @@ from sqlalchemy.exc import OperationalError
 
 from api import migrate
 from api.db import DatabaseUrlError, make_sync_engine, parse_url
+from api.export import ExportError, export_directory
+from api.generate import SCALES, generate_scale
 from api.loader.dataset import DatasetError
 from api.loader.progress import Bars, meter_for
 from api.loading import load_directory
@@ -90,6 +92,41 @@ def migrate_command(database_url: str | None, revision: str) -> None:
     click.echo(
         f"database at migration {migrate.head_revision() if revision == 'head' else revision}"
     )
+
+
+@main.command("export")
+@click.argument("directory", type=click.Path(path_type=Path))
+@DB_OPTION
+def export_command(directory: Path, database_url: str | None) -> None:
+    """Write the served data into DIRECTORY (new or empty) in the interchange format."""
+    settings = _settings(database_url)
+    try:
+        counts = export_directory(settings.database_url, directory)
+    except ExportError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OperationalError as exc:
+        raise _unreachable(settings.database_url, exc) from None
+    written = ", ".join(f"{count:,} {name}" for name, count in counts.items())
+    click.echo(f"exported to {directory}: {written}")
+
+
+@main.command("generate")
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.option(
+    "--scale",
+    type=click.Choice(sorted(SCALES)),
+    default="S",
+    show_default=True,
+    help="S: the default fixtures; M: about 20k methods, 100k evidence; "
+    "L: about 200k methods, 1M evidence.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+def generate_command(directory: Path, scale: str, seed: int) -> None:
+    """Write a synthetic dataset around the default fixtures into DIRECTORY."""
+    if directory.exists() and any(directory.iterdir()):
+        raise click.ClickException(f"{directory} is not empty; name a new folder")
+    generate_scale(directory, scale, fixtures=Settings().fixtures_dir, seed=seed)
+    click.echo(f"wrote scale {scale} (seed {seed}) to {directory}")
 
 
 @main.command("schema")
