@@ -64,22 +64,27 @@ def check(systems: Sequence[System], workloads: Sequence[Workload]) -> list[str]
 
 def main() -> int:
     from bench import datasets, systems
+    from bench.source import current
     from bench.workloads import workloads
 
     fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    # The default fixtures end to end, with the measured code's cache on and off.
     databases = datasets.PostgresDatabases()
     started: list[System] = []
+    source = current()
     try:
         sqlite_url = datasets.sqlite_url("check")
         pg_url = databases.create("check")
         for url in (sqlite_url, pg_url):
-            datasets.load(fixtures, url)
+            datasets.load(source, fixtures, url)
         datasets.prepare_postgres(pg_url)
         started = [
-            systems.server("sqlite", sqlite_url, cache=False),
-            systems.server("postgresql", pg_url, cache=False),
-            systems.floor("sqlite", sqlite_url),
-            systems.floor("postgresql", pg_url),
+            systems.server(source, "sqlite", sqlite_url, cache=False),
+            systems.server(source, "postgresql", pg_url, cache=False),
+            systems.server(source, "sqlite", sqlite_url, cache=True),
+            systems.server(source, "postgresql", pg_url, cache=True),
+            systems.floor(source, "sqlite", sqlite_url),
+            systems.floor(source, "postgresql", pg_url),
             systems.peer(pg_url),
         ]
         for system in started:

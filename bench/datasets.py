@@ -14,37 +14,36 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from psycopg import sql
 
+from bench.source import Source
 from bench.systems import PROJECT
 
 DATA_DIR = PROJECT / "var" / "bench" / "data"
 RUN_DIR = PROJECT / "var" / "bench" / "run"
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 FUNCTIONS_SQL = PROJECT / "bench" / "postgraphile" / "functions.sql"
-TAXONOMY = str(PROJECT / ".venv" / "bin" / "taxonomy")
 
 
-def _has_generate_command() -> bool:
-    result = subprocess.run([TAXONOMY, "--help"], capture_output=True, text=True, check=True)
-    return "generate" in result.stdout
+def _run(source: Source, command: list[str], **options: Any) -> "subprocess.Popen[bytes]":
+    return subprocess.Popen(
+        command, cwd=source.directory, env={**os.environ, **source.env()}, **options
+    )
 
 
-def dataset(scale: str) -> Path:
-    """The dataset of ``scale``, generated on first use (`taxonomy generate` if it exists)."""
+def dataset(source: Source, scale: str) -> Path:
+    """The dataset of ``scale``, made by `taxonomy generate` on first use."""
     directory = DATA_DIR / scale
     done = directory / ".complete"
     if done.exists():
         return directory
     directory.mkdir(parents=True, exist_ok=True)
-    if _has_generate_command():
-        subprocess.run([TAXONOMY, "generate", str(directory), "--scale", scale], check=True)
-    else:
-        from api.generate import generate_scale
-
-        generate_scale(directory, scale, fixtures=PROJECT / "fixtures")
+    command = source.taxonomy("generate", str(directory), "--scale", scale)
+    if _run(source, command).wait() != 0:
+        raise RuntimeError(f"{' '.join(command)} failed")
     done.write_text("")
     return directory
 
@@ -57,11 +56,12 @@ class LoadResult:
     output: str
 
 
-def load(directory: Path, url: str) -> LoadResult:
+def load(source: Source, directory: Path, url: str) -> LoadResult:
     """`taxonomy load DIR --db URL` in a child process, timed, with its peak memory."""
     started = time.perf_counter()
-    process = subprocess.Popen(
-        [TAXONOMY, "load", str(directory), "--db", url],
+    process = _run(
+        source,
+        source.taxonomy("load", str(directory), "--db", url),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )

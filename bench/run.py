@@ -20,6 +20,7 @@ from pathlib import Path
 from bench import datasets, loadgen, machine, report, statements, systems
 from bench.check_answers import check
 from bench.results import LoadFigures, Measurement, Results
+from bench.source import Source, current
 from bench.systems import System
 from bench.workloads import Workload, workloads
 
@@ -55,23 +56,23 @@ def _log(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def cache_setting_exists() -> bool:
-    from api.settings import Settings
+def cache_setting_exists(source: Source) -> bool:
+    """Whether the measured code has TAXONOMY_RESPONSE_CACHE (older commits do not)."""
+    settings = source.directory / "api" / "settings.py"
+    return "response_cache" in settings.read_text(encoding="utf-8")
 
-    return "response_cache" in Settings.model_fields
 
-
-def systems_for(sqlite_url: str, pg_url: str, *, with_cache: bool) -> list[System]:
+def systems_for(source: Source, sqlite_url: str, pg_url: str, *, with_cache: bool) -> list[System]:
     caches = (False, True) if with_cache else (False,)
     found = [
-        systems.server(database, url, cache=cache)
+        systems.server(source, database, url, cache=cache)
         for database, url in (("sqlite", sqlite_url), ("postgresql", pg_url))
         for cache in caches
     ]
     return [
         *found,
-        systems.floor("sqlite", sqlite_url),
-        systems.floor("postgresql", pg_url),
+        systems.floor(source, "sqlite", sqlite_url),
+        systems.floor(source, "postgresql", pg_url),
         systems.peer(pg_url),
     ]
 
@@ -114,14 +115,18 @@ def measure(
 
 
 def run_scale(
-    scale: str, config: Config, results: Results, databases: datasets.PostgresDatabases
+    source: Source,
+    scale: str,
+    config: Config,
+    results: Results,
+    databases: datasets.PostgresDatabases,
 ) -> None:
-    directory = datasets.dataset(scale)
+    directory = datasets.dataset(source, scale)
     sqlite_url = datasets.sqlite_url(scale)
     pg_url = databases.create(scale)
     _log(f"{scale}: loading {directory}")
-    sqlite_load = datasets.load(directory, sqlite_url)
-    pg_load = datasets.load(directory, pg_url)
+    sqlite_load = datasets.load(source, directory, sqlite_url)
+    pg_load = datasets.load(source, directory, pg_url)
     datasets.prepare_postgres(pg_url)
     results.loads.append(
         LoadFigures(
@@ -139,7 +144,7 @@ def run_scale(
         for w in workloads(datasets.largest_root(sqlite_url))
         if scale == "S" or w.name in SCALED_WORKLOADS
     ]
-    running = systems_for(sqlite_url, pg_url, with_cache=cache_setting_exists())
+    running = systems_for(source, sqlite_url, pg_url, with_cache=cache_setting_exists(source))
     try:
         for system in running:
             system.start(LOG_DIR)
@@ -164,26 +169,33 @@ def run_scale(
 
 def main(argv: Sequence[str] = ()) -> int:
     config = Config.from_env()
+    source = current()
+    _log(f"measuring {source.description}")
     databases = datasets.PostgresDatabases()
     results = Results(
         load_generator=config.timed.describe(),
-        machine=machine.describe(datasets.PG_ADMIN_URL),
+        machine={"code measured": source.description, **machine.describe(datasets.PG_ADMIN_URL)},
     )
-    if not cache_setting_exists():
+    if not cache_setting_exists(source):
         results.notes.append(
             "TAXONOMY_RESPONSE_CACHE does not exist in this checkout yet: only the cache-off "
             "server was measured."
         )
     started = time.monotonic()
+    failed = False
     try:
         for scale in config.scales:
-            run_scale(scale, config, results, databases)
+            run_scale(source, scale, config, results, databases)
+    except Exception as exc:  # what was measured before it is still worth writing down
+        failed = True
+        results.notes.append(f"The run stopped early: {type(exc).__name__}: {exc}")
+        _log(f"the run stopped early: {exc!r}")
     finally:
         databases.drop_all()
     results.notes.append(f"The whole run took {(time.monotonic() - started) / 60:.1f} min.")
     report.write(results, BENCH_DIR)
     _log(f"wrote {BENCH_DIR / 'RESULTS.md'} and {BENCH_DIR / 'results.png'}")
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

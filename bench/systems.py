@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.peer_workloads import DOCUMENTS as PEER_DOCUMENTS
+from bench.source import PYTHON, Source
 from bench.workloads import Workload
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -48,6 +49,7 @@ class System:
     command: list[str]
     env: dict[str, str]
     port: int
+    cwd: Path = PROJECT
     cache: bool | None = None  # our server's response cache; None for the others
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
@@ -68,7 +70,7 @@ class System:
         # A session of its own, so that stop() ends exactly this system's processes.
         self.process = subprocess.Popen(
             self.command,
-            cwd=PEER_DIR if self.kind == "peer" else PROJECT,
+            cwd=self.cwd,
             env={**os.environ, **self.env},
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -104,35 +106,30 @@ class System:
             self.process.wait()
 
 
-def server(database: str, url: str, *, cache: bool, port: int | None = None) -> System:
+def server(source: Source, database: str, url: str, *, cache: bool) -> System:
     """Our server as it is served: `taxonomy serve --workers 2`."""
-    port = port or free_port()
+    port = free_port()
     name = "SQLite" if database == "sqlite" else "PostgreSQL"
     return System(
         label=f"server {name} cache {'on' if cache else 'off'}",
         kind="server",
         database=database,
-        command=[
-            str(PROJECT / ".venv" / "bin" / "taxonomy"),
-            "serve",
-            "--db",
-            url,
-            "--port",
-            str(port),
-            "--workers",
-            str(WORKERS),
-        ],
+        command=source.taxonomy(
+            "serve", "--db", url, "--port", str(port), "--workers", str(WORKERS)
+        ),
         env={
+            **source.env(),
             "TAXONOMY_RESPONSE_CACHE": "true" if cache else "false",
             "TAXONOMY_STATEMENT_HEADER": "true",
             "TAXONOMY_GRAPHIQL": "false",
         },
         port=port,
+        cwd=source.directory,
         cache=cache,
     )
 
 
-def floor(database: str, url: str) -> System:
+def floor(source: Source, database: str, url: str) -> System:
     port = free_port()
     name = "SQLite" if database == "sqlite" else "PostgreSQL"
     return System(
@@ -140,7 +137,9 @@ def floor(database: str, url: str) -> System:
         kind="floor",
         database=database,
         command=[
-            str(PROJECT / ".venv" / "bin" / "uvicorn"),
+            PYTHON,
+            "-m",
+            "uvicorn",
             "--factory",
             "bench.floor:create_app",
             "--port",
@@ -151,8 +150,9 @@ def floor(database: str, url: str) -> System:
             "--log-level",
             "warning",
         ],
-        env={"BENCH_FLOOR_DATABASE_URL": url},
+        env={**source.env(), "BENCH_FLOOR_DATABASE_URL": url},
         port=port,
+        cwd=source.directory,
     )
 
 
@@ -170,6 +170,7 @@ def peer(url: str, *, workers: int = WORKERS, label: str = "peer PostGraphile") 
             "NODE_ENV": "production",
         },
         port=port,
+        cwd=PEER_DIR,
     )
 
 
