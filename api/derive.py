@@ -24,10 +24,13 @@ STATEMENTS = (
     """INSERT INTO method_stats (method_id, strongest_rank, model_count)
         SELECT m.id, MIN(t.strength_rank), COUNT(t.model_id)
         FROM method m LEFT JOIN treatment t ON t.method_id = m.id GROUP BY m.id""",
-    f"""INSERT INTO branch_model (node_id, model_id, strongest_rank, method_count)
-        SELECT c.ancestor_id, t.model_id, MIN(t.strength_rank), COUNT(*)
-        FROM treatment t {_in_branches("t")}
-        GROUP BY c.ancestor_id, t.model_id""",
+    f"""INSERT INTO branch_model (node_id, model_id, strongest_rank, method_count, recency_rank)
+        SELECT b.node_id, b.model_id, b.strongest_rank, b.method_count, model.recency_rank
+        FROM (SELECT c.ancestor_id AS node_id, t.model_id,
+                     MIN(t.strength_rank) AS strongest_rank, COUNT(*) AS method_count
+              FROM treatment t {_in_branches("t")}
+              GROUP BY c.ancestor_id, t.model_id) b
+        JOIN model ON model.id = b.model_id""",
     f"""INSERT INTO node_stats (node_id, methods_in_branch, methods_filed_here,
             models_in_branch, evidence_in_branch, child_count, descendant_count,
             core_pairs, used_pairs, mentioned_pairs)

@@ -145,11 +145,21 @@ class BranchModelRow(SQLModel, table=True):
     """One By-model row: a model's strongest treatment in a node's branch."""
 
     __tablename__ = "branch_model"
+    __table_args__ = (
+        # A page of a By-model table in its default order, or by strength, is an index
+        # range scan that stops after the page: its cost is the page's, not the branch's.
+        Index("ix_branch_model_node_id_recency_rank", "node_id", "recency_rank"),
+        Index(
+            "ix_branch_model_node_id_strongest_rank", "node_id", "strongest_rank", "recency_rank"
+        ),
+    )
 
     node_id: int = Field(foreign_key="node.id", primary_key=True)
     model_id: int = Field(foreign_key="model.id", primary_key=True, index=True)
     strongest_rank: int = Field(sa_type=SmallInteger)
     method_count: int
+    # The model's recency_rank, copied here so that the default order needs no join.
+    recency_rank: int
 
 
 class NodeStatsRow(SQLModel, table=True):

@@ -89,3 +89,28 @@ def test_constraints_are_enforced(
             connection.execute(text(violation))
     finally:
         engine.dispose()
+
+
+def test_0003_fills_recency_rank_of_existing_rows(
+    backend: str, new_database: Callable[[str, str], str]
+) -> None:
+    url = new_database(backend, "backfill")
+    migrate.upgrade(url, "0002")
+    engine = make_sync_engine(url)
+    try:
+        with engine.begin() as connection:
+            for statement in SETUP:
+                connection.execute(text(statement))
+            connection.execute(text("UPDATE model SET recency_rank = 7 WHERE id = 1"))
+            connection.execute(
+                text(
+                    "INSERT INTO branch_model (node_id, model_id, strongest_rank, method_count) "
+                    "VALUES (1, 1, 2, 1)"
+                )
+            )
+        migrate.upgrade(url)
+        with engine.connect() as connection:
+            rank = connection.execute(text("SELECT recency_rank FROM branch_model")).scalar()
+        assert rank == 7
+    finally:
+        engine.dispose()
