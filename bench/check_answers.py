@@ -87,9 +87,8 @@ def main() -> int:
             systems.floor(source, "postgresql", pg_url),
             systems.peer(pg_url),
         ]
-        for system in started:
+        for system in started:  # one at a time, as bench.run starts them
             system.start(datasets.RUN_DIR / "logs")
-        for system in started:
             system.wait_ready()
         problems = check(started, workloads(datasets.largest_root(sqlite_url)))
     finally:

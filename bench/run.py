@@ -146,9 +146,10 @@ def run_scale(
     ]
     running = systems_for(source, sqlite_url, pg_url, with_cache=cache_setting_exists(source))
     try:
+        # One at a time: uvicorn's supervisor restarts a worker that does not answer its
+        # health check within seconds, which many workers importing at once can miss.
         for system in running:
             system.start(LOG_DIR)
-        for system in running:
             system.wait_ready()
         problems = check(running, chosen)
         if problems:
