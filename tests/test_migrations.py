@@ -2,6 +2,7 @@
 the code match what the migrations build (`alembic check`)."""
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from alembic import command
@@ -10,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from api import migrate
 from api.db import make_sync_engine
+from api.loading import load_directory
 from api.search_index import POSTGRES_TABLE, SQLITE_TABLE
 from api.tables import metadata
 
@@ -112,5 +114,27 @@ def test_0003_fills_recency_rank_of_existing_rows(
         with engine.connect() as connection:
             rank = connection.execute(text("SELECT recency_rank FROM branch_model")).scalar()
         assert rank == 7
+    finally:
+        engine.dispose()
+
+
+def test_a_load_leaves_every_index_and_key_in_place(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Loads drop indexes and keys around their bulk inserts; all must be back."""
+    url = new_database(backend, "after_load")
+    load_directory(tiny_folder, url)
+    load_directory(tiny_folder, url)
+    command.check(migrate.alembic_config(url))
+    engine = make_sync_engine(url)
+    try:
+        inspector = inspect(engine)
+        for table in metadata.tables.values():
+            indexes = {index["name"] for index in inspector.get_indexes(table.name)}
+            assert {index.name for index in table.indexes} <= indexes, table.name
+            keys = {key["name"] for key in inspector.get_foreign_keys(table.name)}
+            if backend == "postgresql":  # SQLite reports foreign keys without their names
+                assert {key.name for key in table.foreign_key_constraints} == keys, table.name
+            assert inspector.get_pk_constraint(table.name)["constrained_columns"]
     finally:
         engine.dispose()

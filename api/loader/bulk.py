@@ -49,25 +49,33 @@ def write_rows(
 
 @contextmanager
 def checks_deferred(connection: Connection, *tables: Table) -> Iterator[None]:
-    """Drop the tables' secondary indexes (and, on PostgreSQL, foreign keys) for a bulk
+    """Drop the tables' secondary indexes (and, on PostgreSQL, keys) for a bulk
     insert and build them again afterwards: building an index once, or checking a foreign
     key with one join, is far cheaper than doing either row by row. Both databases roll
     this DDL back with the transaction if the load fails. (SQLite cannot drop a foreign
     key; its checks are cheap index lookups.)"""
     indexes = [index for table in tables for index in table.indexes]
-    foreign_keys = (
-        [key for table in tables for key in table.foreign_key_constraints]
-        if connection.dialect.name == "postgresql"
-        else []
-    )
-    for key in foreign_keys:
+    constraints: list[Any] = []
+    if connection.dialect.name == "postgresql":
+        referenced = {
+            key.referred_table
+            for table in tables[0].metadata.tables.values()
+            for key in table.foreign_key_constraints
+        }
+        for table in tables:
+            constraints += table.foreign_key_constraints
+            # A primary key no foreign key refers to goes too: one sorted build beats a
+            # million insertions.
+            if table not in referenced:
+                constraints.append(table.primary_key)
+    for key in constraints:
         connection.execute(DropConstraint(key))
     for index in indexes:
         index.drop(connection)
     yield
     for index in indexes:
         index.create(connection)
-    for key in foreign_keys:
+    for key in reversed(constraints):  # primary keys before the foreign keys on them
         connection.execute(AddConstraint(key))
     if connection.dialect.name == "postgresql":
         # Fresh statistics, so that deriving the read model gets good plans.
