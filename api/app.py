@@ -7,6 +7,8 @@ from typing import Any
 from sqlalchemy import select, text
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -16,10 +18,11 @@ from api import migrate
 from api.data_version import DataVersion
 from api.db import make_async_engine
 from api.graphiql import with_sample_query
+from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit
 from api.response_cache import LRU, ResponseCache
 from api.settings import Settings
 from api.tables import DatasetRow, table_of
-from schema import schema
+from schema import build_schema
 from schema.context import Context
 
 
@@ -33,6 +36,7 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
     async def get_context(self, request: Any, response: Any) -> Context:
         context = Context.for_request(request.app.state.engine, request, response)
         context.report_statements = self.report_statements
+        context.request_id = request.scope.get("state", {}).get("request_id")
         return context
 
     @property
@@ -97,6 +101,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await version.stop()
             await engine.dispose()
 
+    schema = build_schema(
+        max_depth=settings.max_depth,
+        max_aliases=settings.max_aliases,
+        max_tokens=settings.max_tokens,
+        max_cost=settings.max_cost,
+        introspection=settings.introspection,
+        batching_max_operations=settings.batching_max_operations,
+    )
     graphql = TaxonomyGraphQL(
         schema,
         graphql_ide="graphiql" if settings.graphiql else None,
@@ -107,10 +119,26 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if settings.response_cache and settings.response_cache_entries > 0
         else None
     )
+    endpoint = TimeLimit(
+        BodyLimit(ResponseCache(GraphQLOverHTTP(graphql), version, store), settings.max_body_bytes),
+        settings.request_timeout_seconds,
+    )
+    middleware = [Middleware(RequestId)]
+    if settings.cors_origins:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=settings.cors_origins,
+                allow_methods=["GET", "POST"],
+                allow_headers=["content-type", "accept", "x-request-id", "if-none-match"],
+                expose_headers=["etag", "x-request-id"],
+            )
+        )
     return Starlette(
+        middleware=middleware,
         routes=[
             Route("/", lambda _: RedirectResponse("/graphql")),
-            Route("/graphql", ResponseCache(graphql, version, store), methods=["GET", "POST"]),
+            Route("/graphql", endpoint, methods=["GET", "POST"]),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
         ],

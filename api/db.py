@@ -105,6 +105,10 @@ def make_async_engine(url: str, *, pool_size: int = 5) -> AsyncEngine:
         pool_size=pool_size,
         max_overflow=10,
         pool_pre_ping=True,
+        # Fail fast when the database is away: clients get DATABASE_UNAVAILABLE in
+        # seconds, not after TCP's own timeouts.
+        pool_timeout=3,
+        connect_args={"connect_timeout": 3},
         # One snapshot for all of a request's statements, so no answer mixes two loads.
         isolation_level="REPEATABLE READ",
     )

@@ -88,7 +88,9 @@ def _query_key(scope: Scope, body: bytes) -> str | None:
         return None
     if not isinstance(document, str):
         return None
-    canonical = orjson.dumps([document, operation, variables], option=orjson.OPT_SORT_KEYS)
+    # The answer's media type follows the Accept header, so it is part of the key.
+    accept = _header(scope, b"accept").decode("latin-1")
+    canonical = orjson.dumps([document, operation, variables, accept], option=orjson.OPT_SORT_KEYS)
     return hashlib.sha256(canonical).hexdigest()
 
 

@@ -38,3 +38,17 @@ class Settings(BaseSettings):
     version_poll_seconds: float = 1.0
     # Add `x-sql-statements: N` to each GraphQL response (for benchmarks and debugging).
     statement_header: bool = False
+
+    # Limits on what one request may ask (README: "Limits"). Each refusal is an error
+    # with code QUERY_TOO_COMPLEX (or BAD_REQUEST, TIMEOUT) naming the limit and value.
+    max_depth: int = 10
+    max_aliases: int = 30
+    max_tokens: int = 5_000
+    max_cost: int = 50_000
+    max_body_bytes: int = 1_000_000
+    request_timeout_seconds: float = 10.0
+    # Several operations in one request (a JSON array): off unless given a cap.
+    batching_max_operations: int = 0
+    introspection: bool = True
+    # Origins allowed to call the API from a browser; none unless listed (JSON list).
+    cors_origins: list[str] = []

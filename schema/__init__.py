@@ -1,15 +1,27 @@
-"""The GraphQL schema of the taxonomy API."""
+"""The GraphQL schema of the taxonomy API, with its limits and error handling."""
 
+import logging
 from collections.abc import AsyncIterator
 from functools import partial
+from typing import Any
 
 import strawberry
 from graphql import GraphQLError
-from strawberry.extensions import MaskErrors, SchemaExtension
+from strawberry.extensions import (
+    DisableIntrospection,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    QueryDepthLimiter,
+    SchemaExtension,
+)
+from strawberry.schema.config import StrawberryConfig
 from strawberry.types import ExecutionContext
 
-from schema.errors import ClientError
+from schema.errors import ErrorCodes, is_unexpected
+from schema.limits import cost_limiter
 from schema.query import Query
+
+log = logging.getLogger("taxonomy.errors")
 
 
 class CloseReader(SchemaExtension):
@@ -25,31 +37,49 @@ class CloseReader(SchemaExtension):
                 context.response.headers["x-sql-statements"] = str(reader.statements)
 
 
-def _is_unexpected(error: GraphQLError) -> bool:
-    # Errors clients caused (and GraphQL's own validation errors) say what was wrong;
-    # anything else is a fault of ours, and its text must not reach clients.
-    original = error.original_error
-    return original is not None and not isinstance(original, ClientError | GraphQLError)
-
-
 class TaxonomySchema(strawberry.Schema):
     def process_errors(
         self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
     ) -> None:
-        # A client's mistake is answered in the response; only our own faults are logged.
-        unexpected = [error for error in errors if _is_unexpected(error)]
-        super().process_errors(unexpected, execution_context)
+        # A client's mistake is answered in the response; only our own faults are logged,
+        # with the request id the client is given.
+        context = execution_context.context if execution_context else None
+        request_id = getattr(context, "request_id", None)
+        for error in errors:
+            if is_unexpected(error):
+                log.error(
+                    "request %s: %s", request_id, error.message, exc_info=error.original_error
+                )
 
 
-def build_schema() -> strawberry.Schema:
-    return TaxonomySchema(
-        query=Query,
-        extensions=[
-            CloseReader,
-            # A factory, so that every execution gets its own extension instance.
-            partial(MaskErrors, should_mask_error=_is_unexpected, error_message="Internal error"),
-        ],
+def build_schema(
+    *,
+    max_depth: int = 10,
+    max_aliases: int = 30,
+    max_tokens: int = 5_000,
+    max_cost: int = 50_000,
+    introspection: bool = True,
+    batching_max_operations: int = 0,
+) -> strawberry.Schema:
+    """The schema with these limits (each extension is given as a class or a factory, so
+    every execution gets its own instance)."""
+    extensions: list[Any] = [
+        CloseReader,
+        partial(QueryDepthLimiter, max_depth=max_depth),
+        partial(MaxAliasesLimiter, max_alias_count=max_aliases),
+        partial(MaxTokensLimiter, max_token_count=max_tokens),
+        cost_limiter(max_cost),
+        ErrorCodes,
+    ]
+    if not introspection:
+        extensions.append(DisableIntrospection)
+    config = StrawberryConfig(
+        batching_config={"max_operations": batching_max_operations}
+        if batching_max_operations > 0
+        else None
     )
+    return TaxonomySchema(query=Query, extensions=extensions, config=config)
 
 
+# The schema with the default limits: what `taxonomy schema` prints and tests execute.
 schema = build_schema()

@@ -18,6 +18,8 @@ class Context:
     response: Any = None
     # Whether to tell the client, in a header, how many SQL statements its query ran.
     report_statements: bool = False
+    # The id of this request (api.http_guards.RequestId), for masked errors and the log.
+    request_id: str | None = None
 
     @classmethod
     def for_request(

@@ -1,14 +1,129 @@
-"""Errors a client can cause, each with a machine-readable ``extensions.code``."""
+"""Errors and their `extensions.code`.
+
+Errors a client causes say what was wrong and what to do. Our own faults are masked: the
+client gets `INTERNAL` and a request id; the log gets the whole story under that id."""
+
+import logging
+import re
+from typing import Any
 
 from graphql import GraphQLError
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from strawberry.extensions import MaskErrors
+
+log = logging.getLogger("taxonomy.errors")
 
 
 class ClientError(GraphQLError):
     code = "BAD_USER_INPUT"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, extensions={"code": self.code})
+    def __init__(self, message: str, **extensions: Any) -> None:
+        super().__init__(message, extensions={"code": self.code, **extensions})
 
 
 class BadUserInputError(ClientError):
     code = "BAD_USER_INPUT"
+
+
+class LimitError(ClientError):
+    code = "QUERY_TOO_COMPLEX"
+
+    def __init__(
+        self, message: str, *, limit: str, value: int, extra: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message, limit=limit, limitValue=value, **(extra or {}))
+
+
+# Strawberry's own limiters word their refusals their way; these name the setting too.
+_LIMIT_MESSAGES = [
+    (re.compile(r"exceeds maximum operation depth of (\d+)"), "max_depth", "query depth"),
+    (re.compile(r"(\d+) aliases found\. Allowed: (\d+)"), "max_aliases", "aliases"),
+    (re.compile(r"Document contains more than (\d+) tokens"), "max_tokens", "tokens"),
+]
+
+_DATABASE_ERRORS = (OperationalError, PoolTimeoutError, ConnectionError, OSError)
+
+
+def _limit(error: GraphQLError) -> tuple[str, str, int] | None:
+    """(message, setting, value) when ``error`` is a refusal by one of the limiters."""
+    for pattern, setting, what in _LIMIT_MESSAGES:
+        match = pattern.search(error.message)
+        if match:
+            value = int(match.groups()[-1])
+            message = (
+                f"{what} over the limit `{setting}` of {value} ({error.message}); "
+                "split the query or ask for less"
+            )
+            return message, setting, value
+    return None
+
+
+def _with_code(
+    error: GraphQLError, code: str, message: str | None = None, **extra: Any
+) -> GraphQLError:
+    return GraphQLError(
+        message if message is not None else error.message,
+        nodes=error.nodes,
+        source=error.source,
+        positions=error.positions,
+        path=error.path,
+        extensions={**(error.extensions or {}), "code": code, **extra},
+    )
+
+
+def _is_database_error(original: BaseException | None) -> bool:
+    return isinstance(original, _DATABASE_ERRORS) or (
+        isinstance(original, DBAPIError) and original.connection_invalidated
+    )
+
+
+def is_unexpected(error: GraphQLError) -> bool:
+    """A fault of ours (not the client's, not the database's absence): log it whole."""
+    original = error.original_error
+    return (
+        original is not None
+        and not isinstance(original, GraphQLError)
+        and not _is_database_error(original)
+    )
+
+
+def classified(error: GraphQLError, request_id: str | None) -> GraphQLError:
+    """``error`` with its `extensions.code`; our own faults masked."""
+    if error.extensions and "code" in error.extensions:
+        return error  # a ClientError, raised by us with its code
+    original = error.original_error
+    if _is_database_error(original):
+        return _with_code(
+            error,
+            "DATABASE_UNAVAILABLE",
+            "the database is unavailable right now; try again in a few seconds",
+        )
+    if is_unexpected(error):
+        return _with_code(
+            error,
+            "INTERNAL",
+            "internal error; if it persists, report it with its request id",
+            requestId=request_id,
+        )
+    limit = _limit(error)
+    if limit is not None:
+        message, setting, value = limit
+        return _with_code(error, "QUERY_TOO_COMPLEX", message, limit=setting, limitValue=value)
+    if error.message.startswith("Syntax Error"):
+        return _with_code(error, "GRAPHQL_PARSE_FAILED")
+    return _with_code(error, "GRAPHQL_VALIDATION_FAILED")
+
+
+class ErrorCodes(MaskErrors):
+    """Gives every error its `extensions.code` and masks our own faults (an extension, so
+    that it runs on every result)."""
+
+    def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
+        request_id = getattr(self.execution_context.context, "request_id", None)
+        return [classified(error, request_id) for error in errors]
+
+
+REQUEST_ERROR_CODES = frozenset(
+    {"GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "QUERY_TOO_COMPLEX", "BAD_REQUEST"}
+)

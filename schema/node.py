@@ -215,7 +215,7 @@ def _id(row: NodeRow) -> int:
 def _by_model_keys(order: ModelTreatmentOrder) -> list[SortKey]:
     descending = order.direction is OrderDirection.DESC
     # Release order is stored as a rank with the newest first, so DESC is its ascending order.
-    recency = SortKey(col(ModelRow.recency_rank), descending=not descending)
+    recency = SortKey(col(BranchModelRow.recency_rank), descending=not descending)
     field = order.field
     if field is ModelTreatmentOrderField.RELEASE_DATE:
         return [recency]
@@ -226,4 +226,4 @@ def _by_model_keys(order: ModelTreatmentOrder) -> list[SortKey]:
         primary = SortKey(col(BranchModelRow.strongest_rank), descending=not descending)
     else:
         primary = SortKey(col(BranchModelRow.method_count), descending=descending)
-    return [primary, SortKey(col(ModelRow.recency_rank))]
+    return [primary, SortKey(col(BranchModelRow.recency_rank))]

@@ -1,0 +1,237 @@
+"""ASGI middlewares around /graphql: a request id on every exchange, the body size and
+time limits, and GraphQL over HTTP's media type and status codes.
+
+Each answers a refusal the way GraphQL clients read it: a JSON body with `errors`, each
+with `extensions.code`, and the request id."""
+
+import asyncio
+import re
+import uuid
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import orjson
+
+from schema.errors import REQUEST_ERROR_CODES
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+GRAPHQL_RESPONSE = b"application/graphql-response+json"
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
+
+
+def _header(scope: Scope, name: bytes) -> bytes:
+    return b",".join(value for key, value in scope.get("headers", []) if key == name)
+
+
+async def send_error(
+    send: Send, scope: Scope, status: int, code: str, message: str, **extensions: Any
+) -> None:
+    body = orjson.dumps(
+        {
+            "errors": [
+                {
+                    "message": message,
+                    "extensions": {
+                        "code": code,
+                        "requestId": scope.get("state", {}).get("request_id"),
+                        **extensions,
+                    },
+                }
+            ]
+        }
+    )
+    media = GRAPHQL_RESPONSE if _wants_graphql_response(scope) else b"application/json"
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", media + b"; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class RequestId:
+    """Gives each request an id (the client's `x-request-id` if sane), echoed back in a
+    header and in masked errors, and logged with our faults."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = _header(scope, b"x-request-id").decode("latin-1")
+        request_id = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+        scope.setdefault("state", {})["request_id"] = request_id
+
+        async def send_with_id(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"x-request-id", request_id.encode()),
+                ]
+            await send(message)
+
+        await self.app(scope, receive, send_with_id)
+
+
+class BodyLimit:
+    """Refuses request bodies over ``max_bytes`` with 413, before reading them whole."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _header(scope, b"content-length")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            await self._refuse(scope, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await self._refuse(scope, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        await send_error(
+            send,
+            scope,
+            413,
+            "BAD_REQUEST",
+            f"the request body is over the limit `max_body_bytes` of {self.max_bytes:,} bytes",
+            limit="max_body_bytes",
+            limitValue=self.max_bytes,
+        )
+
+
+class TimeLimit:
+    """Stops a request that runs over ``seconds`` and answers 503 with code TIMEOUT."""
+
+    def __init__(self, app: ASGIApp, seconds: float) -> None:
+        self.app = app
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            async with asyncio.timeout(self.seconds):
+                await self.app(scope, receive, watched_send)
+        except TimeoutError:
+            if started:
+                raise
+            await send_error(
+                send,
+                scope,
+                503,
+                "TIMEOUT",
+                f"the query ran over the limit `request_timeout_seconds` of {self.seconds:g} s "
+                "and was stopped; ask for less",
+                limit="request_timeout_seconds",
+                limitValue=self.seconds,
+            )
+
+
+def _wants_graphql_response(scope: Scope) -> bool:
+    accept = _header(scope, b"accept")
+    return not accept or GRAPHQL_RESPONSE in accept or b"*/*" in accept
+
+
+class GraphQLOverHTTP:
+    """GraphQL over HTTP's rules for the answers of /graphql: the media type
+    `application/graphql-response+json` (unless the client asks only for JSON), 400 for a
+    request that could not be executed, and JSON errors instead of plain text."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start: Message = {}
+        chunks: list[bytes] = []
+
+        async def capture(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        await self.app(scope, receive, capture)
+        body = b"".join(chunks)
+        headers = dict(start.get("headers", []))
+        media = headers.get(b"content-type", b"")
+        status = int(start.get("status", 500))
+        if media.startswith(b"text/plain") and 400 <= status < 500:
+            # Strawberry refuses unreadable requests in plain text; clients expect JSON.
+            await send_error(send, scope, status, "BAD_REQUEST", body.decode("utf-8", "replace"))
+            return
+        if media.startswith(b"application/json") and _wants_graphql_response(scope):
+            headers[b"content-type"] = GRAPHQL_RESPONSE + b"; charset=utf-8"
+            status = _status_of(body, status)
+        headers[b"content-length"] = str(len(body)).encode()
+        await send(
+            {"type": "http.response.start", "status": status, "headers": list(headers.items())}
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _status_of(body: bytes, status: int) -> int:
+    """400 when the request could not be executed at all (no data, only request errors)."""
+    if status != 200 or b'"errors"' not in body:
+        return status
+    try:
+        result = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return status
+    if not isinstance(result, dict) or result.get("data") is not None:
+        return status
+    codes = {
+        error.get("extensions", {}).get("code")
+        for error in result.get("errors", [])
+        if isinstance(error, dict)
+    }
+    return 400 if codes and codes <= REQUEST_ERROR_CODES else status
