@@ -16,7 +16,7 @@ from strawberry.asgi import GraphQL
 
 from api import migrate
 from api.data_version import DataVersion
-from api.db import make_async_engine
+from api.db import is_sqlite, make_async_engine, sqlite_path
 from api.graphiql import with_sample_query
 from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit
 from api.response_cache import LRU, ResponseCache
@@ -63,10 +63,17 @@ async def readyz(request: Request) -> Response:
                     await connection.execute(select(table_of(DatasetRow).c.version))
                 ).scalar()
     except (SQLAlchemyError, OSError) as exc:
-        return JSONResponse(
-            {"status": "unavailable", "reason": f"database unreachable: {type(exc).__name__}"},
-            status_code=503,
+        path = (
+            sqlite_path(request.app.state.database_url)
+            if is_sqlite(request.app.state.database_url)
+            else None
         )
+        reason = (
+            f"no database at {path}: run `taxonomy migrate` or `taxonomy load DIR`"
+            if path is not None and not path.exists()
+            else f"database unreachable: {type(exc).__name__}"
+        )
+        return JSONResponse({"status": "unavailable", "reason": reason}, status_code=503)
     if revision != head:
         return JSONResponse(
             {
@@ -93,6 +100,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.engine = engine
+        app.state.database_url = settings.database_url
         app.state.data_version = version
         await version.start()
         try:

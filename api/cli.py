@@ -153,20 +153,31 @@ def prepare_database(settings: Settings) -> None:
 
 @main.command()
 @DB_OPTION
+@click.option(
+    "--admin-db",
+    "admin_database_url",
+    default=None,
+    help="URL with the rights to migrate and load (default: --db); the server itself only reads.",
+)
 @click.option("--host", default=None, help="Interface to listen on [default: 127.0.0.1].")
 @click.option("--port", type=int, default=None, help="Port to listen on [default: 8000].")
 @click.option("--workers", type=int, default=None, help="Worker processes [default: 1].")
 def serve(
-    database_url: str | None, host: str | None, port: int | None, workers: int | None
+    database_url: str | None,
+    admin_database_url: str | None,
+    host: str | None,
+    port: int | None,
+    workers: int | None,
 ) -> None:
     """Serve GraphQL at /graphql (GraphiQL in a browser), /healthz and /readyz."""
     import uvicorn
 
     settings = _settings(database_url)
+    admin_url = admin_database_url or settings.admin_database_url or settings.database_url
     try:
-        prepare_database(settings)
+        prepare_database(settings.model_copy(update={"database_url": admin_url}))
     except OperationalError as exc:
-        raise _unreachable(settings.database_url, exc) from None
+        raise _unreachable(admin_url, exc) from None
     except DatasetError as exc:
         raise click.ClickException("the default fixtures do not load:\n" + str(exc)) from None
     # Worker processes build their own settings from the environment.

@@ -54,11 +54,12 @@ def ensure_sqlite_dir(url: str) -> None:
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
 
 
-def _sqlite_connection_setup(engine: Engine) -> None:
+def _sqlite_connection_setup(engine: Engine, *, writer: bool = True) -> None:
     """Foreign keys on, WAL so readers keep their snapshot during a load, explicit BEGIN.
 
     pysqlite does not begin a transaction before a SELECT; without our own BEGIN, the
-    statements of one request could read across a concurrent load's commit.
+    statements of one request could read across a concurrent load's commit. Only writers
+    set the journal mode (it is stored in the file; a read-only connection cannot).
     """
 
     @event.listens_for(engine, "connect")
@@ -67,7 +68,8 @@ def _sqlite_connection_setup(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute("PRAGMA busy_timeout = 5000")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        if writer:
+            cursor.execute("PRAGMA journal_mode = WAL")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -94,11 +96,27 @@ def make_sync_engine(url: str) -> Engine:
     return engine
 
 
+def sqlite_path(url: str) -> Path | None:
+    database = parse_url(url).database
+    return Path(database) if database and database != ":memory:" else None
+
+
+def _read_only_sqlite_url(url: str) -> URL:
+    path = sqlite_path(url)
+    if path is None:
+        return async_url(url)
+    return make_url(f"sqlite+aiosqlite:///file:{path.resolve()}?mode=ro&uri=true")
+
+
 def make_async_engine(url: str, *, pool_size: int = 5) -> AsyncEngine:
-    """The serving engine: every request reads one consistent snapshot of the data."""
+    """The serving engine, which cannot write (least privilege: the file is opened
+    read-only on SQLite, every transaction is read-only on PostgreSQL); every request
+    reads one consistent snapshot of the data."""
     if is_sqlite(url):
-        engine = create_async_engine(async_url(url), pool_size=pool_size, max_overflow=10)
-        _sqlite_connection_setup(engine.sync_engine)
+        engine = create_async_engine(
+            _read_only_sqlite_url(url), pool_size=pool_size, max_overflow=10
+        )
+        _sqlite_connection_setup(engine.sync_engine, writer=False)
         return engine
     return create_async_engine(
         async_url(url),
@@ -108,7 +126,10 @@ def make_async_engine(url: str, *, pool_size: int = 5) -> AsyncEngine:
         # Fail fast when the database is away: clients get DATABASE_UNAVAILABLE in
         # seconds, not after TCP's own timeouts.
         pool_timeout=3,
-        connect_args={"connect_timeout": 3},
+        connect_args={
+            "connect_timeout": 3,
+            "options": "-c default_transaction_read_only=on",
+        },
         # One snapshot for all of a request's statements, so no answer mixes two loads.
         isolation_level="REPEATABLE READ",
     )

@@ -21,6 +21,9 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DATABASE_URL", "TAXONOMY_DATABASE_URL"),
         description="sqlite:///path or postgresql://user@host:port/db",
     )
+    # Who migrates and loads the fixtures at `taxonomy serve` start-up when the serving
+    # role may not write (PostgreSQL, README "Least privilege"); DATABASE_URL otherwise.
+    admin_database_url: str | None = None
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1

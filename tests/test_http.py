@@ -3,6 +3,10 @@
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+
 from api import migrate
 from api.loading import load_directory
 
@@ -67,3 +71,18 @@ def test_not_ready_when_the_database_is_unreachable() -> None:
         assert response.status_code == 503
         assert response.json()["reason"].startswith("database unreachable")
         assert client.get("/healthz").status_code == 200
+
+
+def test_the_serving_engine_cannot_write(tiny: Api) -> None:
+    """Least privilege: the server opens SQLite read-only and runs read-only transactions
+    on PostgreSQL, so no bug or injection in a request can change the data."""
+    engine = tiny.client.app.state.engine  # type: ignore[attr-defined]
+
+    async def write() -> None:
+        async with engine.begin() as connection:
+            await connection.execute(text("DELETE FROM node_stats"))
+
+    assert tiny.client.portal is not None
+    with pytest.raises(DBAPIError, match="(?i)read-?only"):
+        tiny.client.portal.call(write)
+    assert tiny.query("{ taxonomy { nodeCount } }") == {"taxonomy": {"nodeCount": 5}}
