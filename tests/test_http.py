@@ -83,6 +83,6 @@ def test_the_serving_engine_cannot_write(tiny: Api) -> None:
             await connection.execute(text("DELETE FROM node_stats"))
 
     assert tiny.client.portal is not None
-    with pytest.raises(DBAPIError, match="(?i)read-?only"):
+    with pytest.raises(DBAPIError, match=r"(?i)read-?only"):
         tiny.client.portal.call(write)
     assert tiny.query("{ taxonomy { nodeCount } }") == {"taxonomy": {"nodeCount": 5}}
