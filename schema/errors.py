@@ -26,6 +26,12 @@ class BadUserInputError(ClientError):
     code = "BAD_USER_INPUT"
 
 
+class NotFoundError(ClientError):
+    """An ID given to narrow a list names nothing (a top-level lookup answers null)."""
+
+    code = "NOT_FOUND"
+
+
 class LimitError(ClientError):
     code = "QUERY_TOO_COMPLEX"
 

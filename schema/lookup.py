@@ -3,7 +3,7 @@
 from typing import Any
 
 from schema.context import Info
-from schema.errors import BadUserInputError
+from schema.errors import BadUserInputError, NotFoundError
 from schema.ids import InvalidIdError, decode_id_of
 
 
@@ -26,7 +26,7 @@ async def row_for_id(info: Info, kind: str, value: str, argument: str) -> Any:
     }[kind]
     row = await by_slug.load(key_of(value, kind, argument))
     if row is None:
-        raise BadUserInputError(f"`{argument}`: no {kind.lower()} has the ID {value!r}")
+        raise NotFoundError(f"`{argument}`: no {kind.lower()} has the ID {value!r}")
     return row
 
 

@@ -101,10 +101,10 @@ def test_argument_checks(tiny: Api) -> None:
     )
     assert "no words to look for" in _only_error(tiny, '{ search(query: "  ?! ") { totalCount } }')
     unknown = encode_id("Node", "nope")
-    assert (
-        _only_error(tiny, f'{{ methods(filter: {{within: "{unknown}"}}) {{ totalCount }} }}')
-        == f"`filter.within`: no node has the ID {unknown!r}"
-    )
+    errors = tiny.errors(f'{{ methods(filter: {{within: "{unknown}"}}) {{ totalCount }} }}')
+    assert [(e["message"], e["extensions"]["code"]) for e in errors] == [
+        (f"`filter.within`: no node has the ID {unknown!r}", "NOT_FOUND")
+    ]
 
 
 def test_filters(tiny: Api) -> None:
