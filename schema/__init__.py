@@ -6,14 +6,17 @@ from functools import partial
 from typing import Any
 
 import strawberry
-from graphql import GraphQLError
+from graphql import ASTValidationRule, GraphQLError
 from strawberry.extensions import (
+    AddValidationRules,
     DisableIntrospection,
-    MaxAliasesLimiter,
     MaxTokensLimiter,
-    QueryDepthLimiter,
+    ParserCache,
     SchemaExtension,
+    ValidationCache,
 )
+from strawberry.extensions.max_aliases import create_validator as aliases_rule
+from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types import ExecutionContext
 
@@ -63,10 +66,19 @@ def build_schema(
 ) -> strawberry.Schema:
     """The schema with these limits (each extension is given as a class or a factory, so
     every execution gets its own instance)."""
+    # The limits' validation rules are made once, so that validated documents stay in
+    # the validation cache across requests (its key holds the rules).
+    limit_rules: list[type[ASTValidationRule]] = [
+        depth_rule(max_depth, None, None),
+        aliases_rule(max_aliases),
+    ]
     extensions: list[Any] = [
+        # Parsing and validating a document costs more than running most queries; the same
+        # documents come again and again.
+        partial(ParserCache, maxsize=1024),
+        partial(ValidationCache, maxsize=1024),
         CloseReader,
-        partial(QueryDepthLimiter, max_depth=max_depth),
-        partial(MaxAliasesLimiter, max_alias_count=max_aliases),
+        partial(AddValidationRules, limit_rules),
         partial(MaxTokensLimiter, max_token_count=max_tokens),
         cost_limiter(max_cost),
         ErrorCodes,
