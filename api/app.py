@@ -19,6 +19,7 @@ from api.data_version import DataVersion
 from api.db import is_sqlite, make_async_engine, sqlite_path
 from api.graphiql import with_sample_query
 from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit
+from api.persisted_queries import PersistedQueries, QueryStore, load_allowlist
 from api.response_cache import LRU, ResponseCache
 from api.settings import Settings
 from api.tables import DatasetRow, table_of
@@ -127,8 +128,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if settings.response_cache and settings.response_cache_entries > 0
         else None
     )
+    allowlist = (
+        load_allowlist(settings.persisted_queries_allowlist)
+        if settings.persisted_queries_allowlist
+        else None
+    )
+    queries = QueryStore(settings.persisted_queries_entries, allowlist)
     endpoint = TimeLimit(
-        BodyLimit(ResponseCache(GraphQLOverHTTP(graphql), version, store), settings.max_body_bytes),
+        BodyLimit(
+            PersistedQueries(ResponseCache(GraphQLOverHTTP(graphql), version, store), queries),
+            settings.max_body_bytes,
+        ),
         settings.request_timeout_seconds,
     )
     middleware = [Middleware(RequestId)]

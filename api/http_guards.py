@@ -7,25 +7,15 @@ with `extensions.code`, and the request id."""
 import asyncio
 import re
 import uuid
-from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 import orjson
 
+from api.asgi import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
 from schema.errors import REQUEST_ERROR_CODES
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 GRAPHQL_RESPONSE = b"application/graphql-response+json"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
-
-
-def _header(scope: Scope, name: bytes) -> bytes:
-    return b",".join(value for key, value in scope.get("headers", []) if key == name)
 
 
 async def send_error(
@@ -70,7 +60,7 @@ class RequestId:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        given = _header(scope, b"x-request-id").decode("latin-1")
+        given = header(scope, b"x-request-id").decode("latin-1")
         request_id = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = request_id
 
@@ -96,35 +86,15 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = _header(scope, b"content-length")
+        declared = header(scope, b"content-length")
         if declared.isdigit() and int(declared) > self.max_bytes:
             await self._refuse(scope, send)
             return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                break
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                await self._refuse(scope, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        delivered = False
-
-        async def replay() -> Message:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        body = await read_body(receive, self.max_bytes)
+        if body is None:
+            await self._refuse(scope, send)
+            return
+        await self.app(scope, replay(body, receive), send)
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
         await send_error(
@@ -175,7 +145,7 @@ class TimeLimit:
 
 
 def _wants_graphql_response(scope: Scope) -> bool:
-    accept = _header(scope, b"accept")
+    accept = header(scope, b"accept")
     return not accept or GRAPHQL_RESPONSE in accept or b"*/*" in accept
 
 

@@ -7,21 +7,13 @@ one poll interval, and no entry needs to be evicted by hand."""
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import parse_qs
 
 import orjson
 
+from api.asgi import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
 from api.data_version import DataVersion
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
 
 STATEMENTS_HEADER = b"x-sql-statements"
 
@@ -89,7 +81,7 @@ def _query_key(scope: Scope, body: bytes) -> str | None:
     if not isinstance(document, str):
         return None
     # The answer's media type follows the Accept header, so it is part of the key.
-    accept = _header(scope, b"accept").decode("latin-1")
+    accept = header(scope, b"accept").decode("latin-1")
     canonical = orjson.dumps([document, operation, variables, accept], option=orjson.OPT_SORT_KEYS)
     return hashlib.sha256(canonical).hexdigest()
 
@@ -104,14 +96,14 @@ class ResponseCache:
         if scope["type"] != "http" or scope["method"] not in ("GET", "POST"):
             await self.app(scope, receive, send)
             return
-        body, replay = await _read_body(receive)
+        body = await read_body(receive) or b""
         key = _query_key(scope, body)
         version = self.version.current
         if key is None or version is None:
-            await self.app(scope, replay, send)
+            await self.app(scope, replay(body, receive), send)
             return
         etag = f'W/"{version}-{key[:20]}"'.encode()
-        if scope["method"] == "GET" and etag in _header(scope, b"if-none-match"):
+        if scope["method"] == "GET" and etag in header(scope, b"if-none-match"):
             await _send(send, Cached(304, [(b"etag", etag)], b""))
             return
         cache_key = f"{version}:{key}"
@@ -119,39 +111,13 @@ class ResponseCache:
         if hit is not None:
             await _send(send, hit, extra=[(b"etag", etag), (b"x-cache", b"hit")])
             return
-        captured = await _capture(self.app, scope, replay)
+        captured = await _capture(self.app, scope, replay(body, receive))
         cacheable = captured.status == 200 and b'"errors"' not in captured.body
         if self.store is not None and cacheable:
             self.store.put(cache_key, captured.for_replay())
         await _send(
             send, captured, extra=[(b"etag", etag), (b"x-cache", b"miss")] if cacheable else []
         )
-
-
-def _header(scope: Scope, name: bytes) -> bytes:
-    return b",".join(value for key, value in scope["headers"] if key == name)
-
-
-async def _read_body(receive: Receive) -> tuple[bytes, Receive]:
-    chunks = []
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            break  # the client went away; let the app see it
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            break
-    body = b"".join(chunks)
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return body, replay
 
 
 async def _capture(app: ASGIApp, scope: Scope, receive: Receive) -> Cached:

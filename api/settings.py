@@ -53,5 +53,10 @@ class Settings(BaseSettings):
     # Several operations in one request (a JSON array): off unless given a cap.
     batching_max_operations: int = 0
     introspection: bool = True
+    # Automatic persisted queries (Apollo's protocol): documents kept per process.
+    persisted_queries_entries: int = 1000
+    # Allowlist mode: only the documents in this JSON file ({sha256: document} or a list of
+    # documents) run, by hash or in full; nothing else.
+    persisted_queries_allowlist: Path | None = None
     # Origins allowed to call the API from a browser; none unless listed (JSON list).
     cors_origins: list[str] = []

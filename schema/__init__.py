@@ -1,7 +1,8 @@
 """The GraphQL schema of the taxonomy API, with its limits and error handling."""
 
+import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from functools import partial
 from typing import Any
 
@@ -40,6 +41,20 @@ class CloseReader(SchemaExtension):
                 context.response.headers["x-sql-statements"] = str(reader.statements)
 
 
+class DocumentCache(ParserCache):
+    """Strawberry's parser cache, except that a document that does not parse is left to
+    Strawberry's own parser, whose error then goes through the error extensions (the
+    cache's would bypass them and reach the client without a code)."""
+
+    def on_parse(self) -> Iterator[None]:
+        context = self.execution_context
+        with contextlib.suppress(GraphQLError):
+            context.graphql_document = self.cached_parse_document(
+                context.query, **context.parse_options
+            )
+        yield
+
+
 class TaxonomySchema(strawberry.Schema):
     def process_errors(
         self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
@@ -75,7 +90,7 @@ def build_schema(
     extensions: list[Any] = [
         # Parsing and validating a document costs more than running most queries; the same
         # documents come again and again.
-        partial(ParserCache, maxsize=1024),
+        partial(DocumentCache, maxsize=1024),
         partial(ValidationCache, maxsize=1024),
         CloseReader,
         partial(AddValidationRules, limit_rules),

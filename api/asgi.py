@@ -1,0 +1,48 @@
+"""What the project's ASGI middlewares share: types, headers, and reading a request body
+once while letting the app behind read it again."""
+
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def header(scope: Scope, name: bytes) -> bytes:
+    """All values of request header ``name`` (lower-case), comma-joined."""
+    return b",".join(value for key, value in scope.get("headers", []) if key == name)
+
+
+async def read_body(receive: Receive, limit: int | None = None) -> bytes | None:
+    """The whole request body; None if it grows past ``limit`` bytes."""
+    chunks = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break  # the client went away; the app behind will see it
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if limit is not None and size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A receive callable that hands ``body`` to the app behind, then defers to ``receive``."""
+    delivered = False
+
+    async def receive_again() -> Message:
+        nonlocal delivered
+        if not delivered:
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return receive_again

@@ -1,0 +1,68 @@
+"""Automatic persisted queries as Apollo's clients speak them, and the allowlist mode."""
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from conftest import Api, serve
+
+QUERY = "query Roots { roots { slug } }"
+DIGEST = hashlib.sha256(QUERY.encode()).hexdigest()
+ROOTS = {"data": {"roots": [{"slug": "alpha"}, {"slug": "zeta"}]}}
+
+
+def _persisted(digest: str = DIGEST) -> dict[str, Any]:
+    return {"persistedQuery": {"version": 1, "sha256Hash": digest}}
+
+
+def _post(client: TestClient, **body: Any) -> tuple[int, Any]:
+    response = client.post("/graphql", json=body)
+    return response.status_code, response.json()
+
+
+def test_hash_first_then_the_document_then_the_hash_alone(tiny: Api) -> None:
+    status, body = _post(tiny.client, extensions=_persisted())
+    assert status == 200
+    assert body["errors"][0]["message"] == "PersistedQueryNotFound"
+    assert body["errors"][0]["extensions"]["code"] == "PERSISTED_QUERY_NOT_FOUND"
+
+    assert _post(tiny.client, query=QUERY, extensions=_persisted()) == (200, ROOTS)
+    assert _post(tiny.client, extensions=_persisted()) == (200, ROOTS)
+    got = tiny.client.get("/graphql", params={"extensions": json.dumps(_persisted())})
+    assert got.json() == ROOTS
+
+
+def test_a_hash_that_is_not_the_documents_is_refused(tiny: Api) -> None:
+    status, body = _post(tiny.client, query=QUERY, extensions=_persisted("0" * 64))
+    assert status == 400
+    assert body["errors"][0]["extensions"]["code"] == "BAD_REQUEST"
+    assert _post(tiny.client, extensions=_persisted("0" * 64))[1]["errors"][0]["message"] == (
+        "PersistedQueryNotFound"
+    )
+
+
+def test_the_store_is_bounded(tiny: Api) -> None:
+    with serve(tiny.database_url, persisted_queries_entries=1) as client:
+        other = "query Other { taxonomy { nodeCount } }"
+        other_hash = _persisted(hashlib.sha256(other.encode()).hexdigest())
+        assert _post(client, query=QUERY, extensions=_persisted())[0] == 200
+        assert _post(client, query=other, extensions=other_hash)[0] == 200
+        # The first document was pushed out by the second.
+        assert _post(client, extensions=_persisted())[1]["errors"][0]["message"] == (
+            "PersistedQueryNotFound"
+        )
+        assert "errors" not in _post(client, extensions=other_hash)[1]
+
+
+def test_allowlist_mode_runs_only_registered_operations(tiny: Api, tmp_path: Path) -> None:
+    allowlist = tmp_path / "operations.json"
+    allowlist.write_text(json.dumps({DIGEST: QUERY}), encoding="utf-8")
+    with serve(tiny.database_url, persisted_queries_allowlist=str(allowlist)) as client:
+        assert _post(client, extensions=_persisted()) == (200, ROOTS)
+        assert _post(client, query=QUERY) == (200, ROOTS)
+        status, body = _post(client, query="{ taxonomy { nodeCount } }")
+        assert status == 400
+        assert body["errors"][0]["extensions"]["code"] == "PERSISTED_QUERY_NOT_ALLOWED"
