@@ -17,6 +17,12 @@ class RowBacked:
     def from_row(cls, row: Any) -> Self:
         return cls(row=row)
 
+    def row_id(self) -> int:
+        """The row's database id (never shown to clients), for loaders and queries."""
+        row_id = self.row.id
+        assert isinstance(row_id, int)  # rows read from the database always have one
+        return row_id
+
 
 @strawberry.type
 class Slugged(RowBacked):

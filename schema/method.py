@@ -47,14 +47,14 @@ class Method(Slugged):
 
     @strawberry.field(description="The strongest treatment over all models; null when no evidence.")
     async def strongest(self, info: Info) -> Strength | None:
-        stats = await info.context.loaders.method_stats_by_id.load(_id(self.row))
+        stats = await info.context.loaders.method_stats_by_id.load(self.row_id())
         if stats is None or stats.strongest_rank is None:
             return None
         return Strength.from_rank(stats.strongest_rank)
 
     @strawberry.field(description="How many models treat the method.")
     async def model_count(self, info: Info) -> int:
-        stats = await info.context.loaders.method_stats_by_id.load(_id(self.row))
+        stats = await info.context.loaders.method_stats_by_id.load(self.row_id())
         return stats.model_count if stats else 0
 
     @strawberry.field(
@@ -71,7 +71,7 @@ class Method(Slugged):
     ) -> list[MethodTreatmentRef]:
         from schema.treatment import MethodTreatment
 
-        rows = await info.context.loaders.treatments_by_method_id.load(_id(self.row))
+        rows = await info.context.loaders.treatments_by_method_id.load(self.row_id())
         limit = max_rank(min_strength)
         return [MethodTreatment.from_row(row) for row in rows if row.strength_rank <= limit]
 
@@ -86,13 +86,8 @@ class Method(Slugged):
         from schema.evidence import evidence_connection
 
         return await evidence_connection(
-            info, method_id=_id(self.row), first=first, after=after, filter=filter
+            info, method_id=self.row_id(), first=first, after=after, filter=filter
         )
-
-
-def _id(row: MethodRow) -> int:
-    assert row.id is not None  # rows read from the database always have one
-    return row.id
 
 
 def _order_keys(order: MethodOrder | None) -> tuple[str, list[SortKey]]:

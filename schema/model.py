@@ -38,7 +38,7 @@ class Model(Slugged):
     async def sources(self, info: Info) -> list[SourceRef]:
         from schema.source import Source
 
-        rows = await info.context.loaders.sources_by_model_id.load(_id(self.row))
+        rows = await info.context.loaders.sources_by_model_id.load(self.row_id())
         return [Source.from_row(row) for row in rows]
 
     @strawberry.field(
@@ -65,7 +65,7 @@ class Model(Slugged):
             select(TreatmentRow, MethodRow)
             .join(MethodRow, col(MethodRow.id) == col(TreatmentRow.method_id))
             .where(
-                col(TreatmentRow.model_id) == _id(self.row),
+                col(TreatmentRow.model_id) == self.row_id(),
                 col(TreatmentRow.strength_rank) <= max_rank(min_strength),
             )
         )
@@ -96,7 +96,7 @@ class Model(Slugged):
 
         if level < 1:
             raise BadUserInputError(f"`level` must be at least 1, got {level}")
-        rows = await info.context.loaders.branches_by_model_level.load((_id(self.row), level))
+        rows = await info.context.loaders.branches_by_model_level.load((self.row_id(), level))
         return [ModelTreatment.from_row(row) for row in rows]
 
     @strawberry.field(description="The model's evidence, strongest first.")
@@ -110,13 +110,8 @@ class Model(Slugged):
         from schema.evidence import evidence_connection
 
         return await evidence_connection(
-            info, model_id=_id(self.row), first=first, after=after, filter=filter
+            info, model_id=self.row_id(), first=first, after=after, filter=filter
         )
-
-
-def _id(row: ModelRow) -> int:
-    assert row.id is not None  # rows read from the database always have one
-    return row.id
 
 
 async def models_connection(

@@ -100,12 +100,12 @@ class Node(Slugged):
 
     @strawberry.field(description="The nodes above this one, root first.")
     async def ancestors(self, info: Info) -> list["Node"]:
-        rows = await info.context.loaders.ancestors_by_node_id.load(_id(self.row))
+        rows = await info.context.loaders.ancestors_by_node_id.load(self.row_id())
         return [Node.from_row(row) for row in rows]
 
     @strawberry.field(description="The nodes directly below, by name (case-insensitively).")
     async def children(self, info: Info) -> list["Node"]:
-        rows = await info.context.loaders.children_by_node_id.load(_id(self.row))
+        rows = await info.context.loaders.children_by_node_id.load(self.row_id())
         return [Node.from_row(row) for row in rows]
 
     @strawberry.field(
@@ -124,12 +124,12 @@ class Node(Slugged):
     ) -> list["Node"]:
         if max_depth is not None and max_depth < 1:
             raise BadUserInputError(f"`maxDepth` must be at least 1, got {max_depth}")
-        rows = await info.context.loaders.descendants_by_node.load((_id(self.row), max_depth))
+        rows = await info.context.loaders.descendants_by_node.load((self.row_id(), max_depth))
         return [Node.from_row(row) for row in rows]
 
     @strawberry.field(description="The node's figures and its branch's.")
     async def counts(self, info: Info) -> NodeCounts:
-        row = await info.context.loaders.stats_by_node_id.load(_id(self.row))
+        row = await info.context.loaders.stats_by_node_id.load(self.row_id())
         if row is None:  # every loaded node has its stats; this would be a half-written load
             raise RuntimeError(f"node {self.row.slug!r} has no derived counts")
         return NodeCounts.from_row(row)
@@ -189,7 +189,7 @@ class Node(Slugged):
             select(BranchModelRow, ModelRow)
             .join(ModelRow, col(ModelRow.id) == col(BranchModelRow.model_id))
             .where(
-                col(BranchModelRow.node_id) == _id(self.row),
+                col(BranchModelRow.node_id) == self.row_id(),
                 col(BranchModelRow.strongest_rank) <= max_rank(min_strength),
             )
         )
@@ -205,11 +205,6 @@ class Node(Slugged):
         info.context.loaders.prime_models([model for _, model in page.rows])
         rows = [ModelTreatment.from_row(branch) for branch, _ in page.rows]
         return connection_of(page, rows, counter(reader, statement))
-
-
-def _id(row: NodeRow) -> int:
-    assert row.id is not None  # rows read from the database always have one
-    return row.id
 
 
 def _by_model_keys(order: ModelTreatmentOrder) -> list[SortKey]:
