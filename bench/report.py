@@ -93,6 +93,11 @@ def _statements_target(results: Results) -> tuple[bool | None, list[str]]:
             verdict = same if verdict is None else verdict and same
             shown = ", ".join(f"{scale} {_fmt(count, 1)}" for scale, count in counts.items())
             lines.append(f"  - {workload} {system}: {shown} ({'same' if same else 'NOT same'})")
+    missing = [scale for scale in ("S", "M", "L") if scale not in scales]
+    if missing and verdict:
+        # Same so far is not the target: it is about every scale.
+        lines.append(f"  - not measured at {', '.join(missing)} in this run")
+        return None, lines
     return verdict, lines
 
 

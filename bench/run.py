@@ -155,7 +155,10 @@ def run_scale(
         if problems:
             raise SystemExit("the systems do not give the same answers:\n" + "\n".join(problems))
         _log(f"{scale}: same answers from {len(running)} systems")
-        peer_counts = statements.peer_on_the_wire(pg_url, chosen, config.repeats, LOG_DIR)
+        # Cache-off counts do not vary between requests; at M and L one request is enough.
+        repeats = config.repeats if scale == "S" else 1
+        config = Config(config.scales, config.timed, config.warmup, repeats)
+        peer_counts = statements.peer_on_the_wire(pg_url, chosen, repeats, LOG_DIR)
         for system in running:
             for workload in chosen:
                 server_url = sqlite_url if system.database == "sqlite" else pg_url

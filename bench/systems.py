@@ -174,7 +174,12 @@ def peer(url: str, *, workers: int = WORKERS, label: str = "peer PostGraphile") 
     )
 
 
+# At L, one W4 answer (20 By-model rows of the largest root, every method of each) is
+# large and takes tens of seconds; checking and counting wait for it.
+ANSWER_TIMEOUT = 300.0
+
+
 def answer(system: System, workload: Workload) -> tuple[Any, dict[str, str]]:
     """The system's decoded answer to ``workload`` and the response headers."""
-    body, headers = post(system.url(workload.name), system.body(workload))
+    body, headers = post(system.url(workload.name), system.body(workload), ANSWER_TIMEOUT)
     return json.loads(body), headers
