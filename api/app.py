@@ -4,6 +4,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import orjson
 from sqlalchemy import select, text
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
@@ -39,6 +40,10 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         context.report_statements = self.report_statements
         context.request_id = request.scope.get("state", {}).get("request_id")
         return context
+
+    def encode_json(self, data: object) -> bytes:
+        # orjson: several times faster than json.dumps, and UTF-8 rather than \u escapes.
+        return orjson.dumps(data)
 
     @property
     def graphql_ide_html(self) -> str:

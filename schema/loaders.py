@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import select, tuple_
+from sqlalchemy import and_, or_, select
 from sqlmodel import col
 from strawberry.dataloader import DataLoader
 
@@ -69,7 +69,13 @@ def _many_each(
 
 
 def _pairs_in(columns: Sequence[Any], keys: list[tuple[int, int]]) -> Any:
-    return tuple_(*columns).in_(keys)
+    """(a, b) in ``keys``, written as `a = x AND b IN (...)` for each x: SQLite cannot use an
+    index for a row-value IN list (it scans the table), but can for this."""
+    first, second = columns
+    grouped: dict[int, list[int]] = defaultdict(list)
+    for a, b in keys:
+        grouped[a].append(b)
+    return or_(*(and_(first == a, second.in_(bs)) for a, bs in grouped.items()))
 
 
 class Loaders:
