@@ -5,15 +5,30 @@ UV_VERSION := 0.13.9
 UV := .tools/bin/uv
 VENV := .venv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
+GRAPHIQL := api/static/graphiql/main.js
+GRAPHIQL_MODULES := graphiql/node_modules/.package-lock.json
 
-.PHONY: install serve test lint schema clean bench
+.PHONY: install browser serve test lint schema clean bench
 
 $(UV):
 	$(PYTHON) -m venv .tools
 	.tools/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-install: $(UV)
+install: $(UV) $(GRAPHIQL)
 	$(UV) sync --frozen --quiet
+
+# GraphiQL's scripts and styles, served at /graphiql-assets/ (no CDN): the npm packages pinned
+# by graphiql/package-lock.json, bundled by esbuild; redone when the lock or a source is newer.
+$(GRAPHIQL_MODULES): graphiql/package.json graphiql/package-lock.json
+	cd graphiql && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	touch $@
+
+$(GRAPHIQL): $(GRAPHIQL_MODULES) graphiql/build.mjs $(wildcard graphiql/src/*)
+	cd graphiql && npm run --silent build
+
+browser: ## Debian's Chromium, for the GraphiQL test in a headless browser
+	test -x /usr/bin/chromium || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 serve: install ## Serve the default fixtures on http://127.0.0.1:8000/graphql
 	$(VENV)/bin/taxonomy serve

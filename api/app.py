@@ -12,13 +12,14 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
-from starlette.routing import Route
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 from strawberry.asgi import GraphQL
 
 from api import migrate
 from api.data_version import DataVersion
 from api.db import is_sqlite, make_async_engine, sqlite_path
-from api.graphiql import with_sample_query
+from api.graphiql import ASSETS_DIR, ASSETS_URL, with_sample_query
 from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit
 from api.persisted_queries import PersistedQueries, QueryStore, load_allowlist
 from api.response_cache import LRU, ResponseCache
@@ -164,6 +165,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route("/graphql", endpoint, methods=["GET", "POST"]),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
+            Mount(ASSETS_URL, StaticFiles(directory=ASSETS_DIR, check_dir=False)),
         ],
         lifespan=lifespan,
     )

@@ -1,4 +1,15 @@
-"""The GraphiQL page, opened on a query that shows the seed page."""
+"""The GraphiQL page, opened on a query that shows the seed page.
+
+GraphiQL's scripts and styles come from this project, not a CDN: `graphiql/` pins the npm
+packages and bundles them into ASSETS_DIR (`make install` builds it), which the app serves at
+ASSETS_URL. Without a build, the page says how to make one and loads nothing.
+"""
+
+from html import escape
+from pathlib import Path
+
+ASSETS_DIR = Path(__file__).resolve().parent / "static" / "graphiql"
+ASSETS_URL = "/graphiql-assets"
 
 SAMPLE_QUERY = """\
 # The taxonomy browser's node page for `optimization :: training parallelism`.
@@ -34,9 +45,53 @@ query NodePage($path: String = "optimization/training-parallelism") {
 }
 """
 
+_PAGE = """\
+<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>GraphiQL · taxonomy-api</title>
+    <link rel="icon" href="data:,">
+{head}
+  </head>
+  <body>
+    <div id="graphiql">{body}</div>
+    <pre id="graphiql-query"{attributes}>{query}</pre>
+  </body>
+</html>
+"""
+
+_MISSING = """\
+<div style="font: 16px/1.5 system-ui, sans-serif; max-width: 46em; margin: 2em auto">
+      <h1>GraphiQL is not built</h1>
+      <p>This install has no GraphiQL assets ({path} is missing), and this page loads nothing
+      from the internet. Run <code>make install</code> (it runs <code>npm ci</code> and the
+      build in <code>graphiql/</code>), then reload. The API itself works: POST GraphQL to
+      <code>/graphql</code>. The sample query:</p>
+    </div>"""
+
+
+def graphiql_page() -> str:
+    """The GraphiQL page: only same-origin assets, opened on SAMPLE_QUERY (kept as text in
+    #graphiql-query); without built assets, a page that says to run `make install`."""
+    script = ASSETS_DIR / "main.js"
+    query = escape(SAMPLE_QUERY, quote=False)
+    try:
+        version = f"{script.stat().st_mtime_ns:x}"
+    except FileNotFoundError:
+        body = _MISSING.format(path=escape(str(script.relative_to(ASSETS_DIR.parents[2]))))
+        attributes = ' style="max-width: 46em; margin: 0 auto 2em"'
+        return _PAGE.format(head="", body=body, attributes=attributes, query=query)
+    head = (
+        f'    <link rel="stylesheet" href="{ASSETS_URL}/main.css?v={version}">\n'
+        f'    <script type="module" src="{ASSETS_URL}/main.js?v={version}"></script>'
+    )
+    return _PAGE.format(head=head, body="Loading GraphiQL…", attributes=" hidden", query=query)
+
 
 def with_sample_query(page: str) -> str:
-    """Strawberry's GraphiQL page with its welcome text replaced by the sample query."""
-    start = page.index("const EXAMPLE_QUERY = `") + len("const EXAMPLE_QUERY = `")
-    end = page.index("`;", start)
-    return page[:start] + SAMPLE_QUERY + page[end:]
+    """The page for GET /graphql from a browser, in place of Strawberry's `page`, whose
+    GraphiQL loads from a CDN."""
+    del page
+    return graphiql_page()

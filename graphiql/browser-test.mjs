@@ -1,0 +1,117 @@
+// Drives GraphiQL in Debian's headless Chromium with every request that is not to this
+// machine blocked: GraphiQL opens, its documentation explorer lists the types, the sample
+// query runs and its result shows. tests/test_graphiql_browser.py runs it against a live
+// `taxonomy serve`:  node browser-test.mjs BASE_URL SCREENSHOT.png
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { chromium } from "playwright-core";
+
+const [base, screenshot] = process.argv.slice(2);
+if (!base || !screenshot) {
+  console.error("usage: node browser-test.mjs BASE_URL SCREENSHOT.png");
+  process.exit(2);
+}
+const LOCAL = new Set(["127.0.0.1", "localhost", "[::1]"]);
+const TIMEOUT = 20_000;
+
+function step(message) {
+  console.log(`graphiql-browser: ${message}`);
+}
+
+const profile = await mkdtemp(join(tmpdir(), "graphiql-chromium-"));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  headless: true,
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+  viewport: { width: 1400, height: 900 },
+  timeout: TIMEOUT,
+});
+const blocked = [];
+const problems = [];
+try {
+  await context.route("**/*", (route) => {
+    const url = new URL(route.request().url());
+    if (["data:", "blob:"].includes(url.protocol) || LOCAL.has(url.hostname)) {
+      return route.continue();
+    }
+    blocked.push(url.href);
+    return route.abort("blockedbyclient");
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(TIMEOUT);
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+  });
+  page.on("requestfailed", (request) => {
+    if (LOCAL.has(new URL(request.url()).hostname)) {
+      problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
+    }
+  });
+
+  // GraphiQL opens, on the sample query.
+  const response = await page.goto(`${base}/graphql`, { waitUntil: "load" });
+  if (response?.status() !== 200) throw new Error(`GET /graphql: ${response?.status()}`);
+  const editor = page.locator(".graphiql-query-editor .CodeMirror");
+  await editor.waitFor();
+  const query = await editor.evaluate((element) => element.CodeMirror.getValue());
+  if (!query.includes('query NodePage($path: String = "optimization/training-parallelism")')) {
+    throw new Error(`the query editor does not hold the sample query:\n${query}`);
+  }
+  step("GraphiQL opened on the sample query");
+
+  // The documentation explorer lists the types, from the schema's introspection.
+  await page.getByRole("button", { name: "Show Documentation Explorer" }).click();
+  const explorer = page.locator(".graphiql-doc-explorer");
+  await explorer.getByText("Root Types").waitFor();
+  await explorer.locator(".graphiql-doc-explorer-type-name", { hasText: /^Query$/ }).first().waitFor();
+  const types = await explorer.locator(".graphiql-doc-explorer-type-name").allInnerTexts();
+  for (const name of ["Query", "Node", "Model", "Method"]) {
+    if (!types.includes(name)) throw new Error(`the docs list no type ${name}: ${types}`);
+  }
+  step(`the documentation explorer lists ${types.length} types (${types.slice(0, 6).join(", ")}, ...)`);
+
+  // Query's fields open from the explorer.
+  await explorer.locator(".graphiql-doc-explorer-type-name", { hasText: /^Query$/ }).first().click();
+  await explorer.locator(".graphiql-doc-explorer-field-name", { hasText: /^node$/ }).first().waitFor();
+  step("Query's fields are documented (node, ...)");
+
+  // Run the query; the result pane shows the seed page.
+  await page.locator("button.graphiql-execute-button").click();
+  const result = page.locator(".graphiql-response .CodeMirror");
+  await result.getByText("training parallelism").first().waitFor();
+  const text = await result.evaluate((element) => element.CodeMirror.getValue());
+  const data = JSON.parse(text);
+  if (data.errors) throw new Error(`the query failed: ${text.slice(0, 2000)}`);
+  if (data.data.node.name !== "training parallelism" || !text.includes('"Kimi K3"')) {
+    throw new Error(`unexpected result: ${text.slice(0, 2000)}`);
+  }
+  step(`the result shows ${data.data.node.name}, ${data.data.node.byModel.totalCount} models (Kimi K3 among them)`);
+
+  await page.screenshot({ path: screenshot });
+  step(`screenshot ${screenshot}`);
+  if (blocked.length) throw new Error(`requests beyond this machine were made: ${blocked}`);
+  if (problems.length) throw new Error(`the page had errors:\n${problems.join("\n")}`);
+} catch (error) {
+  try {
+    await context.pages()[0]?.screenshot({ path: screenshot });
+    console.error(`graphiql-browser: screenshot of the failure: ${screenshot}`);
+  } catch {}
+  if (blocked.length) console.error(`graphiql-browser: blocked: ${blocked.join(" ")}`);
+  if (problems.length) console.error(`graphiql-browser: ${problems.join("\n")}`);
+  throw error;
+} finally {
+  await context.close();
+  await rm(profile, { recursive: true, force: true });
+}

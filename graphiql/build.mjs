@@ -1,0 +1,24 @@
+// Bundles src/main.jsx, GraphiQL and React into ../api/static/graphiql/ (main.js, main.css),
+// which the app serves at /graphiql-assets/. `npm run build`; `make install` runs it.
+import { rm } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+
+import { build } from "esbuild";
+
+const outdir = fileURLToPath(new URL("../api/static/graphiql/", import.meta.url));
+
+await rm(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: { main: fileURLToPath(new URL("src/main.jsx", import.meta.url)) },
+  outdir,
+  bundle: true,
+  minify: true,
+  format: "esm",
+  target: ["es2020"],
+  jsx: "automatic",
+  define: { "process.env.NODE_ENV": '"production"' },
+  // Only for websocket subscriptions, which this API has none of; never loaded.
+  external: ["graphql-ws"],
+  legalComments: "linked",
+  logLevel: "warning",
+});
