@@ -33,7 +33,7 @@ browser: ## Debian's Chromium, for the GraphiQL test in a headless browser
 serve: install ## Serve the default fixtures on http://127.0.0.1:8000/graphql
 	$(VENV)/bin/taxonomy serve
 
-test: install ## The whole suite: SQLite, plus PostgreSQL when TEST_DATABASE_URL is set; ruff and mypy
+test: install browser ## The whole suite: SQLite, plus PostgreSQL when TEST_DATABASE_URL is set; ruff and mypy
 	$(VENV)/bin/pytest
 
 lint: install

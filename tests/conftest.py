@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from starlette.testclient import TestClient
 
@@ -46,14 +46,6 @@ class Api:
     def __init__(self, client: TestClient, database_url: str) -> None:
         self.client = client
         self.database_url = database_url
-        self.statements = 0
-        engine = client.app.state.engine  # type: ignore[attr-defined]
-
-        @event.listens_for(engine.sync_engine, "before_cursor_execute")
-        def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-            # SQLite's explicit BEGIN (see api.db) opens the snapshot; it is not a query.
-            if statement != "BEGIN":
-                self.statements += 1
 
     def post(self, document: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
         response = self.client.post("/graphql", json={"query": document, "variables": variables})
@@ -78,9 +70,13 @@ class Api:
         return errors
 
     def count_statements(self, document: str, variables: dict[str, Any] | None = None) -> int:
-        before = self.statements
-        self.query(document, variables)
-        return self.statements - before
+        """The SQL statements the request ran, as the server counts them for this request
+        alone (not the data-version poll that may run meanwhile); the answer must be fresh,
+        not from the response cache."""
+        response = self.client.post("/graphql", json={"query": document, "variables": variables})
+        assert not response.json().get("errors"), response.json()
+        assert response.headers["x-cache"] == "miss"
+        return int(response.headers["x-sql-statements"])
 
     def execute(self, document: str, variables: dict[str, Any] | None = None) -> Any:
         """Run ``document`` through `schema.execute` directly, not over HTTP."""
@@ -144,7 +140,7 @@ def api_for(new_database: Callable[[str, str], str]) -> Iterator[Callable[[str, 
             folder = Path(DATASETS.get(dataset, dataset))
             url = new_database(backend, folder.name)
             load_directory(folder, url)
-            client = TestClient(create_app(Settings(database_url=url)))
+            client = TestClient(create_app(Settings(database_url=url, statement_header=True)))
             client.__enter__()
             clients.append(client)
             apis[(backend, dataset)] = Api(client, url)

@@ -21,7 +21,7 @@ def free_port() -> int:
         return port
 
 
-def wait_ready(base: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+def wait_ready(base: str, process: subprocess.Popen[bytes], timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         assert process.poll() is None, "the server exited"
