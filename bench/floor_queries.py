@@ -29,10 +29,6 @@ def _marks(count: int) -> str:
     return ", ".join("?" * count)
 
 
-def _pairs(count: int) -> str:
-    return ", ".join("(?, ?)" for _ in range(count))
-
-
 def _date(value: Any) -> str | None:
     """SQLite hands back the stored ISO text, PostgreSQL a date: both become ISO text."""
     return value.isoformat() if isinstance(value, datetime.date) else value
@@ -52,22 +48,22 @@ async def _by_model_rows(
         " model.name, model.release_date FROM branch_model"
         " JOIN model ON model.id = branch_model.model_id"
         " WHERE branch_model.node_id = ? AND branch_model.strongest_rank <= ?"
-        " ORDER BY model.recency_rank ASC LIMIT ?",
+        " ORDER BY branch_model.recency_rank ASC LIMIT ?",
         (node_id, 3, first + 1),
     )
     page = page[:first]
     methods: dict[int, list[dict[str, Any]]] = defaultdict(list)
     if page:
-        keys: list[Any] = []
-        for row in page:
-            keys += (node_id, row[0])
+        # As the server asks it (schema/loaders.py): node = ? AND model IN (...), which
+        # SQLite answers from indexes (a row-value IN list would scan the table).
         rows = await fetch(
             "SELECT treatment.model_id, treatment.strength_rank, method.name FROM treatment"
             " JOIN method ON method.id = treatment.method_id"
             " JOIN node_closure ON node_closure.descendant_id = method.node_id"
-            f" WHERE (node_closure.ancestor_id, treatment.model_id) IN (VALUES {_pairs(len(page))})"
+            " WHERE node_closure.ancestor_id = ?"
+            f" AND treatment.model_id IN ({_marks(len(page))})"
             " ORDER BY treatment.strength_rank, method.name_rank",
-            keys,
+            [node_id, *(row[0] for row in page)],
         )
         for model_id, rank, name in rows:
             methods[model_id].append({"method": {"name": name}, "strength": STRENGTH[rank]})
