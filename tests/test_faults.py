@@ -1,0 +1,338 @@
+"""Faults: PostgreSQL cut away mid-load (through a TCP proxy the test owns, never by
+stopping the shared server) fails fast with DATABASE_UNAVAILABLE and recovers by itself;
+readers during a load see the old data or the new, never a mix; and a loading process
+killed part-way leaves the served data exactly as before.
+
+(A bad line 90% into the files is tests/test_loader.py's.)"""
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import psutil
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from tcp_proxy import TcpProxy
+
+from api.generate import Shape, generate
+from api.loading import load_directory
+from api.settings import DEFAULT_FIXTURES_DIR
+
+from conftest import POSTGRES_URL, serve
+from processes import running_server
+
+TAXONOMY = Path(sys.executable).parent / "taxonomy"
+CLIENTS = 8
+FAIL_FAST_SECONDS = 5.0
+RECOVERY_SECONDS = 5.0
+PAGE = """
+query($path: String!) {
+  node(path: $path) {
+    name counts { methodsInBranch modelsInBranch } byModel(first: 5) { totalCount }
+  }
+  taxonomy { nodeCount }
+}"""
+PAGE_VARIABLES = {"path": "optimization/training-parallelism"}
+# A product bug, seen only by requests in flight at the moment of the cut (so it is
+# reported with pytest.xfail after every other check has passed, not a strict marker).
+UNCODED_DROP = (
+    "product bug: a request whose PostgreSQL connection drops mid-query gets an error with "
+    "no extensions.code whose message is psycopg's own ('(psycopg.OperationalError) "
+    "consuming input failed: server closed the connection unexpectedly ... "
+    "sqlalche.me/e/21/e3q8'): unmasked and uncoded, where it should be DATABASE_UNAVAILABLE"
+)
+# One query, several figures that one load sets together.
+FIGURES = """
+{
+  taxonomy { nodeCount rootCount methodCount modelCount evidenceCount checksum }
+  roots { slug counts { methodsInBranch modelsInBranch } }
+  methods(first: 3, orderBy: {field: MODEL_COUNT, direction: DESC}) {
+    totalCount nodes { slug modelCount }
+  }
+}"""
+FINGERPRINT = """
+{
+  taxonomy {
+    nodeCount rootCount depth methodCount modelCount sourceCount evidenceCount
+    dataVersion loadedAt checksum
+  }
+  roots { id slug counts { methodsInBranch modelsInBranch } children { slug } }
+  methods(first: 100) { totalCount nodes { id slug modelCount strongest } }
+  models(first: 100) { totalCount nodes { id slug name } }
+}"""
+
+
+def worker_pids(base: str) -> list[int]:
+    """The uvicorn worker processes of the `taxonomy serve` behind ``base``."""
+    port = base.rsplit(":", 1)[1]
+    for child in psutil.Process().children():
+        command = child.cmdline()
+        if "serve" in command and port in command:
+            return sorted(
+                worker.pid
+                for worker in child.children(recursive=True)
+                if any("spawn_main" in part for part in worker.cmdline())
+            )
+    raise AssertionError(f"no server process on port {port}")
+
+
+@dataclass
+class Outcome:
+    started: float
+    seconds: float
+    status: int
+    codes: list[str]
+
+
+def _codes(response: httpx.Response) -> list[str]:
+    body = response.json()
+    return [error.get("extensions", {}).get("code", "") for error in body.get("errors") or []]
+
+
+async def _clients(base: str, stop: asyncio.Event, outcomes: list[Outcome]) -> None:
+    async def one(http: httpx.AsyncClient) -> None:
+        while not stop.is_set():
+            started = time.monotonic()
+            try:
+                response = await http.post(
+                    "/graphql", json={"query": PAGE, "variables": PAGE_VARIABLES}
+                )
+                codes = _codes(response)
+                status = response.status_code
+            except httpx.HTTPError as exc:
+                status, codes = 0, [type(exc).__name__]
+            outcomes.append(Outcome(started, time.monotonic() - started, status, codes))
+            await asyncio.sleep(0.02)
+
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        await asyncio.gather(*(one(http) for _ in range(CLIENTS)))
+
+
+async def _ready(http: httpx.AsyncClient) -> httpx.Response:
+    return await http.get("/readyz")
+
+
+@pytest.mark.skipif(POSTGRES_URL is None, reason="PostgreSQL only (TEST_DATABASE_URL)")
+def test_postgresql_cut_away_and_back(
+    new_database: Callable[[str, str], str], tiny_folder: Path, tmp_path: Path
+) -> None:
+    url = new_database("postgresql", "cut")
+    load_directory(DEFAULT_FIXTURES_DIR, url)
+    direct = make_url(url)
+    with TcpProxy(direct.host or "127.0.0.1", direct.port or 5432) as proxy:
+        proxied = direct.set(host="127.0.0.1", port=proxy.port).render_as_string(
+            hide_password=False
+        )
+        with running_server(proxied, workers=2, response_cache="false") as base:
+            pids = worker_pids(base)
+            timeline = asyncio.run(_scenario(base, proxy))
+            assert worker_pids(base) == pids, "a worker died or was restarted"
+    outcomes, cut_at, restored_at, recovered_at, ready_while_cut = timeline
+    report = (
+        f"cut: {len(outcomes)} requests; recovered {recovered_at - restored_at:.2f} s after "
+        f"the database came back; /readyz while cut: {ready_while_cut}"
+    )
+    print(report)
+    (tmp_path / "cut.txt").write_text(report + "\n", encoding="utf-8")
+
+    # Requests in flight when the connections dropped: see UNCODED_DROP below.
+    in_flight = [o for o in outcomes if o.started <= cut_at <= o.started + o.seconds]
+    uncoded = [o for o in in_flight if "" in o.codes]
+    for outcome in outcomes:
+        # Fail fast, as DATABASE_UNAVAILABLE: never a hang, a 5xx other than 503, INTERNAL.
+        assert outcome.seconds < FAIL_FAST_SECONDS, outcome
+        assert outcome.status in (200, 503), outcome
+        if outcome not in uncoded:
+            assert set(outcome.codes) <= {"DATABASE_UNAVAILABLE"}, outcome
+    before = [o for o in outcomes if o.started + o.seconds < cut_at]
+    during = [
+        o for o in outcomes if cut_at + 0.5 < o.started and o.started + o.seconds < restored_at
+    ]
+    after = [o for o in outcomes if o.started > recovered_at]
+    assert before
+    assert during
+    assert after
+    assert all(not o.codes for o in before)
+    assert all(o.codes == ["DATABASE_UNAVAILABLE"] for o in during)
+    assert all(not o.codes and o.status == 200 for o in after)
+    assert ready_while_cut[0] == 503
+    assert str(ready_while_cut[1]).startswith("database unreachable")
+    assert recovered_at - restored_at < RECOVERY_SECONDS
+    if uncoded:
+        pytest.xfail(f"{UNCODED_DROP} ({len(uncoded)} of {len(in_flight)} in flight here)")
+
+
+async def _scenario(
+    base: str, proxy: TcpProxy
+) -> tuple[list[Outcome], float, float, float, tuple[int, Any]]:
+    outcomes: list[Outcome] = []
+    stop = asyncio.Event()
+    load = asyncio.create_task(_clients(base, stop, outcomes))
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        await asyncio.sleep(2)
+        cut_at = time.monotonic()
+        await asyncio.to_thread(proxy.cut)
+        await asyncio.sleep(2)
+        ready = await _ready(http)
+        ready_while_cut = (ready.status_code, ready.json().get("reason"))
+        await asyncio.sleep(1)
+        restored_at = time.monotonic()
+        await asyncio.to_thread(proxy.restore)
+        recovered_at = float("inf")
+        while time.monotonic() < restored_at + 3 * RECOVERY_SECONDS:
+            ready = await _ready(http)
+            page = await http.post("/graphql", json={"query": PAGE, "variables": PAGE_VARIABLES})
+            if ready.status_code == 200 and page.status_code == 200 and not _codes(page):
+                recovered_at = time.monotonic()
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(2)
+    stop.set()
+    await load
+    return outcomes, cut_at, restored_at, recovered_at, ready_while_cut
+
+
+def test_readers_during_loads_see_old_or_new_never_a_mix(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    url = new_database(backend, "mix")
+    datasets = [tiny_folder, DEFAULT_FIXTURES_DIR]
+    answers = []
+    with serve(url, response_cache=False) as client:
+
+        def read() -> dict[str, Any]:
+            response = client.post("/graphql", json={"query": FIGURES})
+            assert response.status_code == 200, response.text
+            body: dict[str, Any] = response.json()
+            assert "errors" not in body, body
+            data: dict[str, Any] = body["data"]
+            return data
+
+        for folder in datasets:
+            load_directory(folder, url)
+            answers.append(read())
+        assert answers[0] != answers[1]
+
+        seen: list[dict[str, Any]] = []
+        failures: list[BaseException] = []
+        done = threading.Event()
+
+        def reader() -> None:
+            try:
+                while not done.is_set():
+                    seen.append(read())
+            except BaseException as exc:  # reported by the test's thread
+                failures.append(exc)
+
+        thread = threading.Thread(target=reader)
+        thread.start()
+        try:
+            for turn in range(6):
+                load_directory(datasets[turn % 2], url)
+        finally:
+            done.set()
+            thread.join(timeout=30)
+    assert failures == []
+    mixed = [answer for answer in seen if answer not in answers]
+    assert mixed == [], f"{len(mixed)} of {len(seen)} answers mix two loads: {mixed[0]}"
+    assert all(answer in seen for answer in answers), "the reader did not see both datasets"
+
+
+def _fingerprint(url: str) -> dict[str, Any]:
+    with serve(url, response_cache=False) as client:
+        assert client.get("/readyz").status_code == 200
+        response = client.post("/graphql", json={"query": FINGERPRINT})
+        body: dict[str, Any] = response.json()
+        assert "errors" not in body, body
+        data: dict[str, Any] = body["data"]
+        return data
+
+
+def _writing(url: str, backend: str) -> bool:
+    """Whether a load is writing into the database now."""
+    if backend == "sqlite":
+        # A writer holds SQLite's write lock from its first write until it commits.
+        lite = sqlite3.connect(make_url(url).database or "", timeout=0)
+        try:
+            lite.execute("BEGIN IMMEDIATE")
+            lite.rollback()
+            return False
+        except sqlite3.OperationalError as exc:
+            return "locked" in str(exc)
+        finally:
+            lite.close()
+    engine = create_engine(make_url(url).set(drivername="postgresql+psycopg"))
+    try:
+        with engine.connect() as connection:
+            locks = connection.execute(
+                text(
+                    "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+                    "WHERE c.relname = 'dataset' AND l.mode = 'ShareRowExclusiveLock' "
+                    "AND l.granted"
+                )
+            ).scalar()
+        return bool(locks)
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def big_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("big")
+    generate(
+        folder,
+        Shape(nodes=400, methods=20_000, models=300, evidence=120_000, depth=5),
+        base=DEFAULT_FIXTURES_DIR,
+    )
+    return folder
+
+
+def test_a_killed_load_leaves_the_data_as_it_was(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path, big_folder: Path
+) -> None:
+    url = new_database(backend, "killed")
+    load_directory(tiny_folder, url)
+    before = _fingerprint(url)
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    process = subprocess.Popen(
+        [str(TAXONOMY), "load", str(big_folder), "--db", url],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not _writing(url, backend):
+            assert process.poll() is None, "the load finished before it could be killed"
+            assert time.monotonic() < deadline, "the load never started writing"
+            time.sleep(0.05)
+        time.sleep(0.2)  # into the write
+        assert process.poll() is None, "the load finished before it could be killed"
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+    assert process.returncode == -signal.SIGKILL
+    assert _fingerprint(url) == before
+
+    # The next load works, and serves its data.
+    done = subprocess.run(
+        [str(TAXONOMY), "load", str(DEFAULT_FIXTURES_DIR), "--db", url],
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    after = _fingerprint(url)
+    assert after["taxonomy"]["checksum"] != before["taxonomy"]["checksum"]
+    assert int(after["taxonomy"]["dataVersion"]) > int(before["taxonomy"]["dataVersion"])

@@ -1,0 +1,733 @@
+"""Hostile input through the ASGI app: every limit refuses with its code and names itself
+and its value, errors follow GraphQL over HTTP, our own faults are masked (with a request id
+the log shares), and hand-written attacks never get a 5xx or an `INTERNAL`."""
+
+import asyncio
+import base64
+import logging
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from api.app import create_app
+from api.settings import Settings
+from schema import query as query_module
+from schema.taxonomy import TaxonomySummary
+
+from conftest import Api, serve
+
+GRAPHQL_RESPONSE = "application/graphql-response+json"
+SUMMARY = "{ taxonomy { nodeCount } }"
+# No list in the chain of parents, so its cost stays tiny whatever its depth.
+PARENTS = 'query { node(slug: "gamma") { %s } }'
+# Three nested pages of $n: some n^3 objects at the bottom (evidence, and their sources).
+NESTED_FIRST = """
+query($n: Int) {
+  models(first: $n) { nodes { treatments(first: $n) { nodes { method {
+    evidence(first: $n) { nodes { source { title } } }
+  } } } } }
+}"""
+NESTED_FIRST_LITERAL = NESTED_FIRST.replace("query($n: Int)", "query").replace("$n", "100")
+SEARCH = "query($q: String!) { search(query: $q, first: 5) { totalCount } }"
+MODELS_FILTERED = "query($f: ModelFilter) { models(filter: $f) { totalCount } }"
+METHODS_FIRST = "query($n: Int) { methods(first: $n) { totalCount } }"
+FORBIDDEN_IN_ANSWERS = ("Traceback", "secret", "/etc/passwd", "SELECT", 'File "', ".py")
+
+
+def _parents(depth: int) -> str:
+    """A query whose deepest field is at ``depth`` (the root field is at 0)."""
+    return PARENTS % ("parent { " * (depth - 1) + "name" + " }" * (depth - 1))
+
+
+def _id(raw: str) -> str:
+    """An ID as the API makes them (base64 of `Kind:key`), for keys the API never made."""
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _errors(response: Any) -> list[dict[str, Any]]:
+    body = response.json()
+    assert isinstance(body, dict), body
+    errors: list[dict[str, Any]] = body.get("errors") or []
+    return errors
+
+
+def _refusal(response: Any, code: str, limit: str, value: float) -> dict[str, Any]:
+    """The one error of a refused request, checked to name ``limit`` and ``value``."""
+    errors = _errors(response)
+    assert len(errors) == 1, errors
+    error = errors[0]
+    assert error["extensions"]["code"] == code
+    assert error["extensions"]["limit"] == limit
+    assert error["extensions"]["limitValue"] == value
+    assert f"`{limit}`" in error["message"]
+    return error
+
+
+def _assert_no_fault(response: Any) -> list[dict[str, Any]]:
+    """No 5xx, a JSON answer whose every error has a code, none of them INTERNAL."""
+    assert response.status_code < 500, (response.status_code, response.text[:500])
+    body = response.json()
+    results = body if isinstance(body, list) else [body]
+    errors = [error for result in results for error in result.get("errors") or []]
+    for error in errors:
+        assert error.get("extensions", {}).get("code"), f"an error without a code: {error}"
+        assert error["extensions"]["code"] != "INTERNAL", error
+    return errors
+
+
+@pytest.fixture(scope="module")
+def clients() -> Iterator[dict[str, TestClient]]:
+    made: dict[str, TestClient] = {}
+    yield made
+    for client in made.values():
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(tiny: Api, clients: dict[str, TestClient]) -> TestClient:
+    """An app on the tiny dataset that answers faults with 500s instead of raising."""
+    if tiny.database_url not in clients:
+        app = create_app(Settings(database_url=tiny.database_url))
+        clients[tiny.database_url] = TestClient(app, raise_server_exceptions=False)
+        clients[tiny.database_url].__enter__()
+    return clients[tiny.database_url]
+
+
+# Limits
+
+
+def test_depth_is_limited(tiny: Api) -> None:
+    assert tiny.query(_parents(10))["node"] is not None  # at the limit
+    response = tiny.client.post("/graphql", json={"query": _parents(11)})
+    assert response.status_code == 400
+    error = _refusal(response, "QUERY_TOO_COMPLEX", "max_depth", 10)
+    assert "10" in error["message"]
+    with serve(tiny.database_url, max_depth=3) as client:
+        assert client.post("/graphql", json={"query": _parents(3)}).status_code == 200
+        _refusal(
+            client.post("/graphql", json={"query": _parents(4)}),
+            *("QUERY_TOO_COMPLEX", "max_depth", 3),
+        )
+
+
+def test_aliases_are_limited(tiny: Api) -> None:
+    def aliased(count: int) -> str:
+        return "{ " + " ".join(f"a{i}: taxonomy {{ nodeCount }}" for i in range(count)) + " }"
+
+    assert len(tiny.query(aliased(30))) == 30
+    response = tiny.client.post("/graphql", json={"query": aliased(31)})
+    assert response.status_code == 400
+    error = _refusal(response, "QUERY_TOO_COMPLEX", "max_aliases", 30)
+    assert "30" in error["message"]
+    with serve(tiny.database_url, max_aliases=2) as client:
+        assert client.post("/graphql", json={"query": aliased(2)}).status_code == 200
+        _refusal(
+            client.post("/graphql", json={"query": aliased(3)}),
+            *("QUERY_TOO_COMPLEX", "max_aliases", 2),
+        )
+
+
+def test_tokens_are_limited(tiny: Api) -> None:
+    def repeated(count: int) -> str:
+        return "{ taxonomy { " + "nodeCount " * count + "} }"
+
+    # Under the limit, the document is not refused for its tokens (graphql-core's own
+    # budget for comparing so many identical fields may still refuse it).
+    under = tiny.client.post("/graphql", json={"query": repeated(4_900)})
+    assert all(e["extensions"].get("limit") != "max_tokens" for e in _errors(under))
+    assert tiny.query(repeated(400))["taxonomy"] == {"nodeCount": 5}
+    response = tiny.client.post("/graphql", json={"query": repeated(5_000)})
+    assert response.status_code == 400
+    error = _refusal(response, "QUERY_TOO_COMPLEX", "max_tokens", 5_000)
+    assert "5000" in error["message"].replace(",", "")
+    with serve(tiny.database_url, max_tokens=20) as client:
+        assert client.post("/graphql", json={"query": repeated(5)}).status_code == 200
+        _refusal(
+            client.post("/graphql", json={"query": repeated(30)}),
+            *("QUERY_TOO_COMPLEX", "max_tokens", 20),
+        )
+
+
+def test_cost_is_limited_with_literal_first(tiny: Api) -> None:
+    response = tiny.client.post("/graphql", json={"query": NESTED_FIRST_LITERAL})
+    assert response.status_code == 400
+    error = _refusal(response, "QUERY_TOO_COMPLEX", "max_cost", 50_000)
+    assert "50,000" in error["message"]
+    # Nested `first`s multiply: 100^3 pieces of evidence (and as many sources) at the bottom.
+    assert 100**3 <= error["extensions"]["cost"] <= 4 * 100**3
+
+
+def test_cost_is_limited_with_variable_first(tiny: Api) -> None:
+    # n = 10: a few thousand objects, under the limit
+    assert tiny.query(NESTED_FIRST, {"n": 10})["models"]["nodes"]
+    response = tiny.client.post("/graphql", json={"query": NESTED_FIRST, "variables": {"n": 40}})
+    assert response.status_code == 400
+    error = _refusal(response, "QUERY_TOO_COMPLEX", "max_cost", 50_000)
+    assert 40**3 <= error["extensions"]["cost"] <= 4 * 40**3
+
+
+def test_cost_counts_lists_without_first_and_is_configurable(tiny: Api) -> None:
+    with serve(tiny.database_url, max_cost=100) as client:
+        # roots: an estimated 10; their children: 10 more each.
+        flat = client.post("/graphql", json={"query": "{ roots { name } }"})
+        assert flat.status_code == 200
+        assert flat.json()["data"]["roots"]
+        deeper = client.post("/graphql", json={"query": "{ roots { children { name } } }"})
+        assert deeper.status_code == 400
+        assert _refusal(deeper, "QUERY_TOO_COMPLEX", "max_cost", 100)["extensions"]["cost"] == 110
+
+
+def test_body_size_is_limited(tiny: Api) -> None:
+    padded = b'{"query": "{ taxonomy { nodeCount } }"' + b" " * 1_000_000 + b"}"
+    response = tiny.client.post(
+        "/graphql", content=padded, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 413
+    error = _refusal(response, "BAD_REQUEST", "max_body_bytes", 1_000_000)
+    assert "1,000,000" in error["message"]
+    with serve(tiny.database_url, max_body_bytes=200) as client:
+        small = b'{"query": "{ taxonomy { nodeCount } }"}'
+        headers = {"content-type": "application/json"}
+        assert client.post("/graphql", content=small, headers=headers).status_code == 200
+        big = small[:-1] + b" " * 300 + b"}"
+        _refusal(
+            client.post("/graphql", content=big, headers=headers),
+            *("BAD_REQUEST", "max_body_bytes", 200),
+        )
+        # Without a content-length (chunked), the limit holds as the body streams in.
+        chunked = client.post("/graphql", content=iter([big[:150], big[150:]]), headers=headers)
+        assert chunked.status_code == 413
+        _refusal(chunked, "BAD_REQUEST", "max_body_bytes", 200)
+
+
+def test_batching_is_off_by_default(tiny: Api) -> None:
+    response = tiny.client.post("/graphql", json=[{"query": SUMMARY}, {"query": SUMMARY}])
+    assert response.status_code == 400
+    assert [error["extensions"]["code"] for error in _errors(response)] == ["BAD_REQUEST"]
+
+
+def test_batching_is_allowed_up_to_its_cap(tiny: Api) -> None:
+    with serve(tiny.database_url, batching_max_operations=2) as client:
+        two = client.post("/graphql", json=[{"query": SUMMARY}, {"query": "{ roots { slug } }"}])
+        assert two.status_code == 200
+        assert two.json() == [
+            {"data": {"taxonomy": {"nodeCount": 5}}},
+            {"data": {"roots": [{"slug": "alpha"}, {"slug": "zeta"}]}},
+        ]
+        three = client.post("/graphql", json=[{"query": SUMMARY}] * 3)
+        assert three.status_code == 400
+        assert [error["extensions"]["code"] for error in _errors(three)] == ["BAD_REQUEST"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="product bug: a batch over `batching_max_operations` is refused with the bare "
+    "message 'Too many operations' and no extensions.limit/limitValue, though README's "
+    "Limits say every refusal names its limit and value",
+)
+def test_a_batch_over_the_cap_names_the_limit(tiny: Api) -> None:
+    with serve(tiny.database_url, batching_max_operations=2) as client:
+        three = client.post("/graphql", json=[{"query": SUMMARY}] * 3)
+        _refusal(three, "BAD_REQUEST", "batching_max_operations", 2)
+
+
+def test_time_is_limited(tiny: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def slow(info: Any) -> TaxonomySummary:
+        await asyncio.sleep(5)
+        raise AssertionError("not stopped")
+
+    monkeypatch.setattr(query_module, "taxonomy_summary", slow)
+    with serve(tiny.database_url, request_timeout_seconds=0.2, response_cache=False) as client:
+        started = time.monotonic()
+        response = client.post("/graphql", json={"query": SUMMARY})
+        elapsed = time.monotonic() - started
+        assert response.status_code == 503
+        assert response.headers["content-type"].startswith(GRAPHQL_RESPONSE)
+        error = _refusal(response, "TIMEOUT", "request_timeout_seconds", 0.2)
+        assert "0.2 s" in error["message"]
+        assert error["extensions"]["requestId"] == response.headers["x-request-id"]
+        assert elapsed < 2
+
+
+def test_introspection_can_be_turned_off(tiny: Api) -> None:
+    document = "{ __schema { queryType { name } } }"
+    assert tiny.query(document) == {"__schema": {"queryType": {"name": "Query"}}}
+    with serve(tiny.database_url, introspection=False) as client:
+        refused = client.post("/graphql", json={"query": document})
+        assert refused.status_code == 400
+        errors = _errors(refused)
+        assert errors
+        assert {error["extensions"]["code"] for error in errors} == {"GRAPHQL_VALIDATION_FAILED"}
+        assert "introspection" in errors[0]["message"]
+        typed = client.post("/graphql", json={"query": '{ __type(name: "Node") { name } }'})
+        assert typed.status_code == 400
+        # __typename is not introspection of the schema.
+        assert client.post("/graphql", json={"query": "{ __typename }"}).json() == {
+            "data": {"__typename": "Query"}
+        }
+
+
+def test_graphiql_can_be_turned_off(tiny: Api) -> None:
+    html = {"accept": "text/html"}
+    assert "graphiql" in tiny.client.get("/graphql", headers=html).text.lower()
+    with serve(tiny.database_url, graphiql=False) as client:
+        page = client.get("/graphql", headers=html)
+        assert page.status_code < 500
+        assert "graphiql" not in page.text.lower()
+        assert not page.headers["content-type"].startswith("text/html")
+
+
+def test_cors_is_off_by_default(tiny: Api) -> None:
+    origin = {"origin": "https://browser.example"}
+    response = tiny.client.post("/graphql", json={"query": SUMMARY}, headers=origin)
+    assert response.status_code == 200
+    assert "access-control-allow-origin" not in response.headers
+    preflight = tiny.client.options(
+        "/graphql", headers={**origin, "access-control-request-method": "POST"}
+    )
+    assert "access-control-allow-origin" not in preflight.headers
+
+
+def test_cors_allows_listed_origins_only(tiny: Api) -> None:
+    listed = "https://browser.example"
+    with serve(tiny.database_url, cors_origins=[listed]) as client:
+        allowed = client.post("/graphql", json={"query": SUMMARY}, headers={"origin": listed})
+        assert allowed.headers["access-control-allow-origin"] == listed
+        assert "x-request-id" in allowed.headers["access-control-expose-headers"]
+        preflight = client.options(
+            "/graphql",
+            headers={
+                "origin": listed,
+                "access-control-request-method": "POST",
+                "access-control-request-headers": "content-type",
+            },
+        )
+        assert preflight.status_code == 200
+        assert preflight.headers["access-control-allow-origin"] == listed
+        other = client.post(
+            "/graphql", json={"query": SUMMARY}, headers={"origin": "https://evil.example"}
+        )
+        assert other.status_code == 200
+        assert "access-control-allow-origin" not in other.headers
+
+
+# GraphQL over HTTP
+
+
+@pytest.mark.parametrize("accept", [GRAPHQL_RESPONSE, "*/*", None])
+def test_graphql_response_media_type_and_status(tiny: Api, accept: str | None) -> None:
+    headers = {"accept": accept} if accept else {}
+
+    def post(document: str) -> Any:
+        response = tiny.client.post("/graphql", json={"query": document}, headers=headers)
+        assert response.headers["content-type"].startswith(GRAPHQL_RESPONSE)
+        return response
+
+    executed = post(SUMMARY)
+    assert (executed.status_code, executed.json()) == (
+        200,
+        {"data": {"taxonomy": {"nodeCount": 5}}},
+    )
+    unparsable = post("{ taxonomy { nodeCount ")
+    assert unparsable.status_code == 400
+    assert [e["extensions"]["code"] for e in _errors(unparsable)] == ["GRAPHQL_PARSE_FAILED"]
+    invalid = post("{ taxonomy { nodeCounts } }")
+    assert invalid.status_code == 400
+    assert [e["extensions"]["code"] for e in _errors(invalid)] == ["GRAPHQL_VALIDATION_FAILED"]
+    # Executed, with a field error: 200 with its code.
+    bad_input = post("{ methods(first: 1000) { totalCount } }")
+    assert bad_input.status_code == 200
+    assert [e["extensions"]["code"] for e in _errors(bad_input)] == ["BAD_USER_INPUT"]
+
+
+def test_plain_json_clients_get_json_and_200(tiny: Api) -> None:
+    headers = {"accept": "application/json"}
+    for document, code in [
+        (SUMMARY, None),
+        ("{ taxonomy { nodeCount ", "GRAPHQL_PARSE_FAILED"),
+        ("{ taxonomy { nodeCounts } }", "GRAPHQL_VALIDATION_FAILED"),
+        ("{ methods(first: 1000) { totalCount } }", "BAD_USER_INPUT"),
+    ]:
+        response = tiny.client.post("/graphql", json={"query": document}, headers=headers)
+        assert response.headers["content-type"].startswith("application/json")
+        assert response.status_code == 200
+        assert [e["extensions"]["code"] for e in _errors(response)] == ([code] if code else [])
+
+
+def test_internal_errors_are_masked_and_logged_with_the_request_id(
+    tiny: Api, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(info: Any) -> TaxonomySummary:
+        raise RuntimeError("secret /etc/passwd SELECT * FROM nodes")
+
+    monkeypatch.setattr(query_module, "taxonomy_summary", broken)
+    caplog.set_level(logging.ERROR)
+    with serve(tiny.database_url, response_cache=False) as client:
+        for headers in [{}, {"x-request-id": "client-chosen-id-42"}]:
+            caplog.clear()
+            response = client.post("/graphql", json={"query": SUMMARY}, headers=headers)
+            assert response.status_code == 200  # executed; the fault is in the answer
+            request_id = response.headers["x-request-id"]
+            if headers:
+                assert request_id == "client-chosen-id-42"
+            errors = _errors(response)
+            assert len(errors) == 1
+            assert errors[0]["extensions"] == {"code": "INTERNAL", "requestId": request_id}
+            for forbidden in FORBIDDEN_IN_ANSWERS:
+                assert forbidden not in response.text
+            logged = [record for record in caplog.records if request_id in record.getMessage()]
+            assert len(logged) == 1
+            assert logged[0].levelno == logging.ERROR
+            assert logged[0].exc_info is not None
+            assert "secret /etc/passwd" in str(logged[0].exc_info[1])
+            assert "Traceback" in caplog.text
+
+
+def test_client_errors_are_not_logged_as_faults(
+    tiny: Api, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.ERROR)
+    tiny.client.post("/graphql", json={"query": "{ methods(first: 1000) { totalCount } }"})
+    tiny.client.post("/graphql", json={"query": "{ nope }"})
+    assert not [record for record in caplog.records if record.name.startswith("taxonomy")]
+
+
+# Hand-written attacks
+
+ATTACKS: dict[str, dict[str, Any]] = {
+    "alias flood": {
+        "json": {"query": "{ " + " ".join(f"a{i}: __typename" for i in range(2_000)) + " }"}
+    },
+    "duplicated fields": {"json": {"query": "{ taxonomy { " + "nodeCount " * 400 + "} }"}},
+    "duplicated field flood": {"json": {"query": "{ taxonomy { " + "nodeCount " * 4_900 + "} }"}},
+    "duplicated list flood": {"json": {"query": "{ roots { " + "children { name } " * 300 + "} }"}},
+    "duplicated root flood": {"json": {"query": "{ " + "roots { name } " * 1_600 + "}"}},
+    "directive flood": {"json": {"query": "{ taxonomy " + "@include(if: true) " * 1_000 + "}"}},
+    "deep selection": {
+        "json": {"query": "{ roots " + "{ children " * 60 + "{ name" + " }" * 61 + " }"}
+    },
+    "deep fragments": {
+        "json": {
+            "query": "{ roots { ...F0 } } "
+            + " ".join(f"fragment F{i} on Node {{ children {{ ...F{i + 1} }} }}" for i in range(30))
+            + " fragment F30 on Node { name }"
+        }
+    },
+    "circular fragments": {
+        "json": {
+            "query": "{ roots { ...A } } fragment A on Node { children { ...B } } "
+            "fragment B on Node { parent { ...A } }"
+        }
+    },
+    "self-spreading fragment": {
+        "json": {"query": "{ roots { ...A } } fragment A on Node { name ...A }"}
+    },
+    "fragment fan-out": {
+        "json": {
+            "query": "{ roots { ...A } } fragment A on Node { children { ...B ...B ...B } } "
+            "fragment B on Node { children { ...C ...C ...C } } "
+            "fragment C on Node { children { name } }"
+        }
+    },
+    "deeply nested list literal": {
+        "json": {"query": "{ search(query: " + "[" * 2_400 + "]" * 2_400 + ") { totalCount } }"}
+    },
+    "deeply nested object literal": {
+        "json": {
+            "query": "{ search(query: " + "{a: " * 1_500 + "1" + "}" * 1_500 + ") { totalCount } }"
+        }
+    },
+    "huge first": {"json": {"query": "{ methods(first: 2147483647) { totalCount } }"}},
+    "first beyond Int": {
+        "json": {"query": "{ methods(first: 99999999999999999999) { totalCount } }"}
+    },
+    "negative first": {"json": {"query": "{ methods(first: -1) { totalCount } }"}},
+    "huge first in a variable": {"json": {"query": METHODS_FIRST, "variables": {"n": 2**31 - 1}}},
+    "nested huge first": {
+        "json": {
+            "query": "{ methods(first: 100) { nodes { evidence(first: 100) { nodes { "
+            "model { evidence(first: 100) { totalCount } } } } } } }"
+        }
+    },
+    "huge string variable": {
+        "json": {"query": SEARCH, "variables": {"q": "expert parallel " * 55_000}}
+    },
+    "huge list variable": {"json": {"query": SEARCH, "variables": {"q": ["x"] * 100_000}}},
+    "huge filter string": {
+        "json": {"query": MODELS_FILTERED, "variables": {"f": {"nameContains": "%_" * 200_000}}}
+    },
+    "huge path": {
+        "json": {
+            "query": "query($p: String) { node(path: $p) { name } }",
+            "variables": {"p": " :: ".join(["alpha"] * 50_000)},
+        }
+    },
+    "deeply nested variables": {
+        "json": {
+            "query": "query($q: String!) { search(query: $q) { totalCount } }",
+            "variables": {"q": "x", "extra": [[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]},
+        }
+    },
+    "null bytes in a search": {"json": {"query": SEARCH, "variables": {"q": "gamma\x00rays"}}},
+    "search syntax": {
+        "json": {"query": SEARCH, "variables": {"q": "\"* OR NEAR( ^ -: AND) '; --"}}
+    },
+    "search with no words": {"json": {"query": SEARCH, "variables": {"q": "  ** ()  "}}},
+    "lone surrogate escape": {"json": {"query": '{ node(slug: "\\ud800") { name } }'}},
+    "int for string": {"json": {"query": SEARCH, "variables": {"q": 5}}},
+    "string for int": {"json": {"query": METHODS_FIRST, "variables": {"n": "ten"}}},
+    "float for int": {"json": {"query": METHODS_FIRST, "variables": {"n": 1.5}}},
+    "null for non-null": {"json": {"query": SEARCH, "variables": {"q": None}}},
+    "missing variable": {"json": {"query": SEARCH}},
+    "object for ID": {
+        "json": {
+            "query": "query($i: ID!) { entity(id: $i) { __typename } }",
+            "variables": {"i": {"a": 1}},
+        }
+    },
+    "unknown enum": {"json": {"query": "{ methods(orderBy: {field: DROP_TABLE}) { totalCount } }"}},
+    "bad date": {
+        "json": {"query": MODELS_FILTERED, "variables": {"f": {"releasedAfter": "2024-13-45"}}}
+    },
+    "huge date": {
+        "json": {"query": MODELS_FILTERED, "variables": {"f": {"releasedAfter": "99999-01-01"}}}
+    },
+    "extreme level": {
+        "json": {
+            "query": '{ model(slug: "newest") { branches(level: -2147483648) { methodCount } } }'
+        }
+    },
+    "garbage ID": {"json": {"query": '{ entity(id: "!!not base64!!") { __typename } }'}},
+    "ID without a key": {"json": {"query": '{ entity(id: "Tm9kZTo") { __typename } }'}},
+    "ID of an unknown kind": {"json": {"query": '{ entity(id: "RXZpbDp4") { __typename } }'}},
+    "ID of another kind": {"json": {"query": '{ node(id: "TWV0aG9kOmFscGhh") { name } }'}},
+    "huge ID": {
+        "json": {
+            "query": "query($i: ID!) { entity(id: $i) { __typename } }",
+            "variables": {"i": _id("Node:" + "x" * 300_000)},
+        }
+    },
+    "unknown ID in a filter": {
+        "json": {
+            "query": "query($w: ID) { methods(filter: {within: $w}) { totalCount } }",
+            "variables": {"w": "Tm9kZTpub3BlYQ"},
+        }
+    },
+    "garbage cursor": {"json": {"query": '{ methods(after: "zzz") { totalCount } }'}},
+    "empty cursor": {"json": {"query": '{ methods(after: "") { totalCount } }'}},
+    "an ID as a cursor": {
+        "json": {"query": '{ methods(after: "TWV0aG9kOmFscGhh") { totalCount } }'}
+    },
+    "nested garbage cursor": {
+        "json": {"query": '{ node(slug: "alpha") { byModel(after: "%%%") { totalCount } } }'}
+    },
+    "huge cursor": {
+        "json": {
+            "query": "query($a: String) { models(after: $a) { totalCount } }",
+            "variables": {"a": "Z" * 500_000},
+        }
+    },
+    "malformed JSON": {
+        "content": b'{"query": "{ taxonomy ',
+        "headers": {"content-type": "application/json"},
+    },
+    "JSON with trailing garbage": {
+        "content": b'{"query": "{ __typename }"} {"x"',
+        "headers": {"content-type": "application/json"},
+    },
+    "empty body": {"content": b"", "headers": {"content-type": "application/json"}},
+    "empty object": {"json": {}},
+    "empty batch": {"json": []},
+    "a query that is not a string": {"json": {"query": 5}},
+    "variables that are not an object": {"json": {"query": SUMMARY, "variables": [1, 2]}},
+    "unknown operation name": {"json": {"query": SUMMARY, "operationName": "Nope"}},
+    "several operations, none named": {
+        "json": {"query": "query A { __typename } query B { __typename }"}
+    },
+    "a mutation": {"json": {"query": "mutation { dropEverything }"}},
+    "a subscription": {"json": {"query": "subscription { changes }"}},
+    "text/plain": {
+        "content": b'{"query": "{ __typename }"}',
+        "headers": {"content-type": "text/plain"},
+    },
+    "XML": {
+        "content": b"<query>{ __typename }</query>",
+        "headers": {"content-type": "application/xml"},
+    },
+    "form": {
+        "content": b"query=%7B+__typename+%7D",
+        "headers": {"content-type": "application/x-www-form-urlencoded"},
+    },
+    "broken multipart": {
+        "content": b'--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{bad\r\n--x--',
+        "headers": {"content-type": "multipart/form-data; boundary=x"},
+    },
+    "no content type": {"content": b'{"query": "{ __typename }"}'},
+    "charset trickery": {
+        "content": '{"query": "{ __typename }"}'.encode("utf-16"),
+        "headers": {"content-type": "application/json; charset=utf-16"},
+    },
+    "GET with bad variables": {
+        "method": "GET",
+        "params": {
+            "query": "query($q: String!) { search(query: $q) { totalCount } }",
+            "variables": "{bad",
+        },
+    },
+    "GET with a mutation": {"method": "GET", "params": {"query": "mutation { x }"}},
+    "GET with a long query": {
+        "method": "GET",
+        "params": {"query": "{ taxonomy { " + "nodeCount " * 1_500 + "} }"},
+    },
+    "unknown method": {"method": "PUT", "json": {"query": SUMMARY}},
+}
+
+
+def _attack(client: TestClient, request: dict[str, Any]) -> Any:
+    request = dict(request)
+    method = request.pop("method", "POST")
+    return client.request(method, "/graphql", **request)
+
+
+@pytest.mark.parametrize("name", list(ATTACKS))
+def test_attacks_get_no_fault(client: TestClient, name: str) -> None:
+    response = _attack(client, ATTACKS[name])
+    if response.status_code == 405:  # the router's own refusal of an unknown method
+        return
+    assert response.headers["content-type"].split(";")[0] in (GRAPHQL_RESPONSE, "application/json")
+    _assert_no_fault(response)
+    for forbidden in ("Traceback", 'File "'):
+        assert forbidden not in response.text
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("alias flood", "QUERY_TOO_COMPLEX"),
+        ("deep selection", "QUERY_TOO_COMPLEX"),
+        ("deep fragments", "QUERY_TOO_COMPLEX"),
+        ("circular fragments", "GRAPHQL_VALIDATION_FAILED"),
+        ("self-spreading fragment", "GRAPHQL_VALIDATION_FAILED"),
+        ("fragment fan-out", "QUERY_TOO_COMPLEX"),
+        ("huge first", "QUERY_TOO_COMPLEX"),
+        ("huge first in a variable", "QUERY_TOO_COMPLEX"),
+        ("nested huge first", "QUERY_TOO_COMPLEX"),
+        ("negative first", "BAD_USER_INPUT"),
+        ("garbage ID", "BAD_USER_INPUT"),
+        ("ID of another kind", "BAD_USER_INPUT"),
+        ("garbage cursor", "BAD_USER_INPUT"),
+        ("huge cursor", "BAD_USER_INPUT"),
+        ("string for int", "GRAPHQL_VALIDATION_FAILED"),
+        ("null for non-null", "GRAPHQL_VALIDATION_FAILED"),
+        ("unknown enum", "GRAPHQL_VALIDATION_FAILED"),
+        ("deeply nested list literal", "GRAPHQL_PARSE_FAILED"),
+        ("lone surrogate escape", "GRAPHQL_PARSE_FAILED"),
+        ("malformed JSON", "BAD_REQUEST"),
+        ("text/plain", "BAD_REQUEST"),
+        ("empty batch", "BAD_REQUEST"),
+        ("a query that is not a string", "BAD_REQUEST"),
+        ("variables that are not an object", "BAD_REQUEST"),
+        ("GET with a mutation", "BAD_REQUEST"),
+    ],
+)
+def test_attacks_are_refused_with_their_code(client: TestClient, name: str, code: str) -> None:
+    errors = _assert_no_fault(_attack(client, ATTACKS[name]))
+    assert errors, f"{name} was answered without an error"
+    assert {error["extensions"]["code"] for error in errors} == {code}
+
+
+@pytest.mark.parametrize(
+    "name", ["duplicated fields", "huge string variable", "search syntax", "null bytes in a search"]
+)
+def test_harmless_floods_are_answered(client: TestClient, name: str) -> None:
+    response = _attack(client, ATTACKS[name])
+    assert response.status_code == 200
+    assert _assert_no_fault(response) == []
+
+
+BODY_PARSE_BUG = (
+    "product bug: Strawberry's JSON body parsing is unguarded; the request gets a "
+    "500 'Internal Server Error' in text/plain instead of 400 BAD_REQUEST"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=f"{BODY_PARSE_BUG} (AttributeError: no .get on an int)")
+@pytest.mark.parametrize("body", [b"5", b'"a string"', b"true"])
+def test_a_json_body_that_is_not_an_object_is_a_bad_request(
+    client: TestClient, body: bytes
+) -> None:
+    response = client.post("/graphql", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert [e["extensions"]["code"] for e in _errors(response)] == ["BAD_REQUEST"]
+
+
+@pytest.mark.xfail(strict=True, reason=f"{BODY_PARSE_BUG} (UnicodeDecodeError)")
+def test_an_undecodable_body_is_a_bad_request(client: TestClient) -> None:
+    response = client.post(
+        "/graphql", content=b"\xff\xfe{", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 400
+    assert [e["extensions"]["code"] for e in _errors(response)] == ["BAD_REQUEST"]
+
+
+@pytest.mark.xfail(strict=True, reason=f"{BODY_PARSE_BUG} (RecursionError in json.loads)")
+def test_deeply_nested_json_is_a_bad_request(client: TestClient) -> None:
+    nested = (
+        b'{"query": "{ __typename }", "variables": {"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}"
+    )
+    response = client.post("/graphql", content=nested, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert [e["extensions"]["code"] for e in _errors(response)] == ["BAD_REQUEST"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="product bug: a variable `first` beyond 64 bits (2**70) gets a 500 text/plain "
+    "'Internal Server Error': the cost refusal carries the cost (about 2**71) in "
+    "extensions.cost, which orjson cannot serialise (integers over 64 bits); it should "
+    "be a 400 QUERY_TOO_COMPLEX (or GRAPHQL_VALIDATION_FAILED: not an Int)",
+)
+def test_a_first_beyond_64_bits_is_refused(client: TestClient) -> None:
+    response = client.post("/graphql", json={"query": METHODS_FIRST, "variables": {"n": 2**70}})
+    errors = _assert_no_fault(response)
+    assert errors
+    assert response.status_code == 400
+
+
+NUL_LOOKUPS = {
+    "node slug": ("query($v: String) { node(slug: $v) { name } }", "a\x00b"),
+    "node path": ("query($v: String) { node(path: $v) { name } }", "alpha/\x00"),
+    "method slug": ("query($v: String) { method(slug: $v) { name } }", "a\x00b"),
+    "model slug": ("query($v: String) { model(slug: $v) { name } }", "a\x00b"),
+    "an ID's key": ("query($v: ID!) { entity(id: $v) { __typename } }", _id("Node:a\x00b")),
+    "a filter": (
+        "query($v: String) { methods(filter: {nameContains: $v}) { totalCount } }",
+        "\x00",
+    ),
+    "an organization": (
+        "query($v: String) { models(filter: {organization: $v}) { totalCount } }",
+        "\x00",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(NUL_LOOKUPS))
+def test_null_bytes_in_lookups_are_no_fault(
+    client: TestClient, backend: str, name: str, request: pytest.FixtureRequest
+) -> None:
+    if backend == "postgresql":
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True,
+                reason="product bug: on PostgreSQL a String/ID argument holding a NUL (0x00) "
+                "reaches psycopg, which raises DataError ('text fields cannot contain NUL'); "
+                "the client gets INTERNAL where it should get null/no match or BAD_USER_INPUT",
+            )
+        )
+    document, value = NUL_LOOKUPS[name]
+    response = client.post("/graphql", json={"query": document, "variables": {"v": value}})
+    assert response.status_code == 200
+    _assert_no_fault(response)
