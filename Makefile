@@ -51,3 +51,13 @@ bench: install ## Benchmark every system side by side; writes bench/RESULTS.md a
 
 clean:
 	rm -rf $(VENV) .tools var
+
+CODEGEN_VENV := $(CURDIR)/clients/python/.venv
+
+.PHONY: clients
+clients: $(UV) ## Regenerate the typed clients (clients/) from schema.graphql and examples/operations/
+	UV_PROJECT_ENVIRONMENT=$(CODEGEN_VENV) $(UV) sync --frozen --quiet --project clients/python
+	rm -rf clients/python/taxonomy_client clients/typescript/src/gql
+	$(CODEGEN_VENV)/bin/ariadne-codegen --config clients/python/pyproject.toml
+	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error \
+		&& npx graphql-codegen --config codegen.ts && npx tsc --noEmit

@@ -1,0 +1,43 @@
+from enum import Enum
+
+
+class MethodOrderField(str, Enum):
+    NAME = "NAME"
+    STRONGEST = "STRONGEST"
+    MODEL_COUNT = "MODEL_COUNT"
+
+
+class ModelOrderField(str, Enum):
+    NAME = "NAME"
+    RELEASE_DATE = "RELEASE_DATE"
+
+
+class ModelTreatmentOrderField(str, Enum):
+    RELEASE_DATE = "RELEASE_DATE"
+    NAME = "NAME"
+    STRENGTH = "STRENGTH"
+    METHOD_COUNT = "METHOD_COUNT"
+
+
+class OrderDirection(str, Enum):
+    ASC = "ASC"
+    DESC = "DESC"
+
+
+class Scope(str, Enum):
+    HERE = "HERE"
+    BRANCH = "BRANCH"
+
+
+class SourceKind(str, Enum):
+    TECHNICAL_REPORT = "TECHNICAL_REPORT"
+    MODEL_CARD = "MODEL_CARD"
+    BLOG_POST = "BLOG_POST"
+    PAPER = "PAPER"
+    OTHER = "OTHER"
+
+
+class Strength(str, Enum):
+    CORE = "CORE"
+    USED = "USED"
+    MENTIONED = "MENTIONED"

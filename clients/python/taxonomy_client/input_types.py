@@ -1,0 +1,80 @@
+from typing import Any, Optional
+
+from pydantic import Field
+
+from .base_model import BaseModel
+from .enums import (
+    MethodOrderField,
+    ModelOrderField,
+    ModelTreatmentOrderField,
+    OrderDirection,
+    Strength,
+)
+
+
+class EvidenceFilter(BaseModel):
+    """Narrows a list of evidence; every given condition must hold."""
+
+    min_strength: Optional[Strength] = Field(alias="minStrength", default=None)
+    "Only evidence at least this strong."
+    model: Optional[str] = None
+    "Only evidence of this model (a Model ID)."
+    method: Optional[str] = None
+    "Only evidence on this method (a Method ID)."
+    source: Optional[str] = None
+    "Only evidence from this source (a Source ID)."
+    within: Optional[str] = None
+    "Only evidence on methods in the branch of this node."
+
+
+class MethodFilter(BaseModel):
+    """Narrows a list of methods; every given condition must hold."""
+
+    name_contains: Optional[str] = Field(alias="nameContains", default=None)
+    "Only methods whose name contains this text (any case)."
+    min_strength: Optional[Strength] = Field(alias="minStrength", default=None)
+    "Only methods whose strongest treatment is at least this strong."
+    has_evidence: Optional[bool] = Field(alias="hasEvidence", default=None)
+    "true: only methods some model treats; false: only methods none treats."
+    within: Optional[str] = None
+    "Only methods in the branch of this node (a Node ID)."
+
+
+class MethodOrder(BaseModel):
+    """How to order methods."""
+
+    field: MethodOrderField
+    "What to order by."
+    direction: OrderDirection = OrderDirection.ASC
+    "Ascending or descending."
+
+
+class ModelFilter(BaseModel):
+    """Narrows a list of models; every given condition must hold."""
+
+    name_contains: Optional[str] = Field(alias="nameContains", default=None)
+    "Only models whose name contains this text (any case)."
+    organization: Optional[str] = None
+    "Only models of this organization (exact, any case)."
+    released_after: Optional[Any] = Field(alias="releasedAfter", default=None)
+    "Only models released on or after this date."
+    released_before: Optional[Any] = Field(alias="releasedBefore", default=None)
+    "Only models released on or before this date."
+
+
+class ModelOrder(BaseModel):
+    """How to order models."""
+
+    field: ModelOrderField
+    "What to order by."
+    direction: OrderDirection = OrderDirection.ASC
+    "Ascending or descending."
+
+
+class ModelTreatmentOrder(BaseModel):
+    """How to order the rows of a By-model table."""
+
+    field: ModelTreatmentOrderField
+    "What to order by."
+    direction: OrderDirection = OrderDirection.DESC
+    "Ascending or descending."

@@ -1,0 +1,55 @@
+from typing import Any, Optional
+
+from pydantic import Field
+
+from .base_model import BaseModel
+from .enums import Strength
+
+
+class ModelProfile(BaseModel):
+    model: Optional["ModelProfileModel"]
+
+
+class ModelProfileModel(BaseModel):
+    name: str
+    organization: Optional[str]
+    release_date: Optional[Any] = Field(alias="releaseDate")
+    branches: list["ModelProfileModelBranches"]
+    treatments: "ModelProfileModelTreatments"
+
+
+class ModelProfileModelBranches(BaseModel):
+    node: "ModelProfileModelBranchesNode"
+    strongest: Strength
+    method_count: int = Field(alias="methodCount")
+
+
+class ModelProfileModelBranchesNode(BaseModel):
+    path: str
+
+
+class ModelProfileModelTreatments(BaseModel):
+    total_count: int = Field(alias="totalCount")
+    nodes: list["ModelProfileModelTreatmentsNodes"]
+
+
+class ModelProfileModelTreatmentsNodes(BaseModel):
+    method: "ModelProfileModelTreatmentsNodesMethod"
+    strength: Strength
+
+
+class ModelProfileModelTreatmentsNodesMethod(BaseModel):
+    name: str
+    node: "ModelProfileModelTreatmentsNodesMethodNode"
+
+
+class ModelProfileModelTreatmentsNodesMethodNode(BaseModel):
+    path: str
+
+
+ModelProfile.model_rebuild()
+ModelProfileModel.model_rebuild()
+ModelProfileModelBranches.model_rebuild()
+ModelProfileModelTreatments.model_rebuild()
+ModelProfileModelTreatmentsNodes.model_rebuild()
+ModelProfileModelTreatmentsNodesMethod.model_rebuild()

@@ -1,0 +1,45 @@
+from typing import Annotated, Literal, Union
+
+from pydantic import Field
+
+from .base_model import BaseModel
+
+
+class Search(BaseModel):
+    search: "SearchSearch"
+
+
+class SearchSearch(BaseModel):
+    total_count: int = Field(alias="totalCount")
+    nodes: list[
+        Annotated[
+            Union[
+                "SearchSearchNodesNode",
+                "SearchSearchNodesMethod",
+                "SearchSearchNodesModel",
+            ],
+            Field(discriminator="typename__"),
+        ]
+    ]
+
+
+class SearchSearchNodesNode(BaseModel):
+    typename__: Literal["Node"] = Field(alias="__typename")
+    slug_path: str = Field(alias="slugPath")
+    path: str
+
+
+class SearchSearchNodesMethod(BaseModel):
+    typename__: Literal["Method"] = Field(alias="__typename")
+    slug: str
+    name: str
+
+
+class SearchSearchNodesModel(BaseModel):
+    typename__: Literal["Model"] = Field(alias="__typename")
+    slug: str
+    name: str
+
+
+Search.model_rebuild()
+SearchSearch.model_rebuild()
