@@ -142,7 +142,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     queries = QueryStore(settings.persisted_queries_entries, allowlist)
     endpoint = TimeLimit(
         BodyLimit(
-            PersistedQueries(ResponseCache(GraphQLOverHTTP(graphql), version, store), queries),
+            PersistedQueries(
+                ResponseCache(
+                    GraphQLOverHTTP(graphql, settings.batching_max_operations), version, store
+                ),
+                queries,
+            ),
             settings.max_body_bytes,
         ),
         settings.request_timeout_seconds,

@@ -123,9 +123,10 @@ def make_async_engine(url: str, *, pool_size: int = 5) -> AsyncEngine:
         pool_size=pool_size,
         max_overflow=10,
         pool_pre_ping=True,
-        # Fail fast when the database is away: clients get DATABASE_UNAVAILABLE in
-        # seconds, not after TCP's own timeouts.
-        pool_timeout=3,
+        # Fail fast when the database is away (connecting gives up after 3 s), but let a
+        # busy server's requests wait their turn for a connection, up to about the request
+        # time limit, rather than call a busy database away.
+        pool_timeout=10,
         connect_args={
             "connect_timeout": 3,
             "options": "-c default_transaction_read_only=on",

@@ -154,8 +154,9 @@ class GraphQLOverHTTP:
     `application/graphql-response+json` (unless the client asks only for JSON), 400 for a
     request that could not be executed, and JSON errors instead of plain text."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, batching_max_operations: int = 0) -> None:
         self.app = app
+        self.batching_max_operations = batching_max_operations
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -177,7 +178,21 @@ class GraphQLOverHTTP:
         status = int(start.get("status", 500))
         if media.startswith(b"text/plain") and 400 <= status < 500:
             # Strawberry refuses unreadable requests in plain text; clients expect JSON.
-            await send_error(send, scope, status, "BAD_REQUEST", body.decode("utf-8", "replace"))
+            reason = body.decode("utf-8", "replace")
+            if reason in ("Too many operations", "Batching is not enabled"):
+                cap = self.batching_max_operations
+                await send_error(
+                    send,
+                    scope,
+                    status,
+                    "BAD_REQUEST",
+                    f"a batch of operations is over the limit `batching_max_operations` of "
+                    f"{cap}" + (" (batching is off)" if cap == 0 else ""),
+                    limit="batching_max_operations",
+                    limitValue=cap,
+                )
+                return
+            await send_error(send, scope, status, "BAD_REQUEST", reason)
             return
         if media.startswith(b"application/json") and _wants_graphql_response(scope):
             headers[b"content-type"] = GRAPHQL_RESPONSE + b"; charset=utf-8"

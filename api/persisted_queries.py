@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import orjson
 
-from api.asgi import ASGIApp, Receive, Scope, Send, read_body, replay
+from api.asgi import ASGIApp, Receive, Scope, Send, header, read_body, replay
 from api.http_guards import send_error
 
 
@@ -84,6 +84,17 @@ class PersistedQueries:
             return
         body = await read_body(receive) or b""
         payload = _json(body)
+        if b"json" in header(scope, b"content-type") and not isinstance(payload, dict | list):
+            # Refused here: Strawberry's own parsing fails with a 500 on these.
+            await send_error(
+                send,
+                scope,
+                400,
+                "BAD_REQUEST",
+                "the body must be a JSON object with a `query` (or, with batching on, a list "
+                "of them): it is not valid UTF-8 JSON, is nested too deeply, or is not an object",
+            )
+            return
         if not isinstance(payload, dict):
             await self.app(scope, replay(body, receive), send)
             return

@@ -36,7 +36,14 @@ class CloseReader(SchemaExtension):
         context = self.execution_context.context
         reader = getattr(context, "reader", None)
         if reader is not None:
-            await reader.close()
+            try:
+                await reader.close()
+            except Exception as exc:  # the connection died under us; the pool replaces it
+                log.warning(
+                    "request %s: closing its session failed: %s",
+                    getattr(context, "request_id", None),
+                    type(exc).__name__,
+                )
             if context.report_statements and context.response is not None:
                 context.response.headers["x-sql-statements"] = str(reader.statements)
 

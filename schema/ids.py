@@ -22,7 +22,7 @@ def decode_id(value: str) -> tuple[str, str]:
     except (binascii.Error, UnicodeDecodeError, ValueError):
         raise InvalidIdError(f"{value!r} is not an ID of this API") from None
     kind, _, key = raw.partition(":")
-    if kind not in KINDS or not key:
+    if kind not in KINDS or not key or "\x00" in key:
         raise InvalidIdError(f"{value!r} is not an ID of this API")
     return kind, key
 

@@ -19,15 +19,18 @@ from graphql import (
     InlineFragmentNode,
     IntValueNode,
     SelectionSetNode,
+    StringValueNode,
     VariableNode,
+    Visitor,
     get_named_type,
     get_nullable_type,
     get_operation_ast,
+    visit,
 )
 from graphql import ExecutionResult as GraphQLExecutionResult
 from strawberry.extensions import SchemaExtension
 
-from schema.errors import LimitError
+from schema.errors import BadUserInputError, ClientError, LimitError
 from schema.pagination import DEFAULT_PAGE_SIZE
 
 LIST_ESTIMATE = 10
@@ -39,10 +42,12 @@ def _first(field: FieldNode, variables: dict[str, Any]) -> int | None:
             continue
         value = argument.value
         if isinstance(value, IntValueNode):
-            return int(value.value)
+            number = int(value.value)
+            return number if -(2**31) <= number < 2**31 else None
         if isinstance(value, VariableNode):
             given = variables.get(value.name.value)
-            return given if isinstance(given, int) else None
+            # GraphQL's Int is 32 bits; execution refuses anything else, so it costs nothing.
+            return given if isinstance(given, int) and -(2**31) <= given < 2**31 else None
     return None
 
 
@@ -127,12 +132,45 @@ def query_cost(
     )
 
 
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_has_nul(item) for item in value)
+    return False
+
+
+def _document_has_nul(document: DocumentNode) -> bool:
+    found = False
+
+    class Finder(Visitor):
+        def enter_string_value(self, node: StringValueNode, *_: Any) -> None:
+            nonlocal found
+            found = found or "\x00" in node.value
+
+    visit(document, Finder())
+    return found
+
+
 def cost_limiter(max_cost: int) -> type[SchemaExtension]:
-    """An extension class that refuses, before execution, queries costing over ``max_cost``."""
+    """An extension class that refuses, before execution, queries costing over ``max_cost``
+    and text arguments no database can store (a NUL character)."""
 
     class CostLimiter(SchemaExtension):
         def on_execute(self) -> Iterator[None]:
             context = self.execution_context
+            if (
+                context.graphql_document is not None
+                and context.result is None
+                and (_has_nul(context.variables) or _document_has_nul(context.graphql_document))
+            ):
+                refusal: ClientError = BadUserInputError(
+                    "a text argument contains a NUL character (\\u0000), which no name, slug "
+                    "or ID here has; remove it"
+                )
+                context.result = GraphQLExecutionResult(data=None, errors=[refusal])
             if context.graphql_document is not None and context.result is None:
                 cost = query_cost(
                     context.schema._schema,
