@@ -122,6 +122,10 @@ def server(source: Source, database: str, url: str, *, cache: bool) -> System:
             "TAXONOMY_RESPONSE_CACHE": "true" if cache else "false",
             "TAXONOMY_STATEMENT_HEADER": "true",
             "TAXONOMY_GRAPHIQL": "false",
+            # W4 at scale L answers thousands of methods per row; under 32 connections one
+            # answer can take longer than the default 10 s limit, which would make it a
+            # refusal instead of a measurement. The peer and the floor have no limit.
+            "TAXONOMY_REQUEST_TIMEOUT_SECONDS": "120",
         },
         port=port,
         cwd=source.directory,
