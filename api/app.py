@@ -27,6 +27,7 @@ from api.settings import Settings
 from api.tables import DatasetRow, table_of
 from schema import build_schema
 from schema.context import Context
+from schema.errors import classified
 
 
 class TaxonomyGraphQL(GraphQL[Context, None]):
@@ -41,6 +42,16 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         context.report_statements = self.report_statements
         context.request_id = request.scope.get("state", {}).get("request_id")
         return context
+
+    async def process_result(self, request: Any, result: Any) -> Any:
+        """Every error leaves with a code. The schema's ErrorCodes extension codes what
+        happens inside an operation; this catches what fails around it (a connection that
+        dies while the operation is being closed), which would otherwise reach the client
+        uncoded, with the driver's own words."""
+        if result.errors:
+            request_id = request.scope.get("state", {}).get("request_id")
+            result.errors = [classified(error, request_id) for error in result.errors]
+        return await super().process_result(request, result)
 
     def encode_json(self, data: object) -> bytes:
         # orjson: several times faster than json.dumps, and UTF-8 rather than \u escapes.
