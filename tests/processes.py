@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx2 as httpx
+import psutil
 
 TAXONOMY = Path(sys.executable).parent / "taxonomy"
 
@@ -63,3 +64,17 @@ def running_server(database_url: str, *, workers: int = 1, **settings: str) -> I
     finally:
         process.terminate()
         process.wait(timeout=15)
+
+
+def worker_pids(base: str) -> list[int]:
+    """The uvicorn worker processes of the `taxonomy serve` behind ``base``."""
+    port = base.rsplit(":", 1)[1]
+    for child in psutil.Process().children():
+        command = child.cmdline()
+        if "serve" in command and port in command:
+            return sorted(
+                worker.pid
+                for worker in child.children(recursive=True)
+                if any("spawn_main" in part for part in worker.cmdline())
+            )
+    raise AssertionError(f"no server process on port {port}")

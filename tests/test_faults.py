@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
-import psutil
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -30,7 +29,7 @@ from api.loading import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 
 from conftest import POSTGRES_URL, serve
-from processes import running_server
+from processes import running_server, worker_pids
 
 TAXONOMY = Path(sys.executable).parent / "taxonomy"
 CLIENTS = 8
@@ -72,20 +71,6 @@ FINGERPRINT = """
   methods(first: 100) { totalCount nodes { id slug modelCount strongest } }
   models(first: 100) { totalCount nodes { id slug name } }
 }"""
-
-
-def worker_pids(base: str) -> list[int]:
-    """The uvicorn worker processes of the `taxonomy serve` behind ``base``."""
-    port = base.rsplit(":", 1)[1]
-    for child in psutil.Process().children():
-        command = child.cmdline()
-        if "serve" in command and port in command:
-            return sorted(
-                worker.pid
-                for worker in child.children(recursive=True)
-                if any("spawn_main" in part for part in worker.cmdline())
-            )
-    raise AssertionError(f"no server process on port {port}")
 
 
 @dataclass

@@ -21,7 +21,7 @@ import pytest
 from api.loading import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 
-from processes import running_server
+from processes import running_server, worker_pids
 from seed_page import NODE_PAGE
 
 # A product bug that shows now and then (one request in a thousand or so).
@@ -68,20 +68,6 @@ WORKLOAD: list[dict[str, Any]] = [
     {"query": SEARCH, "variables": {"q": "expert parallel"}},
     {"query": SEARCH, "variables": {"q": "pipeline"}},
 ]
-
-
-def worker_pids(base: str) -> list[int]:
-    """The uvicorn worker processes of the `taxonomy serve` behind ``base``."""
-    port = base.rsplit(":", 1)[1]
-    for child in psutil.Process().children():
-        command = child.cmdline()
-        if "serve" in command and port in command:
-            return sorted(
-                worker.pid
-                for worker in child.children(recursive=True)
-                if any("spawn_main" in part for part in worker.cmdline())
-            )
-    raise AssertionError(f"no server process on port {port}")
 
 
 def resident_bytes(pids: list[int]) -> int:
