@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from graphql import GraphQLError
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, PendingRollbackError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from strawberry.extensions import MaskErrors
 
@@ -48,7 +48,17 @@ _LIMIT_MESSAGES = [
     (re.compile(r"Document contains more than (\d+) tokens"), "max_tokens", "tokens"),
 ]
 
-_DATABASE_ERRORS = (OperationalError, PoolTimeoutError, ConnectionError, OSError)
+# The database went away: the connection failed (OperationalError, InterfaceError) or a
+# request's session is left unusable by a statement the drop killed (PendingRollbackError;
+# the server only reads, so nothing else puts a session in that state).
+_DATABASE_ERRORS = (
+    OperationalError,
+    InterfaceError,
+    PendingRollbackError,
+    PoolTimeoutError,
+    ConnectionError,
+    OSError,
+)
 
 
 def _limit(error: GraphQLError) -> tuple[str, str, int] | None:
