@@ -5,7 +5,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import orjson
-from sqlalchemy import select, text
+from sqlalchemy import Engine, select, text
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -18,7 +18,7 @@ from strawberry.asgi import GraphQL
 
 from api import migrate
 from api.data_version import DataVersion
-from api.db import is_sqlite, make_async_engine, sqlite_path
+from api.db import is_sqlite, make_async_engine, make_request_engine, sqlite_path
 from api.graphiql import ASSETS_DIR, ASSETS_URL, with_sample_query
 from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit
 from api.persisted_queries import PersistedQueries, QueryStore, load_allowlist
@@ -38,7 +38,7 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         self.report_statements = report_statements
 
     async def get_context(self, request: Any, response: Any) -> Context:
-        context = Context.for_request(request.app.state.engine, request, response)
+        context = Context.for_request(request.app.state.request_engine, request, response)
         context.report_statements = self.report_statements
         context.request_id = request.scope.get("state", {}).get("request_id")
         return context
@@ -113,11 +113,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
 
     engine = make_async_engine(settings.database_url, pool_size=settings.pool_size)
+    request_engine = make_request_engine(
+        settings.database_url, engine, pool_size=settings.pool_size
+    )
     version = DataVersion(engine, settings.version_poll_seconds)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.engine = engine
+        app.state.request_engine = request_engine
         app.state.database_url = settings.database_url
         app.state.data_version = version
         await version.start()
@@ -126,6 +130,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             await version.stop()
             await engine.dispose()
+            if isinstance(request_engine, Engine):  # SQLite's own, beside the async one
+                request_engine.dispose()
 
     schema = build_schema(
         max_depth=settings.max_depth,

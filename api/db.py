@@ -101,11 +101,11 @@ def sqlite_path(url: str) -> Path | None:
     return Path(database) if database and database != ":memory:" else None
 
 
-def _read_only_sqlite_url(url: str) -> URL:
+def _read_only_sqlite_url(url: str, driver: str) -> URL:
     path = sqlite_path(url)
     if path is None:
-        return async_url(url)
-    return make_url(f"sqlite+aiosqlite:///file:{path.resolve()}?mode=ro&uri=true")
+        return parse_url(url).set(drivername=driver)
+    return make_url(f"{driver}:///file:{path.resolve()}?mode=ro&uri=true")
 
 
 def make_async_engine(url: str, *, pool_size: int = 5) -> AsyncEngine:
@@ -114,7 +114,7 @@ def make_async_engine(url: str, *, pool_size: int = 5) -> AsyncEngine:
     reads one consistent snapshot of the data."""
     if is_sqlite(url):
         engine = create_async_engine(
-            _read_only_sqlite_url(url), pool_size=pool_size, max_overflow=10
+            _read_only_sqlite_url(url, "sqlite+aiosqlite"), pool_size=pool_size, max_overflow=10
         )
         _sqlite_connection_setup(engine.sync_engine, writer=False)
         return engine
@@ -134,3 +134,28 @@ def make_async_engine(url: str, *, pool_size: int = 5) -> AsyncEngine:
         # One snapshot for all of a request's statements, so no answer mixes two loads.
         isolation_level="REPEATABLE READ",
     )
+
+
+def make_request_engine(
+    url: str, async_engine: AsyncEngine, *, pool_size: int = 5
+) -> Engine | AsyncEngine:
+    """What requests read through (schema.reader.Reader.of): on PostgreSQL the serving
+    ``async_engine`` itself; on SQLite a synchronous engine on the same file, read-only,
+    whose statements run straight from the event loop.
+
+    Every request holds one connection (its snapshot) while it awaits other work, and a
+    pool that made the loop's thread wait for a free connection would wait forever, so
+    the pool never blocks: beyond ``pool_size`` idle connections it opens more (a SQLite
+    connection is a file handle, opened in microseconds).
+    """
+    if not is_sqlite(url):
+        return async_engine
+    engine = create_engine(
+        _read_only_sqlite_url(url, "sqlite"),
+        pool_size=pool_size,
+        max_overflow=-1,
+        # Opened in the loop's thread; a test client's portal may be another thread.
+        connect_args={"check_same_thread": False},
+    )
+    _sqlite_connection_setup(engine, writer=False)
+    return engine

@@ -12,7 +12,8 @@ from typing import Any
 import orjson
 
 from api.asgi import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
-from schema.errors import REQUEST_ERROR_CODES
+from schema.errors import REQUEST_ERROR_CODES, time_limit_message
+from schema.reader import Deadline
 
 GRAPHQL_RESPONSE = b"application/graphql-response+json"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
@@ -126,8 +127,12 @@ class TimeLimit:
             started = started or message["type"] == "http.response.start"
             await send(message)
 
+        # What cannot be interrupted by asyncio (a SQLite statement run in the event loop)
+        # stops itself at this deadline (schema.reader.InLoopReader).
+        deadline = Deadline.after(self.seconds)
+        scope.setdefault("state", {})["deadline"] = deadline
         try:
-            async with asyncio.timeout(self.seconds):
+            async with asyncio.timeout_at(deadline.at):  # the loop's clock is time.monotonic
                 await self.app(scope, receive, watched_send)
         except TimeoutError:
             if started:
@@ -137,8 +142,7 @@ class TimeLimit:
                 scope,
                 503,
                 "TIMEOUT",
-                f"the query ran over the limit `request_timeout_seconds` of {self.seconds:g} s "
-                "and was stopped; ask for less",
+                time_limit_message(self.seconds),
                 limit="request_timeout_seconds",
                 limitValue=self.seconds,
             )

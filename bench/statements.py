@@ -48,7 +48,8 @@ def server_in_process(url: str, workload: Workload) -> int:
         def record(_c: Any, _cur: Any, statement: str, *_rest: Any) -> None:
             seen.append(statement)
 
-        event.listen(app.state.engine.sync_engine, "before_cursor_execute", record)
+        engine = app.state.request_engine  # async on PostgreSQL, synchronous on SQLite
+        event.listen(getattr(engine, "sync_engine", engine), "before_cursor_execute", record)
         body = {"query": workload.document, "variables": workload.variables}
         client.post("/graphql", json=body).raise_for_status()
     return sum(1 for statement in seen if statement.strip().upper() != "BEGIN")

@@ -32,7 +32,12 @@ class CloseReader(SchemaExtension):
     """Returns the request's database session to the pool once the operation is done."""
 
     async def on_operation(self) -> AsyncIterator[None]:
-        yield
+        try:
+            yield
+        finally:  # also when the request is cancelled (over its time limit) mid-operation
+            await self._close()
+
+    async def _close(self) -> None:
         context = self.execution_context.context
         reader = getattr(context, "reader", None)
         if reader is not None:

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Engine
 from sqlalchemy.ext.asyncio import AsyncEngine
 from strawberry.types import Info as StrawberryInfo
 
@@ -23,9 +24,12 @@ class Context:
 
     @classmethod
     def for_request(
-        cls, engine: AsyncEngine, request: Any = None, response: Any = None
+        cls, engine: Engine | AsyncEngine, request: Any = None, response: Any = None
     ) -> "Context":
-        reader = Reader(engine)
+        """A context reading through ``engine`` (see `Reader.of`), within the request's
+        deadline when it has one (api.http_guards.TimeLimit sets it)."""
+        deadline = request.scope.get("state", {}).get("deadline") if request else None
+        reader = Reader.of(engine, deadline)
         return cls(reader=reader, loaders=Loaders(reader), request=request, response=response)
 
 

@@ -32,6 +32,24 @@ class NotFoundError(ClientError):
     code = "NOT_FOUND"
 
 
+def time_limit_message(seconds: float) -> str:
+    return (
+        f"the query ran over the limit `request_timeout_seconds` of {seconds:g} s "
+        "and was stopped; ask for less"
+    )
+
+
+class RequestTimeoutError(ClientError):
+    """The request ran out of time in the middle of a statement, which was stopped."""
+
+    code = "TIMEOUT"
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(
+            time_limit_message(seconds), limit="request_timeout_seconds", limitValue=seconds
+        )
+
+
 class LimitError(ClientError):
     code = "QUERY_TOO_COMPLEX"
 

@@ -1,14 +1,66 @@
-"""A request's access to the database: one session, one statement at a time."""
+"""A request's access to the database: one snapshot, one statement at a time.
+
+Two kinds, by database. PostgreSQL is read over the network, so its statements are
+awaited (`AsyncReader`). SQLite is a file in this process: its statements take
+microseconds to a few milliseconds, less than the thread hops of an async driver
+(aiosqlite sends every cursor call to a thread and back), so they run straight from the
+event loop (`InLoopReader`), stopped by SQLite itself when the request's time is up.
+"""
 
 import asyncio
+import time
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Executable, Result
+from sqlalchemy import Engine, Executable, Result
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.orm import Session
+
+from schema.errors import RequestTimeoutError
+
+# SQLite calls the progress handler every this many virtual machine instructions
+# (a few hundred microseconds of work): often enough to stop within a millisecond.
+_PROGRESS_INSTRUCTIONS = 10_000
 
 
 class Reader:
-    """The request's one session, opened on first use and closed when the request ends.
+    """The request's one session, opened on first use and closed when the request ends;
+    counts its statements."""
+
+    dialect: str
+    statements: int = 0
+
+    async def execute(
+        self, statement: Executable, params: dict[str, Any] | None = None
+    ) -> Result[*tuple[Any, ...]]:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    @staticmethod
+    def of(engine: Engine | AsyncEngine, deadline: "Deadline | None" = None) -> "Reader":
+        """The reader for ``engine``: in the event loop for a synchronous (SQLite) one."""
+        if isinstance(engine, AsyncEngine):
+            return AsyncReader(engine)
+        return InLoopReader(engine, deadline)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When a request must be done (on time.monotonic()'s clock), from a limit of seconds."""
+
+    seconds: float
+    at: float
+
+    @classmethod
+    def after(cls, seconds: float) -> "Deadline":
+        return cls(seconds, time.monotonic() + seconds)
+
+
+class AsyncReader(Reader):
+    """Statements awaited on an AsyncSession.
 
     Strawberry resolves sibling fields concurrently, and an AsyncSession must not run two
     statements at once, so statements are serialised here.
@@ -19,7 +71,6 @@ class Reader:
         self._session: AsyncSession | None = None
         self._lock = asyncio.Lock()
         self.dialect = engine.dialect.name
-        self.statements = 0
 
     async def execute(
         self, statement: Executable, params: dict[str, Any] | None = None
@@ -35,3 +86,55 @@ class Reader:
             if self._session is not None:
                 await self._session.close()
                 self._session = None
+
+
+class InLoopReader(Reader):
+    """Statements run to completion in the event loop's thread, without awaiting: no two
+    ever overlap, and each request holds its own connection (its snapshot) across awaits.
+
+    A blocked loop cannot be interrupted by the request's asyncio time limit, so SQLite's
+    progress handler stops a statement that runs past the request's deadline.
+    """
+
+    def __init__(self, engine: Engine, deadline: Deadline | None) -> None:
+        self._engine = engine
+        self._session: Session | None = None
+        self._sqlite: Any = None  # the sqlite3 connection, while it has our progress handler
+        self._deadline = deadline
+        self.dialect = engine.dialect.name
+
+    def _open(self) -> Session:
+        session = Session(self._engine)
+        if self._deadline is not None:
+            at = self._deadline.at
+            self._sqlite = session.connection().connection.driver_connection
+            self._sqlite.set_progress_handler(lambda: time.monotonic() > at, _PROGRESS_INSTRUCTIONS)
+        return session
+
+    async def execute(
+        self, statement: Executable, params: dict[str, Any] | None = None
+    ) -> Result[*tuple[Any, ...]]:
+        if self._session is None:
+            self._session = self._open()
+        self.statements += 1
+        try:
+            return self._session.execute(statement, params)
+        except OperationalError as exc:
+            if self._deadline is None or "interrupted" not in str(exc.orig):
+                raise
+        # SQLite stopped the statement at the deadline, which the request's asyncio limit
+        # (api.http_guards.TimeLimit) shares: its timer is due and fires as soon as the
+        # loop runs, stopping the request as any other overrun (503 TIMEOUT, before the
+        # answer starts; a cancellation arriving after would cut the answer short).
+        await asyncio.sleep(0.05)
+        # No asyncio limit watches this request (an in-process execution): the field fails.
+        raise RequestTimeoutError(self._deadline.seconds)
+
+    async def close(self) -> None:
+        session, self._session = self._session, None
+        if session is None:
+            return
+        if self._sqlite is not None:  # the connection goes back to the pool without it
+            self._sqlite.set_progress_handler(None, _PROGRESS_INSTRUCTIONS)
+            self._sqlite = None
+        session.close()

@@ -80,7 +80,7 @@ class Api:
 
     def execute(self, document: str, variables: dict[str, Any] | None = None) -> Any:
         """Run ``document`` through `schema.execute` directly, not over HTTP."""
-        engine = self.client.app.state.engine  # type: ignore[attr-defined]
+        engine = self.client.app.state.request_engine  # type: ignore[attr-defined]
 
         async def run() -> Any:
             return await schema.execute(

@@ -4,7 +4,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
 from api import migrate
@@ -76,7 +76,10 @@ def test_not_ready_when_the_database_is_unreachable() -> None:
 def test_the_serving_engine_cannot_write(tiny: Api) -> None:
     """Least privilege: the server opens SQLite read-only and runs read-only transactions
     on PostgreSQL, so no bug or injection in a request can change the data."""
-    engine = tiny.client.app.state.engine  # type: ignore[attr-defined]
+    state = tiny.client.app.state  # type: ignore[attr-defined]
+    engine = state.engine
+    # What requests read through: the same engine on PostgreSQL, SQLite's synchronous one.
+    request_engine = state.request_engine
 
     async def write() -> None:
         async with engine.begin() as connection:
@@ -85,4 +88,7 @@ def test_the_serving_engine_cannot_write(tiny: Api) -> None:
     assert tiny.client.portal is not None
     with pytest.raises(DBAPIError, match=r"(?i)read-?only"):
         tiny.client.portal.call(write)
+    if isinstance(request_engine, Engine):
+        with pytest.raises(DBAPIError, match=r"(?i)read-?only"), request_engine.begin() as sync:
+            sync.execute(text("DELETE FROM node_stats"))
     assert tiny.query("{ taxonomy { nodeCount } }") == {"taxonomy": {"nodeCount": 5}}
