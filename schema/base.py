@@ -1,10 +1,64 @@
 """What the object types share: being built from one table row, and a slug-based ID."""
 
+from collections.abc import Callable
 from typing import Any, Self
 
 import strawberry
+from strawberry.types.field import StrawberryField
 
 from schema.ids import encode_id
+
+
+class RowField(StrawberryField):
+    """A field whose value is read off the object's row: its attribute of the same name,
+    or ``column`` put through ``convert``.
+
+    Strawberry answers a field without a resolver on its fast path (no Info object, no
+    argument parsing, no resolver call), several times cheaper than a resolver that
+    returns ``self.row.name``; a page of a few hundred objects has thousands of these.
+    """
+
+    def __init__(
+        self,
+        *args: Any,
+        column: str | None = None,
+        convert: Callable[[Any], Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.init = False  # not a constructor argument: the row holds the value
+        self.column = column
+        self.convert = convert
+
+    def __copy__(self) -> Self:  # Strawberry copies fields into subclasses
+        copied = super().__copy__()
+        copied.column, copied.convert = self.column, self.convert
+        return copied
+
+    def get_result(self, source: Any, info: Any, args: list[Any], kwargs: Any) -> Any:
+        value = getattr(source.row, self.column or self.python_name)
+        return value if self.convert is None else self.convert(value)
+
+
+def row_field(
+    description: str, *, column: str | None = None, convert: Callable[[Any], Any] | None = None
+) -> Any:
+    """Declare ``name: type = row_field("...")`` on a RowBacked type: its value is
+    ``row.name`` (or ``convert(row.column)``)."""
+    return RowField(description=description, column=column, convert=convert)
+
+
+class RowIdField(RowField):
+    """The object's ID: its type's name and its stable key (``column``), encoded."""
+
+    def get_result(self, source: Any, info: Any, args: list[Any], kwargs: Any) -> Any:
+        key = getattr(source.row, self.column or "slug")
+        return strawberry.ID(encode_id(type(source).__name__, key))
+
+
+def id_field(description: str, *, column: str = "slug") -> Any:
+    """Declare ``id: strawberry.ID = id_field("...")``: an ID that survives reloads."""
+    return RowIdField(description=description, column=column)
 
 
 @strawberry.type
@@ -28,10 +82,6 @@ class RowBacked:
 class Slugged(RowBacked):
     """An object with a slug: its ID is derived from the slug, so it survives reloads."""
 
-    @strawberry.field(description="Stable, opaque ID; refetch the object with `entity(id:)`.")
-    def id(self) -> strawberry.ID:
-        return strawberry.ID(encode_id(type(self).__name__, self.row.slug))
+    id: strawberry.ID = id_field("Stable, opaque ID; refetch the object with `entity(id:)`.")
 
-    @strawberry.field(description="Unique, URL-safe key of the object, stable across loads.")
-    def slug(self) -> str:
-        return str(self.row.slug)
+    slug: str = row_field("Unique, URL-safe key of the object, stable across loads.")

@@ -1,5 +1,6 @@
 """The `Evidence` type: one model's document describing one method, with a strength."""
 
+from collections.abc import Awaitable
 from typing import Any
 
 import strawberry
@@ -7,12 +8,11 @@ from sqlalchemy import case, select
 from sqlmodel import col
 
 from api.tables import EvidenceRow, MethodRow
-from schema.base import RowBacked
+from schema.base import RowBacked, id_field, row_field
 from schema.context import Info
 from schema.enums import Strength
-from schema.ids import encode_id
+from schema.follow import method_at, model_at
 from schema.inputs import EvidenceFilter, branch_node_ids
-from schema.loaders import required
 from schema.lookup import row_for_id
 from schema.pagination import Connection, SortKey, connection_of, counter, keyset_page
 from schema.refs import MethodRef, ModelRef, SourceRef
@@ -29,23 +29,17 @@ STRENGTH_RANK = case(
 class Evidence(RowBacked):
     row: strawberry.Private[EvidenceRow]
 
-    @strawberry.field(description="Stable, opaque ID; refetch the evidence with `entity(id:)`.")
-    def id(self) -> strawberry.ID:
-        return strawberry.ID(encode_id("Evidence", self.row.key))
+    id: strawberry.ID = id_field(
+        "Stable, opaque ID; refetch the evidence with `entity(id:)`.", column="key"
+    )
 
-    @strawberry.field(description="The model whose document this is.")
-    async def model(self, info: Info) -> ModelRef:
-        from schema.model import Model
+    @strawberry.field(description="The model whose document this is.", graphql_type=ModelRef)
+    def model(self, info: Info) -> "ModelRef | Awaitable[ModelRef]":
+        return model_at(info, self.row.model_id)
 
-        return Model.from_row(await required(info.context.loaders.model_by_id, self.row.model_id))
-
-    @strawberry.field(description="The method the document describes.")
-    async def method(self, info: Info) -> MethodRef:
-        from schema.method import Method
-
-        return Method.from_row(
-            await required(info.context.loaders.method_by_id, self.row.method_id)
-        )
+    @strawberry.field(description="The method the document describes.", graphql_type=MethodRef)
+    def method(self, info: Info) -> "MethodRef | Awaitable[MethodRef]":
+        return method_at(info, self.row.method_id)
 
     @strawberry.field(description="The document, when the pipeline recorded it.")
     async def source(self, info: Info) -> SourceRef | None:
@@ -56,17 +50,11 @@ class Evidence(RowBacked):
         row = await info.context.loaders.source_by_id.load(self.row.source_id)
         return Source.from_row(row) if row else None
 
-    @strawberry.field(description="How strongly the document treats the method.")
-    def strength(self) -> Strength:
-        return Strength(self.row.strength)
+    strength: Strength = row_field("How strongly the document treats the method.", convert=Strength)
 
-    @strawberry.field(description="The document's own words, when recorded.")
-    def quote(self) -> str | None:
-        return self.row.quote
+    quote: str | None = row_field("The document's own words, when recorded.")
 
-    @strawberry.field(description="Where in the document, e.g. a section or page.")
-    def locator(self) -> str | None:
-        return self.row.locator
+    locator: str | None = row_field("Where in the document, e.g. a section or page.")
 
 
 async def evidence_connection(

@@ -1,5 +1,6 @@
 """The `Method` type: a technique, where it is filed, and how models treat it."""
 
+from collections.abc import Awaitable
 from typing import Annotated, Any
 
 import strawberry
@@ -7,9 +8,10 @@ from sqlalchemy import func, select
 from sqlmodel import col
 
 from api.tables import MethodRow, MethodStatsRow, NodeRow
-from schema.base import Slugged
+from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import MethodOrderField, OrderDirection, Scope, Strength, max_rank
+from schema.follow import node_at
 from schema.inputs import (
     EvidenceFilterArgument,
     MethodFilter,
@@ -17,7 +19,7 @@ from schema.inputs import (
     branch_node_ids,
     contains,
 )
-from schema.loaders import required
+from schema.loaders import now_or_later
 from schema.lookup import row_for_id
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
 from schema.refs import EvidenceRef, MethodTreatmentRef, NodeRef
@@ -27,35 +29,26 @@ from schema.refs import EvidenceRef, MethodTreatmentRef, NodeRef
 class Method(Slugged):
     row: strawberry.Private[MethodRow]
 
-    @strawberry.field(description="Display name, as the documents name it.")
-    def name(self) -> str:
-        return self.row.name
+    name: str = row_field("Display name, as the documents name it.")
 
-    @strawberry.field(description="What the method is, when known (may be long markdown).")
-    def description(self) -> str | None:
-        return self.row.description
+    description: str | None = row_field("What the method is, when known (may be long markdown).")
 
-    @strawberry.field(description="Other names the method goes by.")
-    def aliases(self) -> list[str]:
-        return list(self.row.aliases)
+    aliases: list[str] = row_field("Other names the method goes by.")
 
-    @strawberry.field(description="The node the method is filed at.")
-    async def node(self, info: Info) -> NodeRef:
-        from schema.node import Node
+    @strawberry.field(description="The node the method is filed at.", graphql_type=NodeRef)
+    def node(self, info: Info) -> "NodeRef | Awaitable[NodeRef]":
+        return node_at(info, self.row.node_id)
 
-        return Node.from_row(await required(info.context.loaders.node_by_id, self.row.node_id))
+    @strawberry.field(
+        description="The strongest treatment over all models; null when no evidence.",
+        graphql_type=Strength | None,
+    )
+    def strongest(self, info: Info) -> "Strength | Awaitable[Strength | None] | None":
+        return now_or_later(info.context.loaders.method_stats_by_id, self.row_id(), _strongest)
 
-    @strawberry.field(description="The strongest treatment over all models; null when no evidence.")
-    async def strongest(self, info: Info) -> Strength | None:
-        stats = await info.context.loaders.method_stats_by_id.load(self.row_id())
-        if stats is None or stats.strongest_rank is None:
-            return None
-        return Strength.from_rank(stats.strongest_rank)
-
-    @strawberry.field(description="How many models treat the method.")
-    async def model_count(self, info: Info) -> int:
-        stats = await info.context.loaders.method_stats_by_id.load(self.row_id())
-        return stats.model_count if stats else 0
+    @strawberry.field(description="How many models treat the method.", graphql_type=int)
+    def model_count(self, info: Info) -> "int | Awaitable[int]":
+        return now_or_later(info.context.loaders.method_stats_by_id, self.row_id(), _model_count)
 
     @strawberry.field(
         description="One entry per model that treats the method, strongest first, then by "
@@ -88,6 +81,15 @@ class Method(Slugged):
         return await evidence_connection(
             info, method_id=self.row_id(), first=first, after=after, filter=filter
         )
+
+
+def _strongest(stats: MethodStatsRow) -> Strength | None:
+    rank = stats.strongest_rank
+    return None if rank is None else Strength.from_rank(rank)
+
+
+def _model_count(stats: MethodStatsRow) -> int:
+    return stats.model_count
 
 
 def _order_keys(order: MethodOrder | None) -> tuple[str, list[SortKey]]:
@@ -128,12 +130,20 @@ async def methods_connection(
         statement = await _filtered(info, statement, filter)
     list_name, keys = _order_keys(order_by)
     reader = info.context.reader
-    page = await keyset_page(reader, statement, keys, list_name=list_name, first=first, after=after)
+    # The page brings each method's node too: a list of methods almost always shows where
+    # each is filed, and a node at hand needs no await (`now_or_later`).
+    with_nodes = statement.add_columns(NodeRow).join(
+        NodeRow, col(NodeRow.id) == col(MethodRow.node_id)
+    )
+    page = await keyset_page(
+        reader, with_nodes, keys, list_name=list_name, first=first, after=after
+    )
     loaders = info.context.loaders
-    for _, stats in page.rows:
+    for _, stats, node in page.rows:
         loaders.method_stats_by_id.prime(stats.method_id, stats)
+        loaders.node_by_id.prime(node.id, node)
     return connection_of(
-        page, [Method.from_row(row) for row, _ in page.rows], counter(reader, statement)
+        page, [Method.from_row(row) for row, _, _ in page.rows], counter(reader, statement)
     )
 
 

@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from sqlmodel import col
 
 from api.tables import MethodRow, ModelRow, TreatmentRow
-from schema.base import Slugged
+from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import ModelOrderField, OrderDirection, Strength, max_rank
 from schema.errors import BadUserInputError
@@ -22,17 +22,11 @@ from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, Sour
 class Model(Slugged):
     row: strawberry.Private[ModelRow]
 
-    @strawberry.field(description="Display name, e.g. `Kimi K3`.")
-    def name(self) -> str:
-        return self.row.name
+    name: str = row_field("Display name, e.g. `Kimi K3`.")
 
-    @strawberry.field(description="Who made the model, when known.")
-    def organization(self) -> str | None:
-        return self.row.organization
+    organization: str | None = row_field("Who made the model, when known.")
 
-    @strawberry.field(description="When the model was released, when known.")
-    def release_date(self) -> date | None:
-        return self.row.release_date
+    release_date: date | None = row_field("When the model was released, when known.")
 
     @strawberry.field(description="The model's documents.")
     async def sources(self, info: Info) -> list[SourceRef]:

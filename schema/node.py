@@ -1,5 +1,6 @@
 """The `Node` type: a node of the taxonomy tree, its place, its counts and its lists."""
 
+from collections.abc import Awaitable
 from typing import Annotated
 
 import strawberry
@@ -7,11 +8,12 @@ from sqlalchemy import select
 from sqlmodel import col
 
 from api.tables import BranchModelRow, ModelRow, NodeRow, NodeStatsRow
-from schema.base import Slugged
+from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import ModelTreatmentOrderField, OrderDirection, Scope, Strength, max_rank
 from schema.errors import BadUserInputError
 from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatmentOrder
+from schema.loaders import now_or_later
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
 from schema.refs import MethodRef, ModelTreatmentRef
 
@@ -60,36 +62,18 @@ class NodeCounts:
 class Node(Slugged):
     row: strawberry.Private[NodeRow]
 
-    @strawberry.field(description="Display name, e.g. `training parallelism`.")
-    def name(self) -> str:
-        return self.row.name
-
-    @strawberry.field(description="What the node covers, when the taxonomy says.")
-    def description(self) -> str | None:
-        return self.row.description
-
-    @strawberry.field(description="Depth in the tree: roots are level 1, a child is one more.")
-    def level(self) -> int:
-        return self.row.level
-
-    @strawberry.field(
-        description="Names from the root joined by ` :: `, e.g. "
-        "`optimization :: training parallelism`."
+    name: str = row_field("Display name, e.g. `training parallelism`.")
+    description: str | None = row_field("What the node covers, when the taxonomy says.")
+    level: int = row_field("Depth in the tree: roots are level 1, a child is one more.")
+    path: str = row_field(
+        "Names from the root joined by ` :: `, e.g. `optimization :: training parallelism`."
     )
-    def path(self) -> str:
-        return self.row.path
-
-    @strawberry.field(
-        description="Slugs from the root joined by `/`, e.g. `optimization/training-parallelism`."
+    slug_path: str = row_field(
+        "Slugs from the root joined by `/`, e.g. `optimization/training-parallelism`."
     )
-    def slug_path(self) -> str:
-        return self.row.slug_path
-
-    @strawberry.field(
-        description="Phrases that help the upstream classifier file methods here, in order."
+    matching_aids: list[str] = row_field(
+        "Phrases that help the upstream classifier file methods here, in order."
     )
-    def matching_aids(self) -> list[str]:
-        return list(self.row.matching_aids)
 
     @strawberry.field(description="The node directly above; null for a root.")
     async def parent(self, info: Info) -> "Node | None":
@@ -127,12 +111,12 @@ class Node(Slugged):
         rows = await info.context.loaders.descendants_by_node.load((self.row_id(), max_depth))
         return [Node.from_row(row) for row in rows]
 
-    @strawberry.field(description="The node's figures and its branch's.")
-    async def counts(self, info: Info) -> NodeCounts:
-        row = await info.context.loaders.stats_by_node_id.load(self.row_id())
-        if row is None:  # every loaded node has its stats; this would be a half-written load
-            raise RuntimeError(f"node {self.row.slug!r} has no derived counts")
-        return NodeCounts.from_row(row)
+    @strawberry.field(description="The node's figures and its branch's.", graphql_type=NodeCounts)
+    def counts(self, info: Info) -> "NodeCounts | Awaitable[NodeCounts]":
+        # Every loaded node has its counts (derived in the load's transaction).
+        return now_or_later(
+            info.context.loaders.stats_by_node_id, self.row_id(), NodeCounts.from_row
+        )
 
     @strawberry.field(description="The methods filed here (HERE) or in the branch (BRANCH).")
     async def methods(

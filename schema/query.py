@@ -85,7 +85,7 @@ class Query:
         statement = (
             select(NodeRow).where(col(NodeRow.parent_id).is_(None)).order_by(col(NodeRow.pre))
         )
-        rows = (await info.context.reader.execute(statement)).scalars()
+        rows = await info.context.loaders.nodes_with_counts(statement)
         return [Node.from_row(row) for row in rows]
 
     @strawberry.field(description="One method, by exactly one of `id` or `slug`; null if none.")

@@ -1,14 +1,15 @@
 """The `Source` type: a document of a model's that evidence quotes."""
 
+from collections.abc import Awaitable
 from datetime import date
 
 import strawberry
 
 from api.tables import SourceRow
-from schema.base import Slugged
+from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import SourceKind
-from schema.loaders import required
+from schema.follow import model_at
 from schema.refs import ModelRef
 
 
@@ -16,24 +17,14 @@ from schema.refs import ModelRef
 class Source(Slugged):
     row: strawberry.Private[SourceRow]
 
-    @strawberry.field(description="The document's title.")
-    def title(self) -> str:
-        return self.row.title
+    title: str = row_field("The document's title.")
 
-    @strawberry.field(description="What kind of document it is.")
-    def kind(self) -> SourceKind:
-        return SourceKind(self.row.kind)
+    kind: SourceKind = row_field("What kind of document it is.", convert=SourceKind)
 
-    @strawberry.field(description="Where the document is published, when known.")
-    def url(self) -> str | None:
-        return self.row.url
+    url: str | None = row_field("Where the document is published, when known.")
 
-    @strawberry.field(description="When the document was published, when known.")
-    def published_on(self) -> date | None:
-        return self.row.published_on
+    published_on: date | None = row_field("When the document was published, when known.")
 
-    @strawberry.field(description="The model the document describes.")
-    async def model(self, info: Info) -> ModelRef:
-        from schema.model import Model
-
-        return Model.from_row(await required(info.context.loaders.model_by_id, self.row.model_id))
+    @strawberry.field(description="The model the document describes.", graphql_type=ModelRef)
+    def model(self, info: Info) -> "ModelRef | Awaitable[ModelRef]":
+        return model_at(info, self.row.model_id)

@@ -1,19 +1,15 @@
 """How a model treats methods: one (model, method) pair, and one By-model row."""
 
+from collections.abc import Awaitable
+
 import strawberry
 
 from api.tables import BranchModelRow, TreatmentRow
-from schema.base import RowBacked
+from schema.base import RowBacked, row_field
 from schema.context import Info
 from schema.enums import Strength
-from schema.loaders import required
+from schema.follow import method_at, model_at, node_at
 from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
-
-
-async def _model(info: Info, model_id: int) -> ModelRef:
-    from schema.model import Model
-
-    return Model.from_row(await required(info.context.loaders.model_by_id, model_id))
 
 
 @strawberry.type(
@@ -22,21 +18,21 @@ async def _model(info: Info, model_id: int) -> ModelRef:
 class MethodTreatment(RowBacked):
     row: strawberry.Private[TreatmentRow]
 
-    @strawberry.field(description="The model whose documents describe the method.")
-    async def model(self, info: Info) -> ModelRef:
-        return await _model(info, self.row.model_id)
+    @strawberry.field(
+        description="The model whose documents describe the method.", graphql_type=ModelRef
+    )
+    def model(self, info: Info) -> "ModelRef | Awaitable[ModelRef]":
+        return model_at(info, self.row.model_id)
 
-    @strawberry.field(description="The method.")
-    async def method(self, info: Info) -> MethodRef:
-        from schema.method import Method
+    @strawberry.field(description="The method.", graphql_type=MethodRef)
+    def method(self, info: Info) -> "MethodRef | Awaitable[MethodRef]":
+        return method_at(info, self.row.method_id)
 
-        return Method.from_row(
-            await required(info.context.loaders.method_by_id, self.row.method_id)
-        )
-
-    @strawberry.field(description="The treatment: the strongest strength over the evidence.")
-    def strength(self) -> Strength:
-        return Strength.from_rank(self.row.strength_rank)
+    strength: Strength = row_field(
+        "The treatment: the strongest strength over the evidence.",
+        column="strength_rank",
+        convert=Strength.from_rank,
+    )
 
     @strawberry.field(description="Every piece of evidence of this pair.")
     async def evidence(self, info: Info) -> list[EvidenceRef]:
@@ -55,23 +51,21 @@ class MethodTreatment(RowBacked):
 class ModelTreatment(RowBacked):
     row: strawberry.Private[BranchModelRow]
 
-    @strawberry.field(description="The model.")
-    async def model(self, info: Info) -> ModelRef:
-        return await _model(info, self.row.model_id)
+    @strawberry.field(description="The model.", graphql_type=ModelRef)
+    def model(self, info: Info) -> "ModelRef | Awaitable[ModelRef]":
+        return model_at(info, self.row.model_id)
 
-    @strawberry.field(description="The node whose branch this row is about.")
-    async def node(self, info: Info) -> NodeRef:
-        from schema.node import Node
+    @strawberry.field(description="The node whose branch this row is about.", graphql_type=NodeRef)
+    def node(self, info: Info) -> "NodeRef | Awaitable[NodeRef]":
+        return node_at(info, self.row.node_id)
 
-        return Node.from_row(await required(info.context.loaders.node_by_id, self.row.node_id))
+    strongest: Strength = row_field(
+        "The model's strongest treatment of any method in the branch.",
+        column="strongest_rank",
+        convert=Strength.from_rank,
+    )
 
-    @strawberry.field(description="The model's strongest treatment of any method in the branch.")
-    def strongest(self) -> Strength:
-        return Strength.from_rank(self.row.strongest_rank)
-
-    @strawberry.field(description="How many of the branch's methods the model treats.")
-    def method_count(self) -> int:
-        return self.row.method_count
+    method_count: int = row_field("How many of the branch's methods the model treats.")
 
     @strawberry.field(
         description="The branch's methods that the model treats, strongest first, then by "
