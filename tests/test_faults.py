@@ -150,7 +150,11 @@ def test_postgresql_cut_away_and_back(
     assert during
     assert after
     assert all(not o.codes for o in before)
-    assert all(o.codes == ["DATABASE_UNAVAILABLE"] for o in during)
+    # Each field that reached the database fails on its own: `node` and `taxonomy` may both
+    # report it (which one fails first decides whether the other's error is still
+    # collected), so one error or two, every one of them DATABASE_UNAVAILABLE.
+    unavailable = [o for o in during if o.codes and set(o.codes) == {"DATABASE_UNAVAILABLE"}]
+    assert unavailable == during, [o for o in during if o not in unavailable]
     assert all(not o.codes and o.status == 200 for o in after)
     assert ready_while_cut[0] == 503
     assert str(ready_while_cut[1]).startswith("database unreachable")
