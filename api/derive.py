@@ -9,58 +9,78 @@ from sqlalchemy import Connection, text
 _STRENGTH_RANK = "CASE strength WHEN 'core' THEN 1 WHEN 'used' THEN 2 ELSE 3 END"
 
 
-def _in_branches(alias: str) -> str:
-    """Join rows of ``alias`` (which have a method_id) to every branch their method is in."""
-    return (
-        f"JOIN method m ON m.id = {alias}.method_id "
-        "JOIN node_closure c ON c.descendant_id = m.node_id"
-    )
+TREATMENTS = f"""INSERT INTO treatment (method_id, model_id, strength_rank)
+    SELECT method_id, model_id, MIN({_STRENGTH_RANK}) FROM evidence
+    GROUP BY method_id, model_id"""
 
+METHOD_STATS = """INSERT INTO method_stats (method_id, strongest_rank, model_count)
+    SELECT m.id, MIN(t.strength_rank), COUNT(t.model_id)
+    FROM method m LEFT JOIN treatment t ON t.method_id = m.id GROUP BY m.id"""
 
-STATEMENTS = (
-    f"""INSERT INTO treatment (method_id, model_id, strength_rank)
-        SELECT method_id, model_id, MIN({_STRENGTH_RANK}) FROM evidence
-        GROUP BY method_id, model_id""",
-    """INSERT INTO method_stats (method_id, strongest_rank, model_count)
-        SELECT m.id, MIN(t.strength_rank), COUNT(t.model_id)
-        FROM method m LEFT JOIN treatment t ON t.method_id = m.id GROUP BY m.id""",
-    f"""INSERT INTO branch_model (node_id, model_id, strongest_rank, method_count, recency_rank)
-        SELECT b.node_id, b.model_id, b.strongest_rank, b.method_count, model.recency_rank
-        FROM (SELECT c.ancestor_id AS node_id, t.model_id,
-                     MIN(t.strength_rank) AS strongest_rank, COUNT(*) AS method_count
-              FROM treatment t {_in_branches("t")}
-              GROUP BY c.ancestor_id, t.model_id) b
-        JOIN model ON model.id = b.model_id""",
-    f"""INSERT INTO node_stats (node_id, methods_in_branch, methods_filed_here,
+# The By-model rows of the nodes at one level, from the treatments of the methods filed at
+# them and the rows of their children (one level down, derived just before). A branch is
+# its node's methods and its children's branches, which share no method: so a model's
+# method count in it is the sum of theirs and its strongest treatment the strongest of
+# theirs. Level by level from the bottom, each treatment and each row is read once, where
+# joining treatments to every ancestor would read each treatment once per level above it.
+BRANCH_MODELS_AT_LEVEL = """INSERT INTO branch_model (node_id, model_id, strongest_rank,
+        method_count, recency_rank)
+    SELECT b.node_id, b.model_id, MIN(b.strength_rank), SUM(b.methods), model.recency_rank
+    FROM (SELECT m.node_id, t.model_id, t.strength_rank, 1 AS methods
+          FROM node n JOIN method m ON m.node_id = n.id JOIN treatment t ON t.method_id = m.id
+          WHERE n.level = :level
+          UNION ALL
+          SELECT child.parent_id, bm.model_id, bm.strongest_rank, bm.method_count
+          FROM node child JOIN branch_model bm ON bm.node_id = child.id
+          WHERE child.level = :level + 1) b
+    JOIN model ON model.id = b.model_id
+    GROUP BY b.node_id, b.model_id, model.recency_rank"""
+
+NODE_STATS = (
+    # Each node's own figures first (one pass over methods, evidence and treatments),
+    # then each branch's as the sum over its nodes: the closure has a row per (ancestor,
+    # descendant) node, far fewer than one per (ancestor, evidence).
+    """WITH here AS (
+            SELECT m.node_id, COUNT(*) AS methods, SUM(COALESCE(e.n, 0)) AS evidence,
+                SUM(COALESCE(p.core, 0)) AS core, SUM(COALESCE(p.used, 0)) AS used,
+                SUM(COALESCE(p.mentioned, 0)) AS mentioned
+            FROM method m
+            LEFT JOIN (SELECT method_id, COUNT(*) AS n FROM evidence GROUP BY method_id) e
+                ON e.method_id = m.id
+            LEFT JOIN (SELECT method_id,
+                           SUM(CASE WHEN strength_rank = 1 THEN 1 ELSE 0 END) AS core,
+                           SUM(CASE WHEN strength_rank = 2 THEN 1 ELSE 0 END) AS used,
+                           SUM(CASE WHEN strength_rank = 3 THEN 1 ELSE 0 END) AS mentioned
+                       FROM treatment GROUP BY method_id) p ON p.method_id = m.id
+            GROUP BY m.node_id),
+        branch AS (
+            SELECT c.ancestor_id AS node_id, SUM(h.methods) AS methods,
+                SUM(h.evidence) AS evidence, SUM(h.core) AS core, SUM(h.used) AS used,
+                SUM(h.mentioned) AS mentioned
+            FROM node_closure c JOIN here h ON h.node_id = c.descendant_id
+            GROUP BY c.ancestor_id)
+        INSERT INTO node_stats (node_id, methods_in_branch, methods_filed_here,
             models_in_branch, evidence_in_branch, child_count, descendant_count,
             core_pairs, used_pairs, mentioned_pairs)
-        SELECT n.id, COALESCE(branch_methods.n, 0), COALESCE(here.n, 0),
-            COALESCE(models.n, 0), COALESCE(branch_evidence.n, 0), COALESCE(children.n, 0),
+        SELECT n.id, COALESCE(branch.methods, 0), COALESCE(here.methods, 0),
+            COALESCE(models.n, 0), COALESCE(branch.evidence, 0), COALESCE(children.n, 0),
             n.last - n.pre,
-            COALESCE(pairs.core, 0), COALESCE(pairs.used, 0), COALESCE(pairs.mentioned, 0)
+            COALESCE(branch.core, 0), COALESCE(branch.used, 0), COALESCE(branch.mentioned, 0)
         FROM node n
-        LEFT JOIN (SELECT c.ancestor_id AS node_id, COUNT(*) AS n
-                   FROM method m JOIN node_closure c ON c.descendant_id = m.node_id
-                   GROUP BY c.ancestor_id) branch_methods ON branch_methods.node_id = n.id
-        LEFT JOIN (SELECT node_id, COUNT(*) AS n FROM method GROUP BY node_id) here
-            ON here.node_id = n.id
+        LEFT JOIN here ON here.node_id = n.id
+        LEFT JOIN branch ON branch.node_id = n.id
         LEFT JOIN (SELECT node_id, COUNT(*) AS n FROM branch_model GROUP BY node_id) models
             ON models.node_id = n.id
-        LEFT JOIN (SELECT c.ancestor_id AS node_id, COUNT(*) AS n
-                   FROM evidence e {_in_branches("e")}
-                   GROUP BY c.ancestor_id) branch_evidence ON branch_evidence.node_id = n.id
         LEFT JOIN (SELECT parent_id AS node_id, COUNT(*) AS n FROM node
                    WHERE parent_id IS NOT NULL GROUP BY parent_id) children
-            ON children.node_id = n.id
-        LEFT JOIN (SELECT c.ancestor_id AS node_id,
-                       SUM(CASE WHEN t.strength_rank = 1 THEN 1 ELSE 0 END) AS core,
-                       SUM(CASE WHEN t.strength_rank = 2 THEN 1 ELSE 0 END) AS used,
-                       SUM(CASE WHEN t.strength_rank = 3 THEN 1 ELSE 0 END) AS mentioned
-                   FROM treatment t {_in_branches("t")}
-                   GROUP BY c.ancestor_id) pairs ON pairs.node_id = n.id""",
+            ON children.node_id = n.id"""
 )
 
 
 def derive_read_model(connection: Connection) -> None:
-    for statement in STATEMENTS:
-        connection.execute(text(statement))
+    connection.execute(text(TREATMENTS))
+    connection.execute(text(METHOD_STATS))
+    deepest = connection.execute(text("SELECT MAX(level) FROM node")).scalar() or 0
+    for level in range(deepest, 0, -1):
+        connection.execute(text(BRANCH_MODELS_AT_LEVEL), {"level": level})
+    connection.execute(text(NODE_STATS))

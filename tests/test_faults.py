@@ -24,9 +24,12 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from tcp_proxy import TcpProxy
 
+from api.db import make_sync_engine
 from api.generate import Shape, generate
+from api.loader.progress import Quiet
 from api.loading import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
+from api.tables import TABLES_IN_LOAD_ORDER, table_of
 
 from conftest import POSTGRES_URL, serve
 from processes import running_server, worker_pids
@@ -275,6 +278,53 @@ def _writing(url: str, backend: str) -> bool:
         return bool(locks)
     finally:
         engine.dispose()
+
+
+def _row_counts(url: str, *, wait_for_locks: bool = True) -> dict[str, int]:
+    """Each table's rows, read from a connection of its own; without ``wait_for_locks``,
+    a table locked for more than a second (PostgreSQL) is an error."""
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            if connection.dialect.name == "postgresql" and not wait_for_locks:
+                connection.execute(text("SET lock_timeout = '1s'"))
+            counts = {}
+            for row_class in TABLES_IN_LOAD_ORDER:
+                name = table_of(row_class).name
+                count = connection.execute(text(f"SELECT count(*) FROM {name}")).scalar()
+                counts[name] = int(count or 0)
+            return counts
+    finally:
+        engine.dispose()
+
+
+class ReadsBeforeCommit(Quiet):
+    """A load's meter that, at the load's last step before it commits (every table
+    written, every index built), counts each table's rows without waiting for locks."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.counts: dict[str, int] = {}
+
+    def step(self, what: str, seconds: float) -> None:
+        if what == "read model and search index":
+            self.counts = _row_counts(self.url, wait_for_locks=False)
+
+
+def test_a_load_over_served_data_does_not_block_readers(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Readers read the old data, at once, while a load is about to commit the new. (On
+    PostgreSQL a first load, into an empty database, drops and rebuilds indexes and keys,
+    which locks readers out until it commits; a load over served data must not.)"""
+    url = new_database(backend, "unblocked")
+    load_directory(tiny_folder, url)
+    old = _row_counts(url)
+    meter = ReadsBeforeCommit(url)
+    load_directory(DEFAULT_FIXTURES_DIR, url, meter=meter)  # a lock timeout would fail it
+    assert meter.counts == old
+    new = _row_counts(url)
+    assert new["evidence"] > old["evidence"]
 
 
 @pytest.fixture(scope="module")

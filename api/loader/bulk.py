@@ -48,15 +48,23 @@ def write_rows(
 
 
 @contextmanager
-def checks_deferred(connection: Connection, *tables: Table) -> Iterator[None]:
+def checks_deferred(connection: Connection, *tables: Table, served: bool) -> Iterator[None]:
     """Drop the tables' secondary indexes (and, on PostgreSQL, keys) for a bulk
     insert and build them again afterwards: building an index once, or checking a foreign
     key with one join, is far cheaper than doing either row by row. Both databases roll
     this DDL back with the transaction if the load fails. (SQLite cannot drop a foreign
-    key; its checks are cheap index lookups.)"""
-    indexes = [index for table in tables for index in table.indexes]
+    key; its checks are cheap index lookups.)
+
+    On PostgreSQL, dropping an index or a key locks its table against every reader until
+    the load commits. So this is done only when the database serves no data yet
+    (``served`` false, a first load); a load over ``served`` data keeps indexes and keys,
+    writes through them (slower), and readers go on reading the old data meanwhile.
+    SQLite's readers keep their snapshot, schema included, so it always defers."""
+    postgresql = connection.dialect.name == "postgresql"
+    defer = not (postgresql and served)
+    indexes = [index for table in tables for index in table.indexes] if defer else []
     constraints: list[Any] = []
-    if connection.dialect.name == "postgresql":
+    if postgresql and defer:
         referenced = {
             key.referred_table
             for table in tables[0].metadata.tables.values()
@@ -77,7 +85,7 @@ def checks_deferred(connection: Connection, *tables: Table) -> Iterator[None]:
         index.create(connection)
     for key in reversed(constraints):  # primary keys before the foreign keys on them
         connection.execute(AddConstraint(key))
-    if connection.dialect.name == "postgresql":
+    if postgresql:
         # Fresh statistics, so that deriving the read model gets good plans.
         for table in tables:
             connection.execute(text(f"ANALYZE {table.name}"))

@@ -14,6 +14,7 @@ from sqlalchemy import Connection, Engine, delete, insert, select, text
 from api import search_index
 from api.derive import derive_read_model
 from api.loader.bulk import checks_deferred, write_rows
+from api.loader.child import rows_from_child
 from api.loader.dataset import (
     Catalog,
     DatasetError,
@@ -104,7 +105,7 @@ def _write(
 ) -> int:
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
-            # One load at a time; readers are not blocked.
+            # One load at a time; readers are not blocked (see checks_deferred).
             connection.execute(text("LOCK TABLE dataset IN SHARE ROW EXCLUSIVE MODE"))
             # Room to sort and hash in memory while deriving and indexing (this load only).
             connection.execute(text("SET LOCAL work_mem = '256MB'"))
@@ -112,23 +113,33 @@ def _write(
             # Compiling the few large statements of a load costs more than it saves.
             connection.execute(text("SET LOCAL jit = off"))
         previous = connection.execute(select(table_of(DatasetRow).c.version)).scalar()
+        served = previous is not None  # loads are all or nothing: no version, no data
         for row_class in reversed(TABLES_IN_LOAD_ORDER):
             connection.execute(delete(table_of(row_class)))
         with checks_deferred(
-            connection, table_of(NodeClosureRow), table_of(MethodRow), table_of(EvidenceRow)
+            connection,
+            table_of(NodeClosureRow),
+            table_of(MethodRow),
+            table_of(EvidenceRow),
+            served=served,
         ):
             _write_catalog(connection, catalog)
-            write_rows(
+            # Counted here: the rows are checked in a child process (rows_from_child).
+            catalog.evidence_count = write_rows(
                 connection,
                 "evidence",
                 ("id", "key", "model_id", "method_id", "source_id", "strength", "quote", "locator"),
-                checked_evidence(directory, catalog, problems, meter),
+                rows_from_child(
+                    lambda problems, meter: checked_evidence(directory, catalog, problems, meter),
+                    problems,
+                    meter,
+                ),
             )
             if problems.items:  # leaving the block by an exception rolls everything back
                 raise DatasetError([str(p) for p in problems.items])
         step = time.perf_counter()
         derived = (TreatmentRow, MethodStatsRow, BranchModelRow, NodeStatsRow)
-        with checks_deferred(connection, *(table_of(row) for row in derived)):
+        with checks_deferred(connection, *(table_of(row) for row in derived), served=served):
             derive_read_model(connection)
         search_index.rebuild(connection)
         meter.step("read model and search index", time.perf_counter() - step)

@@ -1,0 +1,108 @@
+"""Reading and checking a large file in a child process while this one writes its rows.
+
+Checking a million lines of evidence is Python work that holds one core; writing them is
+the database driver's. Run one after the other they add up; with the reading in a forked
+child they overlap, on two cores. The child reports back everything it would have done
+in this process: its rows in batches, its progress (relayed to the meter in order), and
+its problems, or the exception that stopped it, which is raised here.
+"""
+
+import multiprocessing
+import pickle
+from collections.abc import Callable, Iterator
+from multiprocessing.connection import Connection
+from typing import Any
+
+from api.loader.progress import Meter
+from api.loader.records import Problems
+
+Row = tuple[Any, ...]
+Producer = Callable[[Problems, Meter], Iterator[Row]]
+
+_BATCH = 5_000
+
+
+class _RelayedMeter:
+    """The child's meter: every call goes to the parent's meter, in order."""
+
+    def __init__(self, pipe: Connection) -> None:
+        self._pipe = pipe
+
+    def start(self, name: str, total_bytes: int) -> None:
+        self._pipe.send(("meter", "start", (name, total_bytes)))
+
+    def advance(self, bytes_read: int, rows: int) -> None:
+        self._pipe.send(("meter", "advance", (bytes_read, rows)))
+
+    def finish(self) -> None:
+        self._pipe.send(("meter", "finish", ()))
+
+    def step(self, what: str, seconds: float) -> None:
+        self._pipe.send(("meter", "step", (what, seconds)))
+
+
+def _run_in_child(produce: Producer, problems: Problems, pipe: Connection) -> None:
+    error: BaseException | None = None
+    batch: list[Row] = []
+    try:
+        for row in produce(problems, _RelayedMeter(pipe)):
+            batch.append(row)
+            if len(batch) >= _BATCH:
+                pipe.send(("rows", batch))
+                batch = []
+    except BaseException as exc:  # handed to the parent, which raises it
+        error = exc
+    if batch:  # the rows made before an exception arrive before it, as they would here
+        pipe.send(("rows", batch))
+    try:
+        pickle.dumps(error)
+    except Exception:  # an exception that cannot travel is described instead
+        error = RuntimeError(f"{type(error).__name__}: {error}")
+    pipe.send(("end", problems.items, error))
+    pipe.close()
+
+
+def rows_from_child(produce: Producer, problems: Problems, meter: Meter) -> Iterator[Row]:
+    """The rows of ``produce(problems, meter)``, produced by a forked child process, as
+    if produced here: ``problems`` ends up with the child's problems, ``meter`` sees its
+    progress, and an exception in the child is raised here. Without fork (not POSIX),
+    ``produce`` simply runs here. The pipe holds only a batch or two, so a child ahead of
+    the writer waits, and memory stays bounded."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        yield from produce(problems, meter)
+        return
+    context = multiprocessing.get_context("fork")
+    receiving, sending = context.Pipe(duplex=False)
+    child = context.Process(
+        target=_run_in_child, args=(produce, problems, sending), name="taxonomy-reader"
+    )
+    child.start()
+    sending.close()  # the child's end; a child that dies then shows as end of file here
+    finished = False
+    try:
+        while True:
+            try:
+                message = receiving.recv()
+            except EOFError:
+                child.join()
+                raise RuntimeError(
+                    f"the process reading the file stopped unexpectedly "
+                    f"(exit code {child.exitcode}); nothing was loaded"
+                ) from None
+            kind = message[0]
+            if kind == "rows":
+                yield from message[1]
+            elif kind == "meter":
+                getattr(meter, message[1])(*message[2])
+            else:
+                _, items, error = message
+                problems.items[:] = items
+                finished = True
+                if error is not None:
+                    raise error
+                return
+    finally:
+        receiving.close()
+        if not finished:  # the writer stopped first: the child's rows are not wanted
+            child.terminate()
+        child.join()

@@ -1,0 +1,115 @@
+"""`rows_from_child`: a file's rows checked in a child process arrive as if checked here.
+
+The load tests run it end to end (bad evidence lines, late in a large file, are reported
+and change nothing); these pin down its own promises: order, progress, problems, errors,
+a writer that stops first, and a child that dies.
+"""
+
+import os
+import signal
+from collections.abc import Generator, Iterator
+from pathlib import Path
+
+import pytest
+
+from api.loader.child import Producer, Row, rows_from_child
+from api.loader.progress import Meter
+from api.loader.records import ProblemLimitError, Problems
+
+
+class Recording:
+    """A meter that writes down every call, in order."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[object, ...]] = []
+
+    def start(self, name: str, total_bytes: int) -> None:
+        self.calls.append(("start", name, total_bytes))
+
+    def advance(self, bytes_read: int, rows: int) -> None:
+        self.calls.append(("advance", bytes_read, rows))
+
+    def finish(self) -> None:
+        self.calls.append(("finish",))
+
+    def step(self, what: str, seconds: float) -> None:
+        self.calls.append(("step", what, seconds))
+
+
+def counting(n: int, pid_file: str | None = None) -> Producer:
+    def produce(problems: Problems, meter: Meter) -> Iterator[Row]:
+        if pid_file:
+            with open(pid_file, "w") as handle:
+                handle.write(str(os.getpid()))
+        meter.start("numbers", n)
+        for i in range(n):
+            yield (i, f"row {i}")
+            if i % 4_000 == 0:
+                meter.advance(i, i)
+        problems.add("numbers", 7, "a problem found in the child")
+        meter.finish()
+
+    return produce
+
+
+def test_rows_progress_and_problems_arrive_in_order() -> None:
+    problems = Problems(limit=5)
+    meter = Recording()
+    rows = list(rows_from_child(counting(12_345), problems, meter))
+    assert rows == [(i, f"row {i}") for i in range(12_345)]
+    assert meter.calls == [
+        ("start", "numbers", 12_345),
+        *[("advance", i, i) for i in range(0, 12_345, 4_000)],
+        ("finish",),
+    ]
+    assert [str(problem) for problem in problems.items] == [
+        "numbers:7: a problem found in the child"
+    ]
+
+
+def test_an_exception_in_the_child_is_raised_here_with_its_problems() -> None:
+    def produce(problems: Problems, meter: Meter) -> Iterator[Row]:
+        yield (1,)
+        problems.add("evidence.jsonl", 3, "bad")
+        problems.add("evidence.jsonl", 4, "worse")  # over the limit of one: stops reading
+
+    problems = Problems(limit=1)
+    rows = rows_from_child(produce, problems, Recording())
+    assert next(rows) == (1,)
+    with pytest.raises(ProblemLimitError):
+        next(rows)
+    assert [str(problem) for problem in problems.items] == ["evidence.jsonl:3: bad"]
+
+
+def test_an_exception_that_cannot_be_pickled_arrives_described() -> None:
+    class UnpicklableError(Exception):
+        def __reduce__(self) -> tuple[()]:
+            raise TypeError("no")
+
+    def produce(problems: Problems, meter: Meter) -> Iterator[Row]:
+        raise UnpicklableError("the disk went away")
+        yield ()
+
+    with pytest.raises(RuntimeError, match="UnpicklableError: the disk went away"):
+        list(rows_from_child(produce, Problems(), Recording()))
+
+
+def test_a_writer_that_stops_first_stops_the_child(tmp_path: Path) -> None:
+    pid_file = str(tmp_path / "pid")
+    rows = rows_from_child(counting(10_000_000, pid_file), Problems(), Recording())
+    assert isinstance(rows, Generator)
+    assert next(rows) == (0, "row 0")
+    rows.close()  # as when writing a batch fails
+    pid = int(Path(pid_file).read_text())
+    with pytest.raises(ProcessLookupError):  # terminated and reaped: no such process now
+        os.kill(pid, 0)
+
+
+def test_a_child_that_dies_is_an_error_that_says_so(tmp_path: Path) -> None:
+    def produce(problems: Problems, meter: Meter) -> Iterator[Row]:
+        yield (1,)
+        os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's OOM killer would
+        yield (2,)
+
+    with pytest.raises(RuntimeError, match=r"stopped unexpectedly \(exit code -9\)"):
+        list(rows_from_child(produce, Problems(), Recording()))
