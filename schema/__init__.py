@@ -21,6 +21,7 @@ from strawberry.extensions.query_depth_limiter import create_validator as depth_
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types import ExecutionContext
 
+from schema.base import answer_directly
 from schema.errors import ErrorCodes, is_unexpected
 from schema.limits import cost_limiter
 from schema.query import Query
@@ -117,7 +118,9 @@ def build_schema(
         if batching_max_operations > 0
         else None
     )
-    return TaxonomySchema(query=Query, extensions=extensions, config=config)
+    built = TaxonomySchema(query=Query, extensions=extensions, config=config)
+    answer_directly(built._schema)
+    return built
 
 
 # The schema with the default limits: what `taxonomy schema` prints and tests execute.

@@ -8,7 +8,7 @@ from sqlalchemy import case, select
 from sqlmodel import col
 
 from api.tables import EvidenceRow, MethodRow
-from schema.base import RowBacked, id_field, row_field
+from schema.base import RowBacked, direct_field, id_field, row_field
 from schema.context import Info
 from schema.enums import Strength
 from schema.follow import method_at, model_at
@@ -33,11 +33,11 @@ class Evidence(RowBacked):
         "Stable, opaque ID; refetch the evidence with `entity(id:)`.", column="key"
     )
 
-    @strawberry.field(description="The model whose document this is.", graphql_type=ModelRef)
+    @direct_field("The model whose document this is.", graphql_type=ModelRef)
     def model(self, info: Info) -> "ModelRef | Awaitable[ModelRef]":
         return model_at(info, self.row.model_id)
 
-    @strawberry.field(description="The method the document describes.", graphql_type=MethodRef)
+    @direct_field("The method the document describes.", graphql_type=MethodRef)
     def method(self, info: Info) -> "MethodRef | Awaitable[MethodRef]":
         return method_at(info, self.row.method_id)
 

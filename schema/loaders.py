@@ -32,7 +32,7 @@ R = TypeVar("R")
 T = TypeVar("T")
 
 
-async def required(loader: DataLoader[K, R | None], key: K) -> R:
+async def required(loader: DataLoader[K, R] | DataLoader[K, R | None], key: K) -> R:
     """The row for ``key`` where a foreign key guarantees there is one."""
     row = await loader.load(key)
     if row is None:  # only a half-written database could get here
@@ -41,12 +41,13 @@ async def required(loader: DataLoader[K, R | None], key: K) -> R:
 
 
 def now_or_later(
-    loader: DataLoader[K, R | None], key: K, build: Callable[[R], T]
+    loader: DataLoader[K, R] | DataLoader[K, R | None], key: K, build: Callable[[R], T]
 ) -> T | Awaitable[T]:
-    """``build`` of the row for ``key`` (one a foreign key guarantees): at once when the
-    loader already holds it (primed by the statement that fetched the parent), else an
-    awaitable of it. A value at once spares graphql-core a coroutine, a task and a turn
-    of the event loop for the field, which cost more than the field itself."""
+    """``build`` of the row (or list of rows) for ``key`` (a row a foreign key guarantees):
+    at once when the loader already holds it (primed by the statement that fetched the
+    parent, or fetched ahead: `schema.lookahead`), else an awaitable of it. A value at
+    once spares graphql-core a coroutine, a task and a turn of the event loop for the
+    field, which cost more than the field itself."""
     future = loader.cache_map.get(key)
     if future is not None and future.done() and not future.cancelled():
         row = future.result()  # a batch that failed fails here, as an await would

@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from sqlmodel import col
 
 from api.tables import MethodRow, MethodStatsRow, NodeRow
-from schema.base import Slugged, row_field
+from schema.base import Slugged, direct_field, row_field
 from schema.context import Info
 from schema.enums import MethodOrderField, OrderDirection, Scope, Strength, max_rank
 from schema.follow import node_at
@@ -20,6 +20,7 @@ from schema.inputs import (
     contains,
 )
 from schema.loaders import now_or_later
+from schema.lookahead import selects
 from schema.lookup import row_for_id
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
 from schema.refs import EvidenceRef, MethodTreatmentRef, NodeRef
@@ -35,38 +36,44 @@ class Method(Slugged):
 
     aliases: list[str] = row_field("Other names the method goes by.")
 
-    @strawberry.field(description="The node the method is filed at.", graphql_type=NodeRef)
+    @direct_field("The node the method is filed at.", graphql_type=NodeRef)
     def node(self, info: Info) -> "NodeRef | Awaitable[NodeRef]":
         return node_at(info, self.row.node_id)
 
-    @strawberry.field(
-        description="The strongest treatment over all models; null when no evidence.",
+    @direct_field(
+        "The strongest treatment over all models; null when no evidence.",
         graphql_type=Strength | None,
     )
     def strongest(self, info: Info) -> "Strength | Awaitable[Strength | None] | None":
         return now_or_later(info.context.loaders.method_stats_by_id, self.row_id(), _strongest)
 
-    @strawberry.field(description="How many models treat the method.", graphql_type=int)
+    @direct_field("How many models treat the method.", graphql_type=int)
     def model_count(self, info: Info) -> "int | Awaitable[int]":
         return now_or_later(info.context.loaders.method_stats_by_id, self.row_id(), _model_count)
 
     @strawberry.field(
         description="One entry per model that treats the method, strongest first, then by "
-        "model name."
+        "model name.",
+        graphql_type=list[MethodTreatmentRef],
     )
-    async def treatments(
+    def treatments(
         self,
         info: Info,
         min_strength: Annotated[
             Strength | None,
             strawberry.argument(description="Only treatments at least this strong."),
         ] = None,
-    ) -> list[MethodTreatmentRef]:
+    ) -> "list[MethodTreatmentRef] | Awaitable[list[MethodTreatmentRef]]":
         from schema.treatment import MethodTreatment
 
-        rows = await info.context.loaders.treatments_by_method_id.load(self.row_id())
         limit = max_rank(min_strength)
-        return [MethodTreatment.from_row(row) for row in rows if row.strength_rank <= limit]
+        return now_or_later(
+            info.context.loaders.treatments_by_method_id,
+            self.row_id(),
+            lambda rows: [
+                MethodTreatment.from_row(row) for row in rows if row.strength_rank <= limit
+            ],
+        )
 
     @strawberry.field(description="The evidence on this method, strongest first.")
     async def evidence(
@@ -142,6 +149,8 @@ async def methods_connection(
     for _, stats, node in page.rows:
         loaders.method_stats_by_id.prime(stats.method_id, stats)
         loaders.node_by_id.prime(node.id, node)
+    if selects(info, "nodes", "treatments"):
+        await loaders.treatments_by_method_id.load_many([row.id for row, _, _ in page.rows])
     return connection_of(
         page, [Method.from_row(row) for row, _, _ in page.rows], counter(reader, statement)
     )

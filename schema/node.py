@@ -8,12 +8,13 @@ from sqlalchemy import select
 from sqlmodel import col
 
 from api.tables import BranchModelRow, ModelRow, NodeRow, NodeStatsRow
-from schema.base import Slugged, row_field
+from schema.base import Slugged, direct_field, row_field
 from schema.context import Info
 from schema.enums import ModelTreatmentOrderField, OrderDirection, Scope, Strength, max_rank
 from schema.errors import BadUserInputError
 from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatmentOrder
 from schema.loaders import now_or_later
+from schema.lookahead import selects
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
 from schema.refs import MethodRef, ModelTreatmentRef
 
@@ -111,7 +112,7 @@ class Node(Slugged):
         rows = await info.context.loaders.descendants_by_node.load((self.row_id(), max_depth))
         return [Node.from_row(row) for row in rows]
 
-    @strawberry.field(description="The node's figures and its branch's.", graphql_type=NodeCounts)
+    @direct_field("The node's figures and its branch's.", graphql_type=NodeCounts)
     def counts(self, info: Info) -> "NodeCounts | Awaitable[NodeCounts]":
         # Every loaded node has its counts (derived in the load's transaction).
         return now_or_later(
@@ -187,6 +188,10 @@ class Node(Slugged):
             after=after,
         )
         info.context.loaders.prime_models([model for _, model in page.rows])
+        if selects(info, "nodes", "methods"):
+            await info.context.loaders.branch_treatments_by_pair.load_many(
+                [(branch.node_id, branch.model_id) for branch, _ in page.rows]
+            )
         rows = [ModelTreatment.from_row(branch) for branch, _ in page.rows]
         return connection_of(page, rows, counter(reader, statement))
 

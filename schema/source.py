@@ -6,7 +6,7 @@ from datetime import date
 import strawberry
 
 from api.tables import SourceRow
-from schema.base import Slugged, row_field
+from schema.base import Slugged, direct_field, row_field
 from schema.context import Info
 from schema.enums import SourceKind
 from schema.follow import model_at
@@ -25,6 +25,6 @@ class Source(Slugged):
 
     published_on: date | None = row_field("When the document was published, when known.")
 
-    @strawberry.field(description="The model the document describes.", graphql_type=ModelRef)
+    @direct_field("The model the document describes.", graphql_type=ModelRef)
     def model(self, info: Info) -> "ModelRef | Awaitable[ModelRef]":
         return model_at(info, self.row.model_id)

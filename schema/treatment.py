@@ -5,10 +5,11 @@ from collections.abc import Awaitable
 import strawberry
 
 from api.tables import BranchModelRow, TreatmentRow
-from schema.base import RowBacked, row_field
+from schema.base import RowBacked, direct_field, row_field
 from schema.context import Info
 from schema.enums import Strength
 from schema.follow import method_at, model_at, node_at
+from schema.loaders import now_or_later
 from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
 
 
@@ -18,13 +19,11 @@ from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
 class MethodTreatment(RowBacked):
     row: strawberry.Private[TreatmentRow]
 
-    @strawberry.field(
-        description="The model whose documents describe the method.", graphql_type=ModelRef
-    )
+    @direct_field("The model whose documents describe the method.", graphql_type=ModelRef)
     def model(self, info: Info) -> "ModelRef | Awaitable[ModelRef]":
         return model_at(info, self.row.model_id)
 
-    @strawberry.field(description="The method.", graphql_type=MethodRef)
+    @direct_field("The method.", graphql_type=MethodRef)
     def method(self, info: Info) -> "MethodRef | Awaitable[MethodRef]":
         return method_at(info, self.row.method_id)
 
@@ -51,11 +50,11 @@ class MethodTreatment(RowBacked):
 class ModelTreatment(RowBacked):
     row: strawberry.Private[BranchModelRow]
 
-    @strawberry.field(description="The model.", graphql_type=ModelRef)
+    @direct_field("The model.", graphql_type=ModelRef)
     def model(self, info: Info) -> "ModelRef | Awaitable[ModelRef]":
         return model_at(info, self.row.model_id)
 
-    @strawberry.field(description="The node whose branch this row is about.", graphql_type=NodeRef)
+    @direct_field("The node whose branch this row is about.", graphql_type=NodeRef)
     def node(self, info: Info) -> "NodeRef | Awaitable[NodeRef]":
         return node_at(info, self.row.node_id)
 
@@ -67,12 +66,14 @@ class ModelTreatment(RowBacked):
 
     method_count: int = row_field("How many of the branch's methods the model treats.")
 
-    @strawberry.field(
-        description="The branch's methods that the model treats, strongest first, then by "
-        "name case-insensitively."
+    @direct_field(
+        "The branch's methods that the model treats, strongest first, then by "
+        "name case-insensitively.",
+        graphql_type=list[MethodTreatment],
     )
-    async def methods(self, info: Info) -> list[MethodTreatment]:
-        rows = await info.context.loaders.branch_treatments_by_pair.load(
-            (self.row.node_id, self.row.model_id)
+    def methods(self, info: Info) -> "list[MethodTreatment] | Awaitable[list[MethodTreatment]]":
+        return now_or_later(
+            info.context.loaders.branch_treatments_by_pair,
+            (self.row.node_id, self.row.model_id),
+            MethodTreatment.from_rows,
         )
-        return [MethodTreatment.from_row(row) for row in rows]
