@@ -19,6 +19,17 @@ class Measurement:
 
 
 @dataclass(frozen=True)
+class OneClient:
+    """The seed page (W1) asked by one client at a time: its latency, not the machine's
+    throughput, so that scales compare the cost of the query itself."""
+
+    system: str
+    scale: str
+    p50_ms: float
+    requests: int
+
+
+@dataclass(frozen=True)
 class LoadFigures:
     scale: str
     rows: dict[str, int]
@@ -34,6 +45,7 @@ class Results:
     machine: dict[str, str]
     loads: list[LoadFigures] = field(default_factory=list)
     measurements: list[Measurement] = field(default_factory=list)
+    one_client: list[OneClient] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def find(self, scale: str, workload: str, system: str) -> Measurement | None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bench import datasets, loadgen, machine, report, statements, systems
 from bench.check_answers import check
-from bench.results import LoadFigures, Measurement, Results
+from bench.results import LoadFigures, Measurement, OneClient, Results
 from bench.source import Source, current
 from bench.systems import System
 from bench.workloads import Workload, workloads
@@ -34,6 +34,7 @@ class Config:
     scales: list[str]
     timed: loadgen.Settings
     warmup: loadgen.Settings
+    one_client: loadgen.Settings
     repeats: int
 
     @classmethod
@@ -48,6 +49,7 @@ class Config:
             scales=[scale.strip().upper() for scale in scales if scale.strip()],
             timed=loadgen.Settings(threads, connections, seconds),
             warmup=loadgen.Settings(threads, connections, warmup),
+            one_client=loadgen.Settings(1, 1, seconds),
             repeats=int(os.environ.get("BENCH_REPEATS", "3")),
         )
 
@@ -114,6 +116,13 @@ def measure(
     )
 
 
+def one_client(system: System, workload: Workload, scale: str, config: Config) -> OneClient:
+    """``workload`` asked by one client at a time (after the timed runs: warm)."""
+    timed = loadgen.run(system.url(workload.name), system.body(workload), config.one_client)
+    _log(f"{scale} {workload.name} {system.label}, one client: p50 {timed.p50_ms:.1f} ms")
+    return OneClient(system.label, scale, timed.p50_ms, timed.requests)
+
+
 def run_scale(
     source: Source,
     scale: str,
@@ -157,7 +166,7 @@ def run_scale(
         _log(f"{scale}: same answers from {len(running)} systems")
         # Cache-off counts do not vary between requests; at M and L one request is enough.
         repeats = config.repeats if scale == "S" else 1
-        config = Config(config.scales, config.timed, config.warmup, repeats)
+        config = Config(config.scales, config.timed, config.warmup, config.one_client, repeats)
         peer_counts = statements.peer_on_the_wire(pg_url, chosen, repeats, LOG_DIR)
         for system in running:
             for workload in chosen:
@@ -165,6 +174,10 @@ def run_scale(
                 results.measurements.append(
                     measure(system, workload, scale, config, server_url, peer_counts)
                 )
+        seed_page = next(w for w in chosen if w.name == "W1")
+        for system in running:
+            if system.kind == "server" and not system.cache:
+                results.one_client.append(one_client(system, seed_page, scale, config))
     finally:
         for system in running:
             system.stop()
