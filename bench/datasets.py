@@ -99,6 +99,19 @@ class PostgresDatabases:
         self.created.append(name)
         return self._admin_url.rsplit("/", 1)[0] + f"/{name}"
 
+    def cancel_queries(self) -> int:
+        """Cancel whatever still runs in these databases (queries of clients that hung
+        up); returns how many were cancelled."""
+        if not self.created:
+            return 0
+        with psycopg.connect(self._admin_url, autocommit=True) as connection:
+            rows = connection.execute(
+                "SELECT pg_cancel_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = ANY(%s) AND state = 'active' AND pid <> pg_backend_pid()",
+                (self.created,),
+            ).fetchall()
+        return len(rows)
+
     def drop_all(self) -> None:
         with psycopg.connect(self._admin_url, autocommit=True) as connection:
             while self.created:

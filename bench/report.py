@@ -200,7 +200,9 @@ def markdown(results: Results, chart_name: str) -> str:
         "share the machine's cores, so these are figures of the whole machine. The seed "
         "page's latency at each scale is also taken with one client at a time "
         "(`wrk -t1 -c1`), which shows what the query costs rather than how the machine "
-        "queues under load.",
+        "queues under load. Before each load and each run, queries left over from the "
+        "previous run are cancelled and the run waits until the CPUs are idle "
+        "(`bench/settle.py`).",
         "- Our server: `taxonomy serve --workers 2`; the floor: `bench/floor.py` under uvicorn "
         "with 2 workers; the peer: PostGraphile in 2 Node processes (node:cluster) over the "
         "same PostgreSQL database, with the SQL functions of `bench/postgraphile/functions.sql`.",

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import datasets, loadgen, machine, report, statements, systems
+from bench import datasets, loadgen, machine, report, settle, statements, systems
 from bench.check_answers import check
 from bench.results import LoadFigures, Measurement, OneClient, Results
 from bench.source import Source, current
@@ -58,6 +58,14 @@ def _log(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
+def quiet(databases: datasets.PostgresDatabases, before: str) -> None:
+    """Leftover work of the previous run stopped, and the CPUs idle (bench/settle.py)."""
+    cancelled = databases.cancel_queries()
+    waited = settle.wait_until_idle()
+    if cancelled or waited > 5:
+        _log(f"before {before}: cancelled {cancelled} queries, waited {waited:.1f} s for quiet")
+
+
 def cache_setting_exists(source: Source) -> bool:
     """Whether the measured code has TAXONOMY_RESPONSE_CACHE (older commits do not)."""
     settings = source.directory / "api" / "settings.py"
@@ -86,9 +94,11 @@ def measure(
     config: Config,
     server_url: str,
     peer_statements: dict[str, float],
+    databases: datasets.PostgresDatabases,
 ) -> Measurement:
     body = system.body(workload)
     url = system.url(workload.name)
+    quiet(databases, f"{scale} {workload.name} {system.label}")
     loadgen.run(url, body, config.warmup)
     if system.kind == "peer":
         counted: float | None = peer_statements.get(workload.name)
@@ -134,7 +144,9 @@ def run_scale(
     sqlite_url = datasets.sqlite_url(scale)
     pg_url = databases.create(scale)
     _log(f"{scale}: loading {directory}")
+    quiet(databases, f"{scale}: SQLite load")
     sqlite_load = datasets.load(source, directory, sqlite_url)
+    quiet(databases, f"{scale}: PostgreSQL load")
     pg_load = datasets.load(source, directory, pg_url)
     datasets.prepare_postgres(pg_url)
     results.loads.append(
@@ -172,11 +184,12 @@ def run_scale(
             for workload in chosen:
                 server_url = sqlite_url if system.database == "sqlite" else pg_url
                 results.measurements.append(
-                    measure(system, workload, scale, config, server_url, peer_counts)
+                    measure(system, workload, scale, config, server_url, peer_counts, databases)
                 )
         seed_page = next(w for w in chosen if w.name == "W1")
         for system in running:
             if system.kind == "server" and not system.cache:
+                quiet(databases, f"{scale} W1 {system.label}, one client")
                 results.one_client.append(one_client(system, seed_page, scale, config))
     finally:
         for system in running:
