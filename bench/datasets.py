@@ -99,16 +99,18 @@ class PostgresDatabases:
         self.created.append(name)
         return self._admin_url.rsplit("/", 1)[0] + f"/{name}"
 
-    def cancel_queries(self) -> int:
-        """Cancel whatever still runs in these databases (queries of clients that hung
-        up); returns how many were cancelled."""
+    def cancel_queries(self, older_than_seconds: float) -> int:
+        """Cancel the queries in these databases that have run longer than any client
+        waits (wrk, the servers and PostGraphile give up within 10 s): queries of clients
+        that hung up. Returns how many were cancelled."""
         if not self.created:
             return 0
         with psycopg.connect(self._admin_url, autocommit=True) as connection:
             rows = connection.execute(
                 "SELECT pg_cancel_backend(pid) FROM pg_stat_activity"
-                " WHERE datname = ANY(%s) AND state = 'active' AND pid <> pg_backend_pid()",
-                (self.created,),
+                " WHERE datname = ANY(%s) AND state = 'active' AND pid <> pg_backend_pid()"
+                " AND now() - query_start > make_interval(secs => %s)",
+                (self.created, older_than_seconds),
             ).fetchall()
         return len(rows)
 

@@ -59,9 +59,12 @@ def _log(message: str) -> None:
 
 
 def quiet(databases: datasets.PostgresDatabases, before: str) -> None:
-    """Leftover work of the previous run stopped, and the CPUs idle (bench/settle.py)."""
-    cancelled = databases.cancel_queries()
-    waited = settle.wait_until_idle()
+    """The CPUs idle again after the previous run (bench/settle.py); queries still running
+    long after every client gave up are cancelled on the way."""
+    waited = settle.wait_until_idle(limit=20)
+    cancelled = databases.cancel_queries(older_than_seconds=15)
+    if cancelled:
+        waited += settle.wait_until_idle()
     if cancelled or waited > 5:
         _log(f"before {before}: cancelled {cancelled} queries, waited {waited:.1f} s for quiet")
 

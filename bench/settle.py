@@ -4,8 +4,8 @@ A timed run ends when wrk stops, not when the work it started does: a server sti
 answers the requests wrk gave up on (up to its time limit), and PostgreSQL still runs
 the queries of a client that hung up (PostGraphile's, say, on a workload it cannot
 answer in time). Whatever runs next would be measured against that leftover work, so
-before each load and each run the leftover queries are cancelled and the run waits until
-the CPUs are idle.
+before each load and each run the run waits until the CPUs are idle, cancelling queries
+that run long after every client gave up (bench/run.py, `quiet`).
 """
 
 import time
