@@ -69,6 +69,10 @@ class TcpProxy:
         except OSError:
             client.transport.abort()
             return
+        if self._server is None:  # cut while connecting: this one is cut too, not left open
+            client.transport.abort()
+            server.transport.abort()
+            return
         self._writers.update((client, server))
         await asyncio.gather(self._pipe(client_reader, server), self._pipe(server_reader, client))
 
