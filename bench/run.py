@@ -58,15 +58,22 @@ def _log(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def quiet(databases: datasets.PostgresDatabases, before: str) -> None:
+def quiet(databases: datasets.PostgresDatabases, before: str, notes: list[str]) -> None:
     """The CPUs idle again after the previous run (bench/settle.py); queries still running
-    long after every client gave up are cancelled on the way."""
-    waited = settle.wait_until_idle(limit=20)
+    long after every client gave up are cancelled on the way. When the CPUs stay busy
+    regardless, ``notes`` (the report's) says so: that figure was taken on a busy machine."""
+    waited, idle = settle.wait_until_idle(limit=20)
     cancelled = databases.cancel_queries(older_than_seconds=15)
     if cancelled:
-        waited += settle.wait_until_idle()
+        more, idle = settle.wait_until_idle()
+        waited += more
     if cancelled or waited > 5:
         _log(f"before {before}: cancelled {cancelled} queries, waited {waited:.1f} s for quiet")
+    if not idle:
+        notes.append(
+            f"{before}: the CPUs were still busy after waiting {waited:.0f} s (leftover work "
+            "of an earlier run); measured on a busy machine."
+        )
 
 
 def cache_setting_exists(source: Source) -> bool:
@@ -98,10 +105,11 @@ def measure(
     server_url: str,
     peer_statements: dict[str, float],
     databases: datasets.PostgresDatabases,
+    notes: list[str],
 ) -> Measurement:
     body = system.body(workload)
     url = system.url(workload.name)
-    quiet(databases, f"{scale} {workload.name} {system.label}")
+    quiet(databases, f"{scale} {workload.name} {system.label}", notes)
     loadgen.run(url, body, config.warmup)
     if system.kind == "peer":
         counted: float | None = peer_statements.get(workload.name)
@@ -147,9 +155,9 @@ def run_scale(
     sqlite_url = datasets.sqlite_url(scale)
     pg_url = databases.create(scale)
     _log(f"{scale}: loading {directory}")
-    quiet(databases, f"{scale}: SQLite load")
+    quiet(databases, f"{scale}: SQLite load", results.notes)
     sqlite_load = datasets.load(source, directory, sqlite_url)
-    quiet(databases, f"{scale}: PostgreSQL load")
+    quiet(databases, f"{scale}: PostgreSQL load", results.notes)
     pg_load = datasets.load(source, directory, pg_url)
     datasets.prepare_postgres(pg_url)
     results.loads.append(
@@ -187,12 +195,21 @@ def run_scale(
             for workload in chosen:
                 server_url = sqlite_url if system.database == "sqlite" else pg_url
                 results.measurements.append(
-                    measure(system, workload, scale, config, server_url, peer_counts, databases)
+                    measure(
+                        system,
+                        workload,
+                        scale,
+                        config,
+                        server_url,
+                        peer_counts,
+                        databases,
+                        results.notes,
+                    )
                 )
         seed_page = next(w for w in chosen if w.name == "W1")
         for system in running:
             if system.kind == "server" and not system.cache:
-                quiet(databases, f"{scale} W1 {system.label}, one client")
+                quiet(databases, f"{scale} W1 {system.label}, one client", results.notes)
                 results.one_client.append(one_client(system, seed_page, scale, config))
     finally:
         for system in running:

@@ -30,10 +30,13 @@ def busy_fraction(seconds: float) -> float:
     return 1 - (idle_after - idle_before) / total if total else 0.0
 
 
-def wait_until_idle(*, busy_below: float = 0.1, window: float = 0.5, limit: float = 60) -> float:
+def wait_until_idle(
+    *, busy_below: float = 0.1, window: float = 0.5, limit: float = 60
+) -> tuple[float, bool]:
     """Wait until the CPUs are less than ``busy_below`` busy over a ``window``; gives up
-    after ``limit`` seconds. Returns the seconds waited (at least one window)."""
+    after ``limit`` seconds. Returns the seconds waited (at least one window) and whether
+    the CPUs went idle."""
     started = time.monotonic()
-    while busy_fraction(window) >= busy_below and time.monotonic() - started < limit:
+    while (busy := busy_fraction(window) >= busy_below) and time.monotonic() - started < limit:
         pass
-    return time.monotonic() - started
+    return time.monotonic() - started, not busy
