@@ -225,6 +225,37 @@ class Loaders:
             grouped[node.parent_id].append(node)
         return [grouped.get(node_id, []) for node_id in ids]
 
+    async def prefetch_children(self, parents: list[NodeRow], levels: int) -> None:
+        """Fetch the nodes up to ``levels`` below ``parents`` (with their counts) in one
+        statement, and prime `children_by_node_id` with the children of every node above the
+        last of those levels (an empty list for a leaf)."""
+        statement = (
+            select(NodeRow)
+            .join(NodeClosureRow, col(NodeClosureRow.descendant_id) == col(NodeRow.id))
+            .where(
+                col(NodeClosureRow.ancestor_id).in_([parent.id for parent in parents]),
+                col(NodeClosureRow.depth).between(1, levels),
+            )
+            .order_by(col(NodeRow.pre))
+        )
+        # A node's distance below the nearest of the parents; pre-order lists a node's parent
+        # before it. A node below two of the parents comes once for each.
+        below: dict[int | None, int] = {parent.id: 0 for parent in parents}
+        children: dict[int | None, list[NodeRow]] = {parent.id: [] for parent in parents}
+        seen: set[int | None] = set()
+        for node in await self.nodes_with_counts(statement):
+            if node.id in seen:
+                continue
+            seen.add(node.id)
+            children[node.parent_id].append(node)
+            if node.id not in below:  # (one of the parents keeps its 0)
+                below[node.id] = below[node.parent_id] + 1
+                if below[node.id] < levels:
+                    children[node.id] = []
+        for node_id, rows in children.items():
+            assert node_id is not None  # rows read from the database have ids
+            self.children_by_node_id.prime(node_id, rows)
+
     def prime_methods(self, methods: Sequence[MethodRow]) -> None:
         for method in methods:
             if method.id is not None:

@@ -16,7 +16,7 @@ from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatm
 from schema.loaders import now_or_later
 from schema.lookahead import selects
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
-from schema.refs import MethodRef, ModelTreatmentRef
+from schema.refs import MethodRef, ModelTreatmentRef, NodeRef
 
 
 @strawberry.type(description="Strength counts of the (model, method) pairs in a branch.")
@@ -88,10 +88,13 @@ class Node(Slugged):
         rows = await info.context.loaders.ancestors_by_node_id.load(self.row_id())
         return [Node.from_row(row) for row in rows]
 
-    @strawberry.field(description="The nodes directly below, by name (case-insensitively).")
-    async def children(self, info: Info) -> list["Node"]:
-        rows = await info.context.loaders.children_by_node_id.load(self.row_id())
-        return [Node.from_row(row) for row in rows]
+    @direct_field(
+        "The nodes directly below, by name (case-insensitively).", graphql_type=list[NodeRef]
+    )
+    def children(self, info: Info) -> "list[Node] | Awaitable[list[Node]]":
+        # At hand when the field that listed this node fetched its children ahead
+        # (`prefetch_children`): a tree is then answered without an await per node.
+        return now_or_later(info.context.loaders.children_by_node_id, self.row_id(), Node.from_rows)
 
     @strawberry.field(
         description="All nodes below this one, flat, in pre-order (each node before its "
@@ -211,3 +214,14 @@ def _by_model_keys(order: ModelTreatmentOrder) -> list[SortKey]:
     else:
         primary = SortKey(col(BranchModelRow.method_count), descending=descending)
     return [primary, SortKey(col(BranchModelRow.recency_rank))]
+
+
+async def prefetch_children(info: Info, parents: list[NodeRow]) -> None:
+    """Fetch, in one statement, the children the query asks of ``parents`` (a list field's
+    nodes) through every level of nested `children` it selects, so that each of those
+    fields finds its list at hand."""
+    levels = 0
+    while selects(info, *("children",) * (levels + 1)):
+        levels += 1
+    if levels and parents:
+        await info.context.loaders.prefetch_children(parents, levels)

@@ -20,7 +20,7 @@ from schema.inputs import (
 from schema.lookup import exactly_one, key_of
 from schema.method import Method, methods_connection
 from schema.model import Model, models_connection
-from schema.node import Node
+from schema.node import Node, prefetch_children
 from schema.pagination import After, Connection, First
 from schema.search import SearchConnection, search
 from schema.source import Source
@@ -86,7 +86,8 @@ class Query:
             select(NodeRow).where(col(NodeRow.parent_id).is_(None)).order_by(col(NodeRow.pre))
         )
         rows = await info.context.loaders.nodes_with_counts(statement)
-        return [Node.from_row(row) for row in rows]
+        await prefetch_children(info, rows)
+        return Node.from_rows(rows)
 
     @strawberry.field(description="One method, by exactly one of `id` or `slug`; null if none.")
     async def method(

@@ -107,3 +107,37 @@ def test_answers_are_the_same_inline_or_through_fragments(api: Api) -> None:
         METHODS % "...T" + " fragment T on Method { treatments { strength model { name } } }"
     )
     assert through == inline
+
+
+def _nested_children(levels: int, leaf: str = "name counts { methodsInBranch }") -> str:
+    selection = leaf
+    for _ in range(levels):
+        selection = f"name counts {{ methodsInBranch }} children {{ {selection} }}"
+    return selection
+
+
+def test_a_tree_fetched_ahead_is_the_tree_fetched_level_by_level(api: Api) -> None:
+    """`roots` fetches the nested `children` ahead; `node` leaves each level to its loader.
+    Both give the same tree, leaves (empty `children`) included, down to every level asked."""
+    for levels in (1, 2, 3):
+        ahead = api.query(f"{{ roots {{ slug {_nested_children(levels)} }} }}")["roots"]
+        assert ahead, "the fixtures have roots"
+        for root in ahead:
+            by_level = api.query(
+                f'{{ node(slug: "{root["slug"]}") {{ slug {_nested_children(levels)} }} }}'
+            )["node"]
+            assert by_level == root
+    assert "'children': []" in str(ahead), "the fixtures' tree has leaves above depth 3"
+
+
+def test_a_tree_costs_the_same_statements_at_any_depth(api: Api) -> None:
+    roots_only = api.count_statements("{ roots { name } }")
+    depths = {
+        levels: api.count_statements(f"{{ roots {{ {_nested_children(levels)} }} }}")
+        for levels in (1, 2, 3)
+    }
+    assert depths == {levels: roots_only + 1 for levels in depths}
+    through_fragment = api.count_statements(
+        "{ roots { ...N } } fragment N on Node { children { ... { children { name } } } }"
+    )
+    assert through_fragment == roots_only + 1
