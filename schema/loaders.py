@@ -6,9 +6,10 @@ would fetch again (models beside their treatments, say) prime that loader with t
 
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
+from functools import cache
 from typing import Any, TypeVar
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, bindparam, or_, select
 from sqlmodel import col
 from strawberry.dataloader import DataLoader
 
@@ -24,8 +25,8 @@ from api.tables import (
     SourceRow,
     TreatmentRow,
 )
-from schema.pagination import AnySelect
 from schema.reader import Reader
+from schema.records import AnySelect, Prepared, keys
 
 K = TypeVar("K", bound=Hashable)
 R = TypeVar("R")
@@ -60,43 +61,165 @@ def now_or_later(
     return later()
 
 
+_ROWS_WHERE: dict[tuple[type[Any], str], Prepared] = {}
+
+
+def _rows_where(entity: type[Any], column_name: str) -> Prepared:
+    """The rows of ``entity`` whose ``column_name`` is one of `keys` (built once)."""
+    key = (entity, column_name)
+    if key not in _ROWS_WHERE:
+        column = getattr(entity, column_name)
+        _ROWS_WHERE[key] = Prepared.of(select(entity).where(col(column).in_(keys())))
+    return _ROWS_WHERE[key]
+
+
 def _one_each(
     reader: Reader, entity: type[R], column: Any
 ) -> Callable[[list[K]], Awaitable[list[R | None]]]:
     """Rows of ``entity`` whose unique ``column`` is each key (None where none is)."""
+    name = column.key
+    statement = _rows_where(entity, name)
 
     async def load(keys: list[K]) -> list[R | None]:
-        result = await reader.execute(select(entity).where(col(column).in_(keys)))
-        by_key = {getattr(row, column.key): row for row in result.scalars()}
+        records = await reader.records(statement, {"keys": keys})
+        by_key = {getattr(row, name): row for row in records}
         return [by_key.get(key) for key in keys]
 
     return load
 
 
 def _many_each(
-    reader: Reader, statement: Callable[[list[K]], AnySelect], key_of: Callable[[Any], K]
+    reader: Reader, statement: Prepared, key_of: Callable[[Any], K]
 ) -> Callable[[list[K]], Awaitable[list[list[Any]]]]:
-    """For each key, the entities of ``statement`` (in its order) that ``key_of`` maps to it.
-
-    ``statement`` selects the entity first; ``key_of`` reads the key off the whole row."""
+    """For each key, the entities of ``statement`` (in its order, its list parameter `keys`)
+    that ``key_of`` maps to it. ``statement`` selects the entity first; ``key_of`` reads the
+    key off the whole row."""
 
     async def load(keys: list[K]) -> list[list[Any]]:
         grouped: dict[K, list[Any]] = defaultdict(list)
-        for row in (await reader.execute(statement(keys))).all():
+        for row in await reader.rows(statement, {"keys": keys}):
             grouped[key_of(row)].append(row[0])
         return [grouped.get(key, []) for key in keys]
 
     return load
 
 
-def _pairs_in(columns: Sequence[Any], keys: list[tuple[int, int]]) -> Any:
-    """(a, b) in ``keys``, written as `a = x AND b IN (...)` for each x: SQLite cannot use an
-    index for a row-value IN list (it scans the table), but can for this."""
-    first, second = columns
-    grouped: dict[int, list[int]] = defaultdict(list)
-    for a, b in keys:
+@cache
+def _pairs_statement(
+    build: Callable[[Callable[[Sequence[Any]], Any]], AnySelect], groups: int
+) -> Prepared:
+    """``build(pairs_in)`` for pairs whose first values take ``groups`` distinct values:
+    `pairs_in(columns)` is (a, b) in the pairs, written as `a = x AND b IN (...)` for each
+    x (SQLite cannot use an index for a row-value IN list: it scans the table). Built once
+    for each number of groups (in practice one or a few)."""
+
+    def pairs_in(columns: Sequence[Any]) -> Any:
+        first, second = columns
+        return or_(
+            *(
+                and_(first == bindparam(f"a{index}"), second.in_(keys(f"b{index}")))
+                for index in range(groups)
+            )
+        )
+
+    return Prepared.of(build(pairs_in))
+
+
+def _pairs_params(pairs: Sequence[tuple[Any, Any]]) -> dict[str, Any]:
+    grouped: dict[Any, list[Any]] = defaultdict(list)
+    for a, b in pairs:
         grouped[a].append(b)
-    return or_(*(and_(first == a, second.in_(bs)) for a, bs in grouped.items()))
+    params: dict[str, Any] = {}
+    for index, (a, bs) in enumerate(grouped.items()):
+        params[f"a{index}"], params[f"b{index}"] = a, bs
+    return params
+
+
+async def _rows_of_pairs(
+    reader: Reader,
+    build: Callable[[Callable[[Sequence[Any]], Any]], AnySelect],
+    pairs: Sequence[tuple[Any, Any]],
+) -> list[tuple[Any, ...]]:
+    params = _pairs_params(pairs)
+    return await reader.rows(_pairs_statement(build, len(params) // 2), params)
+
+
+def _with_counts(statement: AnySelect) -> Prepared:
+    """``statement`` (a select of NodeRow) with each node's counts joined."""
+    return Prepared.of(
+        statement.add_columns(NodeStatsRow).join(
+            NodeStatsRow, col(NodeStatsRow.node_id) == col(NodeRow.id)
+        )
+    )
+
+
+ROOTS = _with_counts(
+    select(NodeRow).where(col(NodeRow.parent_id).is_(None)).order_by(col(NodeRow.pre))
+)
+CHILDREN = _with_counts(
+    select(NodeRow).where(col(NodeRow.parent_id).in_(keys())).order_by(col(NodeRow.pre))
+)
+BELOW = _with_counts(
+    select(NodeRow)
+    .join(NodeClosureRow, col(NodeClosureRow.descendant_id) == col(NodeRow.id))
+    .where(
+        col(NodeClosureRow.ancestor_id).in_(keys()),
+        col(NodeClosureRow.depth).between(1, bindparam("levels")),
+    )
+    .order_by(col(NodeRow.pre))
+)
+ANCESTORS = Prepared.of(
+    select(NodeRow, col(NodeClosureRow.descendant_id))
+    .join(NodeClosureRow, col(NodeClosureRow.ancestor_id) == col(NodeRow.id))
+    .where(col(NodeClosureRow.descendant_id).in_(keys()), col(NodeClosureRow.depth) > 0)
+    .order_by(col(NodeRow.level))
+)
+DESCENDANTS = (
+    select(NodeRow, col(NodeClosureRow.ancestor_id))
+    .join(NodeClosureRow, col(NodeClosureRow.descendant_id) == col(NodeRow.id))
+    .where(col(NodeClosureRow.ancestor_id).in_(keys()), col(NodeClosureRow.depth) > 0)
+    .order_by(col(NodeRow.pre))
+)
+ALL_DESCENDANTS = Prepared.of(DESCENDANTS)
+NEAR_DESCENDANTS = Prepared.of(
+    DESCENDANTS.where(col(NodeClosureRow.depth) <= bindparam("max_depth"))
+)
+SOURCES = Prepared.of(
+    select(SourceRow).where(col(SourceRow.model_id).in_(keys())).order_by(col(SourceRow.id))
+)
+TREATMENTS_OF_METHODS = Prepared.of(
+    select(TreatmentRow, ModelRow)
+    .join(ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id))
+    .where(col(TreatmentRow.method_id).in_(keys()))
+    .order_by(col(TreatmentRow.strength_rank), col(ModelRow.name_rank))
+)
+
+
+def _evidence_of_pairs(pairs_in: Callable[[Sequence[Any]], Any]) -> AnySelect:
+    return (
+        select(EvidenceRow)
+        .where(pairs_in([col(EvidenceRow.model_id), col(EvidenceRow.method_id)]))
+        .order_by(col(EvidenceRow.id))
+    )
+
+
+def _branch_treatments_of_pairs(pairs_in: Callable[[Sequence[Any]], Any]) -> AnySelect:
+    return (
+        select(TreatmentRow, MethodRow, col(NodeClosureRow.ancestor_id))
+        .join(MethodRow, col(MethodRow.id) == col(TreatmentRow.method_id))
+        .join(NodeClosureRow, col(NodeClosureRow.descendant_id) == col(MethodRow.node_id))
+        .where(pairs_in([col(NodeClosureRow.ancestor_id), col(TreatmentRow.model_id)]))
+        .order_by(col(TreatmentRow.strength_rank), col(MethodRow.name_rank))
+    )
+
+
+def _branches_of_model_levels(pairs_in: Callable[[Sequence[Any]], Any]) -> AnySelect:
+    return (
+        select(BranchModelRow, NodeRow)
+        .join(NodeRow, col(NodeRow.id) == col(BranchModelRow.node_id))
+        .where(pairs_in([col(BranchModelRow.model_id), col(NodeRow.level)]))
+        .order_by(col(NodeRow.pre))
+    )
 
 
 class Loaders:
@@ -145,42 +268,13 @@ class Loaders:
             self._children_by_node_id
         )
         self.ancestors_by_node_id: DataLoader[int, list[Any]] = DataLoader(
-            _many_each(
-                reader,
-                lambda ids: (
-                    select(NodeRow, col(NodeClosureRow.descendant_id))
-                    .join(NodeClosureRow, col(NodeClosureRow.ancestor_id) == col(NodeRow.id))
-                    .where(
-                        col(NodeClosureRow.descendant_id).in_(ids), col(NodeClosureRow.depth) > 0
-                    )
-                    .order_by(col(NodeRow.level))
-                ),
-                lambda row: row[1],
-            )
+            _many_each(reader, ANCESTORS, lambda row: row[1])
         )
         self.sources_by_model_id: DataLoader[int, list[Any]] = DataLoader(
-            _many_each(
-                reader,
-                lambda ids: (
-                    select(SourceRow)
-                    .where(col(SourceRow.model_id).in_(ids))
-                    .order_by(col(SourceRow.id))
-                ),
-                lambda row: row[0].model_id,
-            )
+            _many_each(reader, SOURCES, lambda row: row[0].model_id)
         )
         self.evidence_by_pair: DataLoader[tuple[int, int], list[Any]] = DataLoader(
-            _many_each(
-                reader,
-                lambda pairs: (
-                    select(EvidenceRow)
-                    .where(
-                        _pairs_in([col(EvidenceRow.model_id), col(EvidenceRow.method_id)], pairs)
-                    )
-                    .order_by(col(EvidenceRow.id))
-                ),
-                lambda row: (row[0].model_id, row[0].method_id),
-            )
+            self._evidence_by_pair
         )
         self.treatments_by_method_id: DataLoader[int, list[Any]] = DataLoader(
             self._treatments_by_method_id
@@ -200,27 +294,26 @@ class Loaders:
             if model.id is not None:
                 self.model_by_id.prime(model.id, model)
 
-    async def nodes_with_counts(self, statement: AnySelect) -> list[NodeRow]:
-        """The nodes of ``statement`` (a select of NodeRow), their counts fetched with them
-        by a join: a tree's pages almost always show them, and a count at hand is a field
-        that needs no await (`now_or_later`)."""
-        joined = statement.add_columns(NodeStatsRow).join(
-            NodeStatsRow, col(NodeStatsRow.node_id) == col(NodeRow.id)
-        )
+    async def nodes_with_counts(
+        self, statement: Prepared, params: dict[str, Any] | None = None
+    ) -> list[NodeRow]:
+        """The nodes of ``statement`` (`_with_counts`: nodes with their counts): a tree's
+        pages almost always show the counts, and a count at hand is a field that needs no
+        await (`now_or_later`)."""
         nodes = []
-        for row in (await self.reader.execute(joined)).all():
+        for row in await self.reader.rows(statement, params):
             node, stats = row[0], row[-1]
             self.stats_by_node_id.prime(node.id, stats)
             nodes.append(node)
         return nodes
 
+    async def roots(self) -> list[NodeRow]:
+        return await self.nodes_with_counts(ROOTS)
+
     async def _children_by_node_id(self, ids: list[int]) -> list[list[NodeRow]]:
         """Each node's children in pre-order (by name), with their counts."""
-        statement = (
-            select(NodeRow).where(col(NodeRow.parent_id).in_(ids)).order_by(col(NodeRow.pre))
-        )
         grouped: dict[int, list[NodeRow]] = defaultdict(list)
-        for node in await self.nodes_with_counts(statement):
+        for node in await self.nodes_with_counts(CHILDREN, {"keys": ids}):
             assert node.parent_id is not None  # selected by parent
             grouped[node.parent_id].append(node)
         return [grouped.get(node_id, []) for node_id in ids]
@@ -229,21 +322,13 @@ class Loaders:
         """Fetch the nodes up to ``levels`` below ``parents`` (with their counts) in one
         statement, and prime `children_by_node_id` with the children of every node above the
         last of those levels (an empty list for a leaf)."""
-        statement = (
-            select(NodeRow)
-            .join(NodeClosureRow, col(NodeClosureRow.descendant_id) == col(NodeRow.id))
-            .where(
-                col(NodeClosureRow.ancestor_id).in_([parent.id for parent in parents]),
-                col(NodeClosureRow.depth).between(1, levels),
-            )
-            .order_by(col(NodeRow.pre))
-        )
+        params = {"keys": [parent.id for parent in parents], "levels": levels}
         # A node's distance below the nearest of the parents; pre-order lists a node's parent
         # before it. A node below two of the parents comes once for each.
         below: dict[int | None, int] = {parent.id: 0 for parent in parents}
         children: dict[int | None, list[NodeRow]] = {parent.id: [] for parent in parents}
         seen: set[int | None] = set()
-        for node in await self.nodes_with_counts(statement):
+        for node in await self.nodes_with_counts(BELOW, params):
             if node.id in seen:
                 continue
             seen.add(node.id)
@@ -261,15 +346,16 @@ class Loaders:
             if method.id is not None:
                 self.method_by_id.prime(method.id, method)
 
+    async def _evidence_by_pair(self, pairs: list[tuple[int, int]]) -> list[list[EvidenceRow]]:
+        """For (model, method): its evidence, in load order."""
+        grouped: dict[tuple[int, int], list[EvidenceRow]] = defaultdict(list)
+        for (evidence,) in await _rows_of_pairs(self.reader, _evidence_of_pairs, pairs):
+            grouped[(evidence.model_id, evidence.method_id)].append(evidence)
+        return [grouped.get(pair, []) for pair in pairs]
+
     async def _treatments_by_method_id(self, ids: list[int]) -> list[list[TreatmentRow]]:
         """Each method's treatments, strongest first, then by model name."""
-        statement = (
-            select(TreatmentRow, ModelRow)
-            .join(ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id))
-            .where(col(TreatmentRow.method_id).in_(ids))
-            .order_by(col(TreatmentRow.strength_rank), col(ModelRow.name_rank))
-        )
-        rows = (await self.reader.execute(statement)).all()
+        rows = await self.reader.rows(TREATMENTS_OF_METHODS, {"keys": ids})
         self.prime_models([model for _, model in rows])
         grouped: dict[int, list[TreatmentRow]] = defaultdict(list)
         for treatment, _ in rows:
@@ -281,14 +367,7 @@ class Loaders:
     ) -> list[list[TreatmentRow]]:
         """For (node, model): the model's treatments of the branch's methods, strongest
         first, then by method name (casefold): the methods of one By-model row."""
-        statement = (
-            select(TreatmentRow, MethodRow, col(NodeClosureRow.ancestor_id))
-            .join(MethodRow, col(MethodRow.id) == col(TreatmentRow.method_id))
-            .join(NodeClosureRow, col(NodeClosureRow.descendant_id) == col(MethodRow.node_id))
-            .where(_pairs_in([col(NodeClosureRow.ancestor_id), col(TreatmentRow.model_id)], pairs))
-            .order_by(col(TreatmentRow.strength_rank), col(MethodRow.name_rank))
-        )
-        rows = (await self.reader.execute(statement)).all()
+        rows = await _rows_of_pairs(self.reader, _branch_treatments_of_pairs, pairs)
         self.prime_methods([method for _, method, _ in rows])
         grouped: dict[tuple[int, int], list[TreatmentRow]] = defaultdict(list)
         for treatment, _, node_id in rows:
@@ -299,13 +378,7 @@ class Loaders:
         self, keys: list[tuple[int, int]]
     ) -> list[list[BranchModelRow]]:
         """For (model, level): the model's strongest treatment in each branch at that level."""
-        statement = (
-            select(BranchModelRow, NodeRow)
-            .join(NodeRow, col(NodeRow.id) == col(BranchModelRow.node_id))
-            .where(_pairs_in([col(BranchModelRow.model_id), col(NodeRow.level)], keys))
-            .order_by(col(NodeRow.pre))
-        )
-        rows = (await self.reader.execute(statement)).all()
+        rows = await _rows_of_pairs(self.reader, _branches_of_model_levels, keys)
         grouped: dict[tuple[int, int], list[BranchModelRow]] = defaultdict(list)
         for branch, node in rows:
             self.node_by_id.prime(node.id, node)
@@ -320,14 +393,12 @@ class Loaders:
         grouped: dict[tuple[int, int | None], list[NodeRow]] = defaultdict(list)
         # One statement per distinct maxDepth in the request (in practice one).
         for max_depth, ids in by_depth.items():
-            statement = (
-                select(NodeRow, col(NodeClosureRow.ancestor_id))
-                .join(NodeClosureRow, col(NodeClosureRow.descendant_id) == col(NodeRow.id))
-                .where(col(NodeClosureRow.ancestor_id).in_(ids), col(NodeClosureRow.depth) > 0)
-                .order_by(col(NodeRow.pre))
-            )
-            if max_depth is not None:
-                statement = statement.where(col(NodeClosureRow.depth) <= max_depth)
-            for node, ancestor_id in (await self.reader.execute(statement)).all():
+            if max_depth is None:
+                rows = await self.reader.rows(ALL_DESCENDANTS, {"keys": ids})
+            else:
+                rows = await self.reader.rows(
+                    NEAR_DESCENDANTS, {"keys": ids, "max_depth": max_depth}
+                )
+            for node, ancestor_id in rows:
                 grouped[(ancestor_id, max_depth)].append(node)
         return [grouped.get(key, []) for key in keys]

@@ -12,15 +12,15 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Generic, TypeVar
 
 import strawberry
-from sqlalchemy import ColumnElement, Select, and_, func, or_, select
+from sqlalchemy import ColumnElement, and_, func, or_, select
 
 from schema.errors import BadUserInputError
 from schema.reader import Reader
+from schema.records import AnySelect
 
 T = TypeVar("T")
 
 # A SELECT of any columns (SQLAlchemy types a Select by its row's columns).
-AnySelect = Select[*tuple[Any, ...]]
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -158,7 +158,7 @@ async def keyset_page(
     ordered = ordered.order_by(
         *(key.column.desc() if key.descending else key.column.asc() for key in keys)
     ).limit(size + 1)
-    result = (await reader.execute(ordered)).all()
+    result = await reader.rows(ordered)
     width = len(keys)
     rows: list[Any] = [tuple(row)[:-width] for row in result[:size]]
     cursors = [encode_cursor(list_name, tuple(row)[-width:]) for row in result[:size]]

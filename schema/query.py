@@ -40,7 +40,7 @@ async def _node_by_path(info: Info, path: str) -> NodeRow | None:
     # Names path: matched case-insensitively, any spacing around the separators.
     wanted = " :: ".join(part.strip() for part in path.split(PATH_SEPARATOR))
     statement = select(NodeRow).where(col(NodeRow.path_key) == wanted.casefold())
-    rows = list((await info.context.reader.execute(statement)).scalars())
+    rows = await info.context.reader.records(statement)
     exact = [row for row in rows if row.path == wanted]
     candidates = exact or rows
     if len(candidates) > 1:
@@ -82,10 +82,7 @@ class Query:
 
     @strawberry.field(description="The top-level nodes (level 1), by name.")
     async def roots(self, info: Info) -> list[Node]:
-        statement = (
-            select(NodeRow).where(col(NodeRow.parent_id).is_(None)).order_by(col(NodeRow.pre))
-        )
-        rows = await info.context.loaders.nodes_with_counts(statement)
+        rows = await info.context.loaders.roots()
         await prefetch_children(info, rows)
         return Node.from_rows(rows)
 

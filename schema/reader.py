@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import Session
 
 from schema.errors import RequestTimeoutError
+from schema.records import AnySelect, Prepared
 
 # SQLite calls the progress handler every this many virtual machine instructions
 # (a few hundred microseconds of work): often enough to stop within a millisecond.
@@ -38,6 +39,21 @@ class Reader:
 
     async def close(self) -> None:
         raise NotImplementedError
+
+    async def rows(
+        self, statement: "AnySelect | Prepared", params: dict[str, Any] | None = None
+    ) -> list[tuple[Any, ...]]:
+        """The rows of ``statement`` (a select of ORM entities and columns), each entity
+        read as a light record (`schema.records`), not an ORM instance."""
+        prepared = statement if isinstance(statement, Prepared) else Prepared.of(statement)
+        row_of = prepared.row_of
+        return [row_of(row) for row in (await self.execute(prepared.statement, params)).all()]
+
+    async def records(
+        self, statement: "AnySelect | Prepared", params: dict[str, Any] | None = None
+    ) -> list[Any]:
+        """The first column of each of ``rows`` (a select of one entity: its records)."""
+        return [row[0] for row in await self.rows(statement, params)]
 
     @staticmethod
     def of(engine: Engine | AsyncEngine, deadline: "Deadline | None" = None) -> "Reader":
