@@ -30,7 +30,7 @@ log = logging.getLogger("taxonomy.errors")
 
 
 class CloseReader(SchemaExtension):
-    """Returns the request's database session to the pool once the operation is done."""
+    """Returns the request's database connection to the pool once the operation is done."""
 
     async def on_operation(self) -> AsyncIterator[None]:
         try:
@@ -46,7 +46,7 @@ class CloseReader(SchemaExtension):
                 await reader.close()
             except Exception as exc:  # the connection died under us; the pool replaces it
                 log.warning(
-                    "request %s: closing its session failed: %s",
+                    "request %s: closing its connection failed: %s",
                     getattr(context, "request_id", None),
                     type(exc).__name__,
                 )

@@ -67,8 +67,8 @@ _LIMIT_MESSAGES = [
 ]
 
 # The database went away: the connection failed (OperationalError, InterfaceError) or a
-# request's session is left unusable by a statement the drop killed (PendingRollbackError;
-# the server only reads, so nothing else puts a session in that state).
+# request's connection is left unusable by a statement the drop killed (PendingRollbackError;
+# the server only reads, so nothing else puts a connection in that state).
 _DATABASE_ERRORS = (
     OperationalError,
     InterfaceError,

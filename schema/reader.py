@@ -12,10 +12,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, Executable, Result
+from sqlalchemy import Connection, Engine, Executable, Result
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
-from sqlalchemy.orm import Session
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from schema.errors import RequestTimeoutError
 from schema.records import AnySelect, Prepared
@@ -26,8 +25,12 @@ _PROGRESS_INSTRUCTIONS = 10_000
 
 
 class Reader:
-    """The request's one session, opened on first use and closed when the request ends;
-    counts its statements."""
+    """The request's one connection (one transaction: its snapshot), opened on first use
+    and closed when the request ends; counts its statements.
+
+    A connection, not an ORM session: rows are read as records (`schema.records`), and
+    nothing is written, so the session's work on each statement (ORM compile state,
+    result setup, its transaction bookkeeping) would buy nothing."""
 
     dialect: str
     statements: int = 0
@@ -76,15 +79,15 @@ class Deadline:
 
 
 class AsyncReader(Reader):
-    """Statements awaited on an AsyncSession.
+    """Statements awaited on an AsyncConnection.
 
-    Strawberry resolves sibling fields concurrently, and an AsyncSession must not run two
-    statements at once, so statements are serialised here.
+    Strawberry resolves sibling fields concurrently, and an AsyncConnection must not run
+    two statements at once, so statements are serialised here.
     """
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
-        self._session: AsyncSession | None = None
+        self._connection: AsyncConnection | None = None
         self._lock = asyncio.Lock()
         self.dialect = engine.dialect.name
 
@@ -92,16 +95,16 @@ class AsyncReader(Reader):
         self, statement: Executable, params: dict[str, Any] | None = None
     ) -> Result[*tuple[Any, ...]]:
         async with self._lock:
-            if self._session is None:
-                self._session = AsyncSession(self._engine)
+            if self._connection is None:
+                self._connection = await self._engine.connect()
             self.statements += 1
-            return await self._session.execute(statement, params)
+            return await self._connection.execute(statement, params)
 
     async def close(self) -> None:
         async with self._lock:
-            if self._session is not None:
-                await self._session.close()
-                self._session = None
+            if self._connection is not None:
+                connection, self._connection = self._connection, None
+                await connection.close()  # rolls the read-only transaction back
 
 
 class InLoopReader(Reader):
@@ -114,27 +117,27 @@ class InLoopReader(Reader):
 
     def __init__(self, engine: Engine, deadline: Deadline | None) -> None:
         self._engine = engine
-        self._session: Session | None = None
+        self._connection: Connection | None = None
         self._sqlite: Any = None  # the sqlite3 connection, while it has our progress handler
         self._deadline = deadline
         self.dialect = engine.dialect.name
 
-    def _open(self) -> Session:
-        session = Session(self._engine)
+    def _open(self) -> Connection:
+        connection = self._engine.connect()
         if self._deadline is not None:
             at = self._deadline.at
-            self._sqlite = session.connection().connection.driver_connection
+            self._sqlite = connection.connection.driver_connection
             self._sqlite.set_progress_handler(lambda: time.monotonic() > at, _PROGRESS_INSTRUCTIONS)
-        return session
+        return connection
 
     async def execute(
         self, statement: Executable, params: dict[str, Any] | None = None
     ) -> Result[*tuple[Any, ...]]:
-        if self._session is None:
-            self._session = self._open()
+        if self._connection is None:
+            self._connection = self._open()
         self.statements += 1
         try:
-            return self._session.execute(statement, params)
+            return self._connection.execute(statement, params)
         except OperationalError as exc:
             if self._deadline is None or "interrupted" not in str(exc.orig):
                 raise
@@ -147,10 +150,10 @@ class InLoopReader(Reader):
         raise RequestTimeoutError(self._deadline.seconds)
 
     async def close(self) -> None:
-        session, self._session = self._session, None
-        if session is None:
+        connection, self._connection = self._connection, None
+        if connection is None:
             return
         if self._sqlite is not None:  # the connection goes back to the pool without it
             self._sqlite.set_progress_handler(None, _PROGRESS_INSTRUCTIONS)
             self._sqlite = None
-        session.close()
+        connection.close()  # rolls the read-only transaction back
