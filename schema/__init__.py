@@ -119,7 +119,7 @@ def build_schema(
         else None
     )
     built = TaxonomySchema(query=Query, extensions=extensions, config=config)
-    answer_directly(built._schema)
+    answer_directly(built)
     return built
 
 

@@ -4,9 +4,12 @@ from collections.abc import Callable
 from typing import Any, Self
 
 import strawberry
-from graphql import GraphQLObjectType, GraphQLSchema
+from graphql import GraphQLObjectType
 from strawberry.annotation import StrawberryAnnotation
+from strawberry.schema.config import StrawberryConfig
 from strawberry.schema.schema_converter import GraphQLCoreConverter
+from strawberry.types.base import StrawberryOptional
+from strawberry.types.enum import StrawberryEnumDefinition
 from strawberry.types.field import StrawberryField
 
 from schema.ids import encode_id
@@ -71,9 +74,10 @@ class DirectField(StrawberryField):
     conversion, the field-extension chain) costs several times what the resolvers that
     follow a foreign key or read a primed loader do, and a page has hundreds of them.
 
-    Only for resolvers that take no arguments and use nothing of ``info`` but
-    ``info.context``; `answer_directly` hands them to graphql-core once the schema is
-    built."""
+    Only for resolvers that use nothing of ``info`` but ``info.context``, and whose
+    arguments (if any) are scalars or enums, which `answer_directly` converts itself
+    (graphql-core gives an enum's value; the resolver gets the Python enum) when it hands
+    them to graphql-core once the schema is built."""
 
 
 def direct_field(description: str, *, graphql_type: Any) -> Callable[[Callable[..., Any]], Any]:
@@ -91,18 +95,55 @@ def direct_field(description: str, *, graphql_type: Any) -> Callable[[Callable[.
     return wrap
 
 
-def answer_directly(schema: GraphQLSchema) -> None:
+def answer_directly(schema: strawberry.Schema) -> None:
     """Point each `DirectField` of ``schema`` (graphql-core's, as Strawberry built it)
     straight at its resolver."""
-    for named_type in schema.type_map.values():
+    for named_type in schema._schema.type_map.values():
         if not isinstance(named_type, GraphQLObjectType):
             continue
         for field in named_type.fields.values():
             definition = (field.extensions or {}).get(GraphQLCoreConverter.DEFINITION_BACKREF)
             if isinstance(definition, DirectField):
                 assert definition.base_resolver is not None
-                assert not definition.arguments
-                field.resolve = definition.base_resolver.wrapped_func
+                resolver = definition.base_resolver.wrapped_func
+                assert callable(resolver)  # a function, not a static or class method
+                field.resolve = _direct_resolver(resolver, definition, schema.config)
+
+
+def _direct_resolver(
+    resolver: Callable[..., Any], definition: StrawberryField, config: StrawberryConfig
+) -> Callable[..., Any]:
+    if not definition.arguments:
+        return resolver
+    # graphql-core passes arguments by their GraphQL names, enums as their values.
+    arguments = {
+        config.name_converter.from_argument(argument): (
+            argument.python_name,
+            _argument_converter(argument.type, definition.python_name),
+        )
+        for argument in definition.arguments
+    }
+
+    def resolve(source: Any, info: Any, **given: Any) -> Any:
+        kwargs = {
+            python_name: convert(given[name])
+            for name, (python_name, convert) in arguments.items()
+            if name in given
+        }
+        return resolver(source, info, **kwargs)
+
+    return resolve
+
+
+def _argument_converter(argument_type: Any, field_name: str) -> Callable[[Any], Any]:
+    if isinstance(argument_type, StrawberryOptional):
+        argument_type = argument_type.of_type
+    if isinstance(argument_type, StrawberryEnumDefinition):
+        enum = argument_type.wrapped_cls
+        return lambda value: None if value is None else enum(value)
+    if argument_type in (int, float, str, bool):
+        return lambda value: value
+    raise TypeError(f"{field_name}: a DirectField's arguments must be scalars or enums")
 
 
 @strawberry.type

@@ -23,6 +23,7 @@ from schema.loaders import now_or_later
 from schema.lookahead import selects
 from schema.lookup import row_for_id
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
+from schema.records import json_value
 from schema.refs import EvidenceRef, MethodTreatmentRef, NodeRef
 
 
@@ -34,7 +35,7 @@ class Method(Slugged):
 
     description: str | None = row_field("What the method is, when known (may be long markdown).")
 
-    aliases: list[str] = row_field("Other names the method goes by.")
+    aliases: list[str] = row_field("Other names the method goes by.", convert=json_value)
 
     @direct_field("The node the method is filed at.", graphql_type=NodeRef)
     def node(self, info: Info) -> "NodeRef | Awaitable[NodeRef]":
@@ -51,9 +52,8 @@ class Method(Slugged):
     def model_count(self, info: Info) -> "int | Awaitable[int]":
         return now_or_later(info.context.loaders.method_stats_by_id, self.row_id(), _model_count)
 
-    @strawberry.field(
-        description="One entry per model that treats the method, strongest first, then by "
-        "model name.",
+    @direct_field(
+        "One entry per model that treats the method, strongest first, then by model name.",
         graphql_type=list[MethodTreatmentRef],
     )
     def treatments(

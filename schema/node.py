@@ -16,6 +16,7 @@ from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatm
 from schema.loaders import now_or_later
 from schema.lookahead import selects
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
+from schema.records import json_value
 from schema.refs import MethodRef, ModelTreatmentRef, NodeRef
 
 
@@ -73,7 +74,8 @@ class Node(Slugged):
         "Slugs from the root joined by `/`, e.g. `optimization/training-parallelism`."
     )
     matching_aids: list[str] = row_field(
-        "Phrases that help the upstream classifier file methods here, in order."
+        "Phrases that help the upstream classifier file methods here, in order.",
+        convert=json_value,
     )
 
     @strawberry.field(description="The node directly above; null for a root.")

@@ -1,11 +1,13 @@
 """Looking ahead (schema/lookahead.py): a list fetches its items' sub-lists early only when
 the query asks for them, however the query is written; the answers never depend on it."""
 
+import json
 from typing import Any
 
 import pytest
 import strawberry
 
+from api.settings import DEFAULT_FIXTURES_DIR
 from schema.context import Info
 from schema.lookahead import selects
 
@@ -141,3 +143,39 @@ def test_a_tree_costs_the_same_statements_at_any_depth(api: Api) -> None:
         "{ roots { ...N } } fragment N on Node { children { ... { children { name } } } }"
     )
     assert through_fragment == roots_only + 1
+
+
+def test_json_columns_are_served_as_loaded(api: Api) -> None:
+    """Aliases and matching aids (JSON columns, which records keep as text until a field
+    shows them) come out as the lists the files hold, on every page that reads them."""
+    files = DEFAULT_FIXTURES_DIR
+    aliases = {
+        row["slug"]: row.get("aliases", [])
+        for row in map(json.loads, (files / "methods.jsonl").read_text().splitlines())
+    }
+    aids = {
+        row["slug"]: row.get("matching_aids", [])
+        for row in map(json.loads, (files / "nodes.jsonl").read_text().splitlines())
+    }
+    assert any(aliases.values()), "the fixtures have methods with aliases"
+    assert any(aids.values()), "the fixtures have nodes with matching aids"
+    served: list[dict[str, Any]] = []
+    after = None
+    while True:
+        page = api.query(
+            "query ($after: String) { methods(first: 100, after: $after) {"
+            " nodes { slug aliases node { slug matchingAids } } pageInfo { endCursor hasNextPage }"
+            " } }",
+            {"after": after},
+        )["methods"]
+        served += page["nodes"]
+        if not page["pageInfo"]["hasNextPage"]:
+            break
+        after = page["pageInfo"]["endCursor"]
+    assert {method["slug"]: method["aliases"] for method in served} == aliases
+    for method in served:
+        assert method["node"]["matchingAids"] == aids[method["node"]["slug"]]
+    tree = api.query("{ roots { slug matchingAids children { slug matchingAids } } }")
+    for root in tree["roots"]:
+        for node in [root, *root["children"]]:
+            assert node["matchingAids"] == aids[node["slug"]]
