@@ -142,7 +142,12 @@ def _has_nul(value: Any) -> bool:
     return False
 
 
-def _document_has_nul(document: DocumentNode) -> bool:
+def _document_has_nul(text: str | None, document: DocumentNode) -> bool:
+    # GraphQL source text cannot hold a NUL character itself (the lexer refuses it), so a
+    # string value can only get one from an escape (\u0000 or \u{0}): a document without
+    # any `\u` needs no walk.
+    if text is not None and "\\u" not in text:
+        return False
     found = False
 
     class Finder(Visitor):
@@ -164,7 +169,10 @@ def cost_limiter(max_cost: int) -> type[SchemaExtension]:
             if (
                 context.graphql_document is not None
                 and context.result is None
-                and (_has_nul(context.variables) or _document_has_nul(context.graphql_document))
+                and (
+                    _has_nul(context.variables)
+                    or _document_has_nul(context.query, context.graphql_document)
+                )
             ):
                 refusal: ClientError = BadUserInputError(
                     "a text argument contains a NUL character (\\u0000), which no name, slug "

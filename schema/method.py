@@ -22,8 +22,17 @@ from schema.inputs import (
 from schema.loaders import now_or_later
 from schema.lookahead import selects
 from schema.lookup import row_for_id
-from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
-from schema.records import json_value
+from schema.pagination import (
+    After,
+    Connection,
+    First,
+    SortKey,
+    Template,
+    connection_of,
+    counter,
+    keyset_page,
+)
+from schema.records import AnySelect, json_value
 from schema.refs import EvidenceRef, MethodTreatmentRef, NodeRef
 
 
@@ -128,23 +137,22 @@ async def methods_connection(
     order_by: MethodOrder | None,
 ) -> Connection[Method]:
     """A page of methods: all of them, or those of a node (HERE) or of its branch."""
-    statement = select(MethodRow, MethodStatsRow).join(
-        MethodStatsRow, col(MethodStatsRow.method_id) == col(MethodRow.id)
-    )
-    if at_node is not None:
-        statement = _within(statement, at_node, scope)
-    if filter is not None:
-        statement = await _filtered(info, statement, filter)
     list_name, keys = _order_keys(order_by)
     reader = info.context.reader
-    # The page brings each method's node too: a list of methods almost always shows where
-    # each is filed, and a node at hand needs no await (`now_or_later`).
-    with_nodes = statement.add_columns(NodeRow).join(
-        NodeRow, col(NodeRow.id) == col(MethodRow.node_id)
-    )
-    page = await keyset_page(
-        reader, with_nodes, keys, list_name=list_name, first=first, after=after
-    )
+    # What the page lists (the methods with their nodes) and what `totalCount` counts.
+    listed: AnySelect | Template
+    counted: AnySelect | Template
+    if at_node is None and filter is None:  # the whole list: its statements are prepared
+        counted = Template(METHODS, "methods", {})
+        listed = Template(METHODS_WITH_NODES, "methods", {})
+    else:
+        chosen: AnySelect = METHODS
+        if at_node is not None:
+            chosen = _within(chosen, at_node, scope)
+        if filter is not None:
+            chosen = await _filtered(info, chosen, filter)
+        counted, listed = chosen, _with_nodes(chosen)
+    page = await keyset_page(reader, listed, keys, list_name=list_name, first=first, after=after)
     loaders = info.context.loaders
     for _, stats, node in page.rows:
         loaders.method_stats_by_id.prime(stats.method_id, stats)
@@ -152,8 +160,22 @@ async def methods_connection(
     if selects(info, "nodes", "treatments"):
         await loaders.treatments_by_method_id.load_many([row.id for row, _, _ in page.rows])
     return connection_of(
-        page, [Method.from_row(row) for row, _, _ in page.rows], counter(reader, statement)
+        page, [Method.from_row(row) for row, _, _ in page.rows], counter(reader, counted)
     )
+
+
+METHODS = select(MethodRow, MethodStatsRow).join(
+    MethodStatsRow, col(MethodStatsRow.method_id) == col(MethodRow.id)
+)
+
+
+def _with_nodes(statement: AnySelect) -> AnySelect:
+    # The page brings each method's node too: a list of methods almost always shows where
+    # each is filed, and a node at hand needs no await (`now_or_later`).
+    return statement.add_columns(NodeRow).join(NodeRow, col(NodeRow.id) == col(MethodRow.node_id))
+
+
+METHODS_WITH_NODES = _with_nodes(METHODS)
 
 
 def _within(statement: Any, node: NodeRow, scope: Scope) -> Any:

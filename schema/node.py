@@ -4,7 +4,7 @@ from collections.abc import Awaitable
 from typing import Annotated
 
 import strawberry
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlmodel import col
 
 from api.tables import BranchModelRow, ModelRow, NodeRow, NodeStatsRow
@@ -15,7 +15,16 @@ from schema.errors import BadUserInputError
 from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatmentOrder
 from schema.loaders import now_or_later
 from schema.lookahead import selects
-from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
+from schema.pagination import (
+    After,
+    Connection,
+    First,
+    SortKey,
+    Template,
+    connection_of,
+    counter,
+    keyset_page,
+)
 from schema.records import json_value
 from schema.refs import MethodRef, ModelTreatmentRef, NodeRef
 
@@ -175,13 +184,8 @@ class Node(Slugged):
         from schema.treatment import ModelTreatment
 
         order = order_by or ModelTreatmentOrder(field=ModelTreatmentOrderField.RELEASE_DATE)
-        statement = (
-            select(BranchModelRow, ModelRow)
-            .join(ModelRow, col(ModelRow.id) == col(BranchModelRow.model_id))
-            .where(
-                col(BranchModelRow.node_id) == self.row_id(),
-                col(BranchModelRow.strongest_rank) <= max_rank(min_strength),
-            )
+        statement = Template(
+            BY_MODEL, "byModel", {"node": self.row_id(), "max_rank": max_rank(min_strength)}
         )
         reader = info.context.reader
         page = await keyset_page(
@@ -199,6 +203,16 @@ class Node(Slugged):
             )
         rows = [ModelTreatment.from_row(branch) for branch, _ in page.rows]
         return connection_of(page, rows, counter(reader, statement))
+
+
+BY_MODEL = (
+    select(BranchModelRow, ModelRow)
+    .join(ModelRow, col(ModelRow.id) == col(BranchModelRow.model_id))
+    .where(
+        col(BranchModelRow.node_id) == bindparam("node"),
+        col(BranchModelRow.strongest_rank) <= bindparam("max_rank"),
+    )
+)
 
 
 def _by_model_keys(order: ModelTreatmentOrder) -> list[SortKey]:

@@ -7,16 +7,16 @@ page starts strictly after them, so a page costs the same wherever it is in the 
 import base64
 import binascii
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, TypeVar
 
 import strawberry
-from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy import ColumnElement, and_, bindparam, func, or_, select
 
 from schema.errors import BadUserInputError
 from schema.reader import Reader
-from schema.records import AnySelect
+from schema.records import AnySelect, Prepared
 
 T = TypeVar("T")
 
@@ -141,9 +141,42 @@ class Page:
         )
 
 
+@dataclass(frozen=True)
+class Template:
+    """A list's statement built once for its shape (``shape``: whatever the statement's
+    structure depends on, such as the order asked for), its values left as parameters
+    (``params``, given for each request): its pages and its count are then prepared
+    once per shape too (`schema.records.Prepared`), not built again for every request."""
+
+    statement: AnySelect
+    shape: Hashable
+    params: dict[str, Any]
+
+
+_PREPARED: dict[tuple[Hashable, ...], Prepared] = {}
+
+
+def _prepared(key: tuple[Hashable, ...], build: Callable[[], AnySelect]) -> Prepared:
+    prepared = _PREPARED.get(key)
+    if prepared is None:
+        prepared = _PREPARED[key] = Prepared.of(build())
+    return prepared
+
+
+def _page_statement(statement: AnySelect, keys: Sequence[SortKey], after: bool) -> AnySelect:
+    """``statement`` in the order of ``keys``, after the cursor's values (parameters
+    `after0`...) when ``after``, at most `limit` rows; the keys' values come last."""
+    ordered = statement.add_columns(*(key.column for key in keys))
+    if after:
+        ordered = ordered.where(_after(keys, [bindparam(f"after{i}") for i in range(len(keys))]))
+    return ordered.order_by(
+        *(key.column.desc() if key.descending else key.column.asc() for key in keys)
+    ).limit(bindparam("limit"))
+
+
 async def keyset_page(
     reader: Reader,
-    statement: AnySelect,
+    statement: AnySelect | Template,
     keys: Sequence[SortKey],
     *,
     list_name: str,
@@ -152,25 +185,42 @@ async def keyset_page(
 ) -> Page:
     """One page of ``statement`` in the order of ``keys`` (whose last key must be unique)."""
     size = page_size(first)
-    ordered = statement.add_columns(*(key.column for key in keys))
+    params = {"limit": size + 1}
     if after is not None:
-        ordered = ordered.where(_after(keys, decode_cursor(after, list_name, len(keys))))
-    ordered = ordered.order_by(
-        *(key.column.desc() if key.descending else key.column.asc() for key in keys)
-    ).limit(size + 1)
-    result = await reader.rows(ordered)
+        values = decode_cursor(after, list_name, len(keys))
+        params.update({f"after{i}": value for i, value in enumerate(values)})
+    if isinstance(statement, Template):
+        template = statement
+        prepared = _prepared(
+            ("page", template.shape, list_name, after is not None),
+            lambda: _page_statement(template.statement, keys, after is not None),
+        )
+        result = await reader.rows(prepared, {**template.params, **params})
+    else:
+        result = await reader.rows(_page_statement(statement, keys, after is not None), params)
     width = len(keys)
     rows: list[Any] = [tuple(row)[:-width] for row in result[:size]]
     cursors = [encode_cursor(list_name, tuple(row)[-width:]) for row in result[:size]]
     return Page(rows, cursors, len(result) > size, after is not None)
 
 
-def counter(reader: Reader, statement: AnySelect) -> Callable[[], Awaitable[int]]:
+def _count_statement(statement: AnySelect) -> AnySelect:
+    return select(func.count()).select_from(statement.order_by(None).subquery())
+
+
+def counter(reader: Reader, statement: AnySelect | Template) -> Callable[[], Awaitable[int]]:
     """A deferred COUNT of ``statement``: it runs only when `totalCount` is asked for."""
 
     async def count() -> int:
-        total = select(func.count()).select_from(statement.order_by(None).subquery())
-        return int((await reader.execute(total)).scalar_one())
+        if isinstance(statement, Template):
+            template = statement
+            prepared = _prepared(
+                ("count", template.shape), lambda: _count_statement(template.statement)
+            )
+            result = await reader.execute(prepared.statement, template.params)
+        else:
+            result = await reader.execute(_count_statement(statement))
+        return int(result.scalar_one())
 
     return count
 

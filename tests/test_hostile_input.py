@@ -691,6 +691,16 @@ def test_null_bytes_in_any_text_argument_are_refused_as_input(client: TestClient
     assert "NUL" in errors[0]["message"]
 
 
+@pytest.mark.parametrize("escape", ["\\u0000", "\\u{0}", "\\u{000000}"])
+def test_a_nul_written_as_an_escape_in_the_document_is_refused_as_input(
+    client: TestClient, escape: str
+) -> None:
+    response = client.post("/graphql", json={"query": f'{{ node(slug: "a{escape}b") {{ name }} }}'})
+    errors = _assert_no_fault(response)
+    assert [error["extensions"]["code"] for error in errors] == ["BAD_USER_INPUT"]
+    assert "NUL" in errors[0]["message"]
+
+
 BODY_PARSE_BUG = (
     "product bug: Strawberry's JSON body parsing is unguarded; the request gets a "
     "500 'Internal Server Error' in text/plain instead of 400 BAD_REQUEST"
