@@ -76,9 +76,7 @@ async def evidence_connection(
         statement = await _filtered(info, statement, filter)
     keys = [SortKey(STRENGTH_RANK), SortKey(col(EvidenceRow.id))]
     reader = info.context.reader
-    page = await keyset_page(
-        reader, statement, keys, list_name="evidence", first=first, after=after
-    )
+    page = await keyset_page(info, statement, keys, list_name="evidence", first=first, after=after)
     items = [Evidence.from_row(row) for (row,) in page.rows]
     return connection_of(page, items, counter(reader, statement))
 

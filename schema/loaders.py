@@ -65,24 +65,26 @@ _ROWS_WHERE: dict[tuple[type[Any], str], Prepared] = {}
 
 
 def _rows_where(entity: type[Any], column_name: str) -> Prepared:
-    """The rows of ``entity`` whose ``column_name`` is one of `keys` (built once)."""
+    """The rows of ``entity`` whose ``column_name`` is one of `keys` (built once); a
+    node's come with its counts (`_with_counts`): whoever looks a node up almost always
+    shows them, and they then need no statement of their own."""
     key = (entity, column_name)
     if key not in _ROWS_WHERE:
-        column = getattr(entity, column_name)
-        _ROWS_WHERE[key] = Prepared.of(select(entity).where(col(column).in_(keys())))
+        statement = select(entity).where(col(getattr(entity, column_name)).in_(keys()))
+        _ROWS_WHERE[key] = _with_counts(statement) if entity is NodeRow else Prepared.of(statement)
     return _ROWS_WHERE[key]
 
 
 def _one_each(
-    reader: Reader, entity: type[R], column: Any
+    fetch: Callable[[Prepared, dict[str, Any]], Awaitable[list[R]]], entity: type[R], column: Any
 ) -> Callable[[list[K]], Awaitable[list[R | None]]]:
-    """Rows of ``entity`` whose unique ``column`` is each key (None where none is)."""
+    """Rows of ``entity`` whose unique ``column`` is each key (None where none is), as
+    ``fetch`` reads them."""
     name = column.key
     statement = _rows_where(entity, name)
 
     async def load(keys: list[K]) -> list[R | None]:
-        records = await reader.records(statement, {"keys": keys})
-        by_key = {getattr(row, name): row for row in records}
+        by_key = {getattr(row, name): row for row in await fetch(statement, {"keys": keys})}
         return [by_key.get(key) for key in keys]
 
     return load
@@ -228,40 +230,40 @@ class Loaders:
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
         self.node_by_id: DataLoader[int, NodeRow | None] = DataLoader(
-            _one_each(reader, NodeRow, NodeRow.id)
+            _one_each(self.nodes_with_counts, NodeRow, NodeRow.id)
         )
         self.node_by_slug: DataLoader[str, NodeRow | None] = DataLoader(
-            _one_each(reader, NodeRow, NodeRow.slug)
+            _one_each(self.nodes_with_counts, NodeRow, NodeRow.slug)
         )
         self.node_by_slug_path: DataLoader[str, NodeRow | None] = DataLoader(
-            _one_each(reader, NodeRow, NodeRow.slug_path)
+            _one_each(self.nodes_with_counts, NodeRow, NodeRow.slug_path)
         )
         self.stats_by_node_id: DataLoader[int, NodeStatsRow | None] = DataLoader(
-            _one_each(reader, NodeStatsRow, NodeStatsRow.node_id)
+            _one_each(reader.records, NodeStatsRow, NodeStatsRow.node_id)
         )
         self.method_by_id: DataLoader[int, MethodRow | None] = DataLoader(
-            _one_each(reader, MethodRow, MethodRow.id)
+            _one_each(reader.records, MethodRow, MethodRow.id)
         )
         self.method_by_slug: DataLoader[str, MethodRow | None] = DataLoader(
-            _one_each(reader, MethodRow, MethodRow.slug)
+            _one_each(reader.records, MethodRow, MethodRow.slug)
         )
         self.method_stats_by_id: DataLoader[int, MethodStatsRow | None] = DataLoader(
-            _one_each(reader, MethodStatsRow, MethodStatsRow.method_id)
+            _one_each(reader.records, MethodStatsRow, MethodStatsRow.method_id)
         )
         self.model_by_id: DataLoader[int, ModelRow | None] = DataLoader(
-            _one_each(reader, ModelRow, ModelRow.id)
+            _one_each(reader.records, ModelRow, ModelRow.id)
         )
         self.model_by_slug: DataLoader[str, ModelRow | None] = DataLoader(
-            _one_each(reader, ModelRow, ModelRow.slug)
+            _one_each(reader.records, ModelRow, ModelRow.slug)
         )
         self.source_by_id: DataLoader[int, SourceRow | None] = DataLoader(
-            _one_each(reader, SourceRow, SourceRow.id)
+            _one_each(reader.records, SourceRow, SourceRow.id)
         )
         self.source_by_slug: DataLoader[str, SourceRow | None] = DataLoader(
-            _one_each(reader, SourceRow, SourceRow.slug)
+            _one_each(reader.records, SourceRow, SourceRow.slug)
         )
         self.evidence_by_key: DataLoader[str, EvidenceRow | None] = DataLoader(
-            _one_each(reader, EvidenceRow, EvidenceRow.key)
+            _one_each(reader.records, EvidenceRow, EvidenceRow.key)
         )
 
         self.children_by_node_id: DataLoader[int, list[NodeRow]] = DataLoader(

@@ -152,7 +152,7 @@ async def methods_connection(
         if filter is not None:
             chosen = await _filtered(info, chosen, filter)
         counted, listed = chosen, _with_nodes(chosen)
-    page = await keyset_page(reader, listed, keys, list_name=list_name, first=first, after=after)
+    page = await keyset_page(info, listed, keys, list_name=list_name, first=first, after=after)
     loaders = info.context.loaders
     for _, stats, node in page.rows:
         loaders.method_stats_by_id.prime(stats.method_id, stats)

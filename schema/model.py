@@ -69,7 +69,7 @@ class Model(Slugged):
         keys = [SortKey(col(TreatmentRow.strength_rank)), SortKey(col(MethodRow.name_rank))]
         reader = info.context.reader
         page = await keyset_page(
-            reader, statement, keys, list_name="treatments", first=first, after=after
+            info, statement, keys, list_name="treatments", first=first, after=after
         )
         info.context.loaders.prime_methods([method for _, method in page.rows])
         items = [MethodTreatment.from_row(row) for row, _ in page.rows]
@@ -137,7 +137,7 @@ async def models_connection(
         keys = [SortKey(col(ModelRow.recency_rank), descending=not descending)]
     reader = info.context.reader
     page = await keyset_page(
-        reader,
+        info,
         statement,
         keys,
         list_name=f"models:{order.field.value}:{order.direction.value}",

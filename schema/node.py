@@ -189,7 +189,7 @@ class Node(Slugged):
         )
         reader = info.context.reader
         page = await keyset_page(
-            reader,
+            info,
             statement,
             _by_model_keys(order),
             list_name=f"byModel:{order.field.value}:{order.direction.value}",

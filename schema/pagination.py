@@ -14,7 +14,9 @@ from typing import Annotated, Any, Generic, TypeVar
 import strawberry
 from sqlalchemy import ColumnElement, and_, bindparam, func, or_, select
 
+from schema.context import Info
 from schema.errors import BadUserInputError
+from schema.lookahead import selects
 from schema.reader import Reader
 from schema.records import AnySelect, Prepared
 
@@ -131,6 +133,8 @@ class Page:
     cursors: list[str]
     has_next: bool
     has_previous: bool
+    # The whole list's length, when it came with the page (`keyset_page`).
+    total: int | None = None
 
     def page_info(self) -> PageInfo:
         return PageInfo(
@@ -163,10 +167,16 @@ def _prepared(key: tuple[Hashable, ...], build: Callable[[], AnySelect]) -> Prep
     return prepared
 
 
-def _page_statement(statement: AnySelect, keys: Sequence[SortKey], after: bool) -> AnySelect:
+def _page_statement(
+    statement: AnySelect, keys: Sequence[SortKey], after: bool, total: bool
+) -> AnySelect:
     """``statement`` in the order of ``keys``, after the cursor's values (parameters
-    `after0`...) when ``after``, at most `limit` rows; the keys' values come last."""
+    `after0`...) when ``after``, at most `limit` rows; the keys' values come last, and
+    after them the whole list's length when ``total`` (a first page only: the window
+    counts what the WHERE leaves, before the LIMIT)."""
     ordered = statement.add_columns(*(key.column for key in keys))
+    if total:
+        ordered = ordered.add_columns(func.count().over())
     if after:
         ordered = ordered.where(_after(keys, [bindparam(f"after{i}") for i in range(len(keys))]))
     return ordered.order_by(
@@ -175,7 +185,7 @@ def _page_statement(statement: AnySelect, keys: Sequence[SortKey], after: bool) 
 
 
 async def keyset_page(
-    reader: Reader,
+    info: Info,
     statement: AnySelect | Template,
     keys: Sequence[SortKey],
     *,
@@ -183,25 +193,31 @@ async def keyset_page(
     first: int | None,
     after: str | None,
 ) -> Page:
-    """One page of ``statement`` in the order of ``keys`` (whose last key must be unique)."""
+    """One page of ``statement`` in the order of ``keys`` (whose last key must be unique).
+    When the query asks for `totalCount` of a first page, the count comes with the page
+    (a window over the same statement) rather than as a statement of its own."""
     size = page_size(first)
     params = {"limit": size + 1}
     if after is not None:
         values = decode_cursor(after, list_name, len(keys))
         params.update({f"after{i}": value for i, value in enumerate(values)})
+    total = after is None and selects(info, "totalCount")
+    reader = info.context.reader
     if isinstance(statement, Template):
         template = statement
         prepared = _prepared(
-            ("page", template.shape, list_name, after is not None),
-            lambda: _page_statement(template.statement, keys, after is not None),
+            ("page", template.shape, list_name, after is not None, total),
+            lambda: _page_statement(template.statement, keys, after is not None, total),
         )
         result = await reader.rows(prepared, {**template.params, **params})
     else:
-        result = await reader.rows(_page_statement(statement, keys, after is not None), params)
-    width = len(keys)
+        page_statement = _page_statement(statement, keys, after is not None, total)
+        result = await reader.rows(page_statement, params)
+    width = len(keys) + total
     rows: list[Any] = [tuple(row)[:-width] for row in result[:size]]
-    cursors = [encode_cursor(list_name, tuple(row)[-width:]) for row in result[:size]]
-    return Page(rows, cursors, len(result) > size, after is not None)
+    cursors = [encode_cursor(list_name, tuple(row)[-width:][: len(keys)]) for row in result[:size]]
+    length = (result[0][-1] if result else 0) if total else None
+    return Page(rows, cursors, len(result) > size, after is not None, length)
 
 
 def _count_statement(statement: AnySelect) -> AnySelect:
@@ -225,7 +241,16 @@ def counter(reader: Reader, statement: AnySelect | Template) -> Callable[[], Awa
     return count
 
 
+def _known(total: int) -> Callable[[], Awaitable[int]]:
+    async def count() -> int:
+        return total
+
+    return count
+
+
 def connection_of(page: Page, items: list[T], count: Callable[[], Awaitable[int]]) -> Connection[T]:
+    if page.total is not None:
+        count = _known(page.total)
     return Connection(
         edges=[
             Edge(cursor=cursor, node=item) for cursor, item in zip(page.cursors, items, strict=True)

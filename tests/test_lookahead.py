@@ -2,6 +2,7 @@
 the query asks for them, however the query is written; the answers never depend on it."""
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -179,3 +180,57 @@ def test_json_columns_are_served_as_loaded(api: Api) -> None:
     for root in tree["roots"]:
         for node in [root, *root["children"]]:
             assert node["matchingAids"] == aids[node["slug"]]
+
+
+LISTS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
+    "byModel": (
+        'query ($after: String) { node(path: "optimization") { byModel(first: 7, after: $after)'
+        " { totalCount nodes { model { slug } } pageInfo { endCursor hasNextPage } } } }",
+        lambda data: data["node"]["byModel"],
+    ),
+    "methods": (
+        "query ($after: String) { methods(first: 40, after: $after, orderBy: {field: MODEL_COUNT})"
+        " { totalCount nodes { slug } pageInfo { endCursor hasNextPage } } }",
+        lambda data: data["methods"],
+    ),
+    "models": (
+        "query ($after: String) { models(first: 10, after: $after)"
+        " { totalCount nodes { slug } pageInfo { endCursor hasNextPage } } }",
+        lambda data: data["models"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(LISTS))
+def test_a_first_page_brings_its_total_with_it(api: Api, name: str) -> None:
+    """`totalCount` of a first page comes with the page (no statement of its own); on a
+    later page it is counted apart; both are the list's length."""
+    document, connection = LISTS[name]
+    without_total = document.replace(" totalCount", "")
+    assert api.count_statements(document, {"after": None}) == api.count_statements(
+        without_total, {"after": None}
+    )
+    totals, seen, after = [], [], None
+    while True:
+        page = connection(api.query(document, {"after": after}))
+        totals.append(page["totalCount"])
+        seen += page["nodes"]
+        if not page["pageInfo"]["hasNextPage"]:
+            break
+        after = page["pageInfo"]["endCursor"]
+    assert len(totals) > 1, "the list spans several pages"
+    assert set(totals) == {len(seen)}
+
+
+def test_an_empty_first_page_has_a_total_of_zero(api: Api) -> None:
+    data = api.query('{ methods(filter: {nameContains: "no such method"}) { totalCount } }')
+    assert data == {"methods": {"totalCount": 0}}
+
+
+@pytest.mark.parametrize(
+    "lookup", ['node(path: "optimization/training-parallelism")', 'node(slug: "optimization")']
+)
+def test_a_node_looked_up_brings_its_counts(api: Api, lookup: str) -> None:
+    name_only = api.count_statements(f"{{ {lookup} {{ name }} }}")
+    with_counts = api.count_statements(f"{{ {lookup} {{ name counts {{ methodsInBranch }} }} }}")
+    assert with_counts == name_only == 1

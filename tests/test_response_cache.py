@@ -33,7 +33,7 @@ def test_a_repeated_query_is_answered_from_the_cache(
     with serve(url, statement_header=True) as client:
         status, first, body = _post(client)
         assert (status, first["x-cache"]) == (200, "miss")
-        assert int(first["x-sql-statements"]) >= 2
+        assert first["x-sql-statements"] == "1"  # the node with its counts
         status, second, cached = _post(client)
         assert (status, second["x-cache"]) == (200, "hit")
         assert second["x-sql-statements"] == "0"  # nothing ran
