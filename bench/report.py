@@ -199,8 +199,9 @@ def markdown(results: Results, chart_name: str) -> str:
         "a warm-up run that is not counted. The load generator, the servers and PostgreSQL "
         "share the machine's cores, so these are figures of the whole machine. The seed "
         "page's latency at each scale is also taken with one client at a time "
-        "(`wrk -t1 -c1`), which shows what the query costs rather than how the machine "
-        "queues under load. Before each load and each run, queries left over from the "
+        "(`wrk -t1 -c1`, after a warm-up of the same, before any run under load), which "
+        "shows what the query costs rather than how the machine queues under load. Before "
+        "each load and each run, queries left over from the "
         "previous run are cancelled and the run waits until the CPUs are idle "
         "(`bench/settle.py`).",
         "- Our server: `taxonomy serve --workers 2`; the floor: `bench/floor.py` under uvicorn "

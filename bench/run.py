@@ -138,8 +138,11 @@ def measure(
 
 
 def one_client(system: System, workload: Workload, scale: str, config: Config) -> OneClient:
-    """``workload`` asked by one client at a time (after the timed runs: warm)."""
-    timed = loadgen.run(system.url(workload.name), system.body(workload), config.one_client)
+    """``workload`` asked by one client at a time, after a warm-up of the same."""
+    url, body = system.url(workload.name), system.body(workload)
+    warmup = config.warmup
+    loadgen.run(url, body, loadgen.Settings(1, 1, warmup.seconds))
+    timed = loadgen.run(url, body, config.one_client)
     _log(f"{scale} {workload.name} {system.label}, one client: p50 {timed.p50_ms:.1f} ms")
     return OneClient(system.label, scale, timed.p50_ms, timed.requests)
 
@@ -190,6 +193,13 @@ def run_scale(
         # Cache-off counts do not vary between requests; at M and L one request is enough.
         repeats = config.repeats if scale == "S" else 1
         config = Config(config.scales, config.timed, config.warmup, config.one_client, repeats)
+        # The one-client figures first, while nothing else has run: a heavy workload
+        # (W4 at L) leaves the peer working on the requests its clients gave up on.
+        seed_page = next(w for w in chosen if w.name == "W1")
+        for system in running:
+            if system.kind == "server" and not system.cache:
+                quiet(databases, f"{scale} W1 {system.label}, one client", results.notes)
+                results.one_client.append(one_client(system, seed_page, scale, config))
         peer_counts = statements.peer_on_the_wire(pg_url, chosen, repeats, LOG_DIR)
         for system in running:
             for workload in chosen:
@@ -206,11 +216,6 @@ def run_scale(
                         results.notes,
                     )
                 )
-        seed_page = next(w for w in chosen if w.name == "W1")
-        for system in running:
-            if system.kind == "server" and not system.cache:
-                quiet(databases, f"{scale} W1 {system.label}, one client", results.notes)
-                results.one_client.append(one_client(system, seed_page, scale, config))
     finally:
         for system in running:
             system.stop()

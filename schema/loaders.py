@@ -158,17 +158,11 @@ def _with_counts(statement: AnySelect) -> Prepared:
 ROOTS = _with_counts(
     select(NodeRow).where(col(NodeRow.parent_id).is_(None)).order_by(col(NodeRow.pre))
 )
+TOP = _with_counts(
+    select(NodeRow).where(col(NodeRow.level) <= bindparam("levels")).order_by(col(NodeRow.pre))
+)
 CHILDREN = _with_counts(
     select(NodeRow).where(col(NodeRow.parent_id).in_(keys())).order_by(col(NodeRow.pre))
-)
-BELOW = _with_counts(
-    select(NodeRow)
-    .join(NodeClosureRow, col(NodeClosureRow.descendant_id) == col(NodeRow.id))
-    .where(
-        col(NodeClosureRow.ancestor_id).in_(keys()),
-        col(NodeClosureRow.depth).between(1, bindparam("levels")),
-    )
-    .order_by(col(NodeRow.pre))
 )
 ANCESTORS = Prepared.of(
     select(NodeRow, col(NodeClosureRow.descendant_id))
@@ -309,8 +303,15 @@ class Loaders:
             nodes.append(node)
         return nodes
 
-    async def roots(self) -> list[NodeRow]:
-        return await self.nodes_with_counts(ROOTS)
+    async def roots(self, levels: int = 0) -> list[NodeRow]:
+        """The roots, and, in the same statement, the ``levels`` of nodes below them, primed
+        as `prefetch_children` does."""
+        if not levels:
+            return await self.nodes_with_counts(ROOTS)
+        nodes = await self.nodes_with_counts(TOP, {"levels": levels + 1})
+        roots = [node for node in nodes if node.parent_id is None]
+        self._prime_children(roots, [node for node in nodes if node.parent_id is not None], levels)
+        return roots
 
     async def _children_by_node_id(self, ids: list[int]) -> list[list[NodeRow]]:
         """Each node's children in pre-order (by name), with their counts."""
@@ -320,25 +321,17 @@ class Loaders:
             grouped[node.parent_id].append(node)
         return [grouped.get(node_id, []) for node_id in ids]
 
-    async def prefetch_children(self, parents: list[NodeRow], levels: int) -> None:
-        """Fetch the nodes up to ``levels`` below ``parents`` (with their counts) in one
-        statement, and prime `children_by_node_id` with the children of every node above the
-        last of those levels (an empty list for a leaf)."""
-        params = {"keys": [parent.id for parent in parents], "levels": levels}
-        # A node's distance below the nearest of the parents; pre-order lists a node's parent
-        # before it. A node below two of the parents comes once for each.
-        below: dict[int | None, int] = {parent.id: 0 for parent in parents}
-        children: dict[int | None, list[NodeRow]] = {parent.id: [] for parent in parents}
-        seen: set[int | None] = set()
-        for node in await self.nodes_with_counts(BELOW, params):
-            if node.id in seen:
-                continue
-            seen.add(node.id)
+    def _prime_children(self, roots: list[NodeRow], below: list[NodeRow], levels: int) -> None:
+        """Prime `children_by_node_id` from ``below``: the nodes up to ``levels`` below
+        ``roots``, in pre-order (a node's parent before it); a node on the last of those
+        levels is left to the loader, should anyone ask for its children."""
+        depth: dict[int | None, int] = {root.id: 0 for root in roots}
+        children: dict[int | None, list[NodeRow]] = {root.id: [] for root in roots}
+        for node in below:
             children[node.parent_id].append(node)
-            if node.id not in below:  # (one of the parents keeps its 0)
-                below[node.id] = below[node.parent_id] + 1
-                if below[node.id] < levels:
-                    children[node.id] = []
+            depth[node.id] = depth[node.parent_id] + 1
+            if depth[node.id] < levels:
+                children[node.id] = []
         for node_id, rows in children.items():
             assert node_id is not None  # rows read from the database have ids
             self.children_by_node_id.prime(node_id, rows)

@@ -104,7 +104,7 @@ class Node(Slugged):
     )
     def children(self, info: Info) -> "list[Node] | Awaitable[list[Node]]":
         # At hand when the field that listed this node fetched its children ahead
-        # (`prefetch_children`): a tree is then answered without an await per node.
+        # (`Query.roots`): a tree is then answered without an await per node.
         return now_or_later(info.context.loaders.children_by_node_id, self.row_id(), Node.from_rows)
 
     @strawberry.field(
@@ -232,12 +232,9 @@ def _by_model_keys(order: ModelTreatmentOrder) -> list[SortKey]:
     return [primary, SortKey(col(BranchModelRow.recency_rank))]
 
 
-async def prefetch_children(info: Info, parents: list[NodeRow]) -> None:
-    """Fetch, in one statement, the children the query asks of ``parents`` (a list field's
-    nodes) through every level of nested `children` it selects, so that each of those
-    fields finds its list at hand."""
+def children_levels(info: Info) -> int:
+    """How many levels of nested `children` the query selects below the field resolved."""
     levels = 0
     while selects(info, *("children",) * (levels + 1)):
         levels += 1
-    if levels and parents:
-        await info.context.loaders.prefetch_children(parents, levels)
+    return levels

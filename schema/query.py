@@ -20,7 +20,7 @@ from schema.inputs import (
 from schema.lookup import exactly_one, key_of
 from schema.method import Method, methods_connection
 from schema.model import Model, models_connection
-from schema.node import Node, prefetch_children
+from schema.node import Node, children_levels
 from schema.pagination import After, Connection, First
 from schema.search import SearchConnection, search
 from schema.source import Source
@@ -82,9 +82,8 @@ class Query:
 
     @strawberry.field(description="The top-level nodes (level 1), by name.")
     async def roots(self, info: Info) -> list[Node]:
-        rows = await info.context.loaders.roots()
-        await prefetch_children(info, rows)
-        return Node.from_rows(rows)
+        # The levels of children the query asks for come in the same statement.
+        return Node.from_rows(await info.context.loaders.roots(children_levels(info)))
 
     @strawberry.field(description="One method, by exactly one of `id` or `slug`; null if none.")
     async def method(
