@@ -40,12 +40,15 @@ def _json_list(value: Any) -> list[Any]:
 
 
 async def _by_model_rows(
-    fetch: Fetch, node_id: int, first: int
+    fetch: Fetch, node_id: int, first: int, *, total: bool = False
 ) -> tuple[list[Row], dict[int, list[dict[str, Any]]]]:
-    """A page of a node's By-model rows and, for each model on it, the row's methods."""
+    """A page of a node's By-model rows (with the list's length last when ``total``, as
+    the server counts a first page: a window over the same statement) and, for each model
+    on it, the row's methods."""
+    window = ", count(*) OVER ()" if total else ""
     page = await fetch(
         "SELECT branch_model.model_id, branch_model.strongest_rank, branch_model.method_count,"
-        " model.name, model.release_date FROM branch_model"
+        f" model.name, model.release_date{window} FROM branch_model"
         " JOIN model ON model.id = branch_model.model_id"
         " WHERE branch_model.node_id = ? AND branch_model.strongest_rank <= ?"
         " ORDER BY branch_model.recency_rank ASC LIMIT ?",
@@ -71,27 +74,20 @@ async def _by_model_rows(
 
 
 async def seed_page(fetch: Fetch, dialect: str, variables: dict[str, Any]) -> dict[str, Any]:
-    """W1: a node by slug path, its counts and aids, the first 50 By-model rows."""
+    """W1: a node by slug path with its counts and aids, the first 50 By-model rows with
+    their total."""
     nodes = await fetch(
-        "SELECT node.id, node.name, node.level, node.path, node.matching_aids FROM node"
+        "SELECT node.id, node.name, node.level, node.path, node.matching_aids,"
+        " node_stats.methods_in_branch, node_stats.methods_filed_here,"
+        " node_stats.models_in_branch FROM node JOIN node_stats ON node_stats.node_id = node.id"
         " WHERE node.slug_path IN (?)",
         (str(variables["path"]).strip().strip("/"),),
     )
     if not nodes:
         return {"node": None}
-    node_id, name, level, path, aids = nodes[0]
-    page, methods = await _by_model_rows(fetch, node_id, 50)
-    ((in_branch, here, models),) = await fetch(
-        "SELECT node_stats.methods_in_branch, node_stats.methods_filed_here,"
-        " node_stats.models_in_branch FROM node_stats WHERE node_stats.node_id IN (?)",
-        (node_id,),
-    )
-    ((total,),) = await fetch(
-        "SELECT count(*) FROM (SELECT branch_model.node_id FROM branch_model"
-        " JOIN model ON model.id = branch_model.model_id"
-        " WHERE branch_model.node_id = ? AND branch_model.strongest_rank <= ?) AS rows",
-        (node_id, 3),
-    )
+    node_id, name, level, path, aids, in_branch, here, models = nodes[0]
+    page, methods = await _by_model_rows(fetch, node_id, 50, total=True)
+    total = page[0][-1] if page else 0
     return {
         "node": {
             "name": name,
@@ -111,86 +107,51 @@ async def seed_page(fetch: Fetch, dialect: str, variables: dict[str, Any]) -> di
                         "strongest": STRENGTH[rank],
                         "methods": methods.get(model_id, []),
                     }
-                    for model_id, rank, _, model_name, released in page
+                    for model_id, rank, _, model_name, released, _ in page
                 ],
             },
         }
     }
 
 
-async def _counts(fetch: Fetch, ids: list[int]) -> dict[int, dict[str, int]]:
-    rows = await fetch(
-        "SELECT node_stats.node_id, node_stats.methods_in_branch, node_stats.models_in_branch"
-        f" FROM node_stats WHERE node_stats.node_id IN ({_marks(len(ids))})",
-        ids,
-    )
-    return {node_id: {"methodsInBranch": m, "modelsInBranch": n} for node_id, m, n in rows}
-
-
-async def _children(fetch: Fetch, ids: list[int]) -> dict[int, list[Row]]:
-    rows = await fetch(
-        "SELECT node.id, node.name, node.parent_id FROM node"
-        f" WHERE node.parent_id IN ({_marks(len(ids))}) ORDER BY node.pre",
-        ids,
-    )
-    grouped: dict[int, list[Row]] = defaultdict(list)
-    for row in rows:
-        grouped[row[2]].append(row)
-    return grouped
-
-
 async def tree(fetch: Fetch, dialect: str, variables: dict[str, Any]) -> dict[str, Any]:
-    """W2: roots, children, grandchildren, each with counts: two statements per level."""
-    roots = await fetch(
-        "SELECT node.id, node.name, node.parent_id FROM node"
-        " WHERE node.parent_id IS NULL ORDER BY node.pre",
-        (),
+    """W2: roots, children, grandchildren, each with counts: the three levels at once."""
+    rows = await fetch(
+        "SELECT node.id, node.name, node.parent_id, node_stats.methods_in_branch,"
+        " node_stats.models_in_branch FROM node"
+        " JOIN node_stats ON node_stats.node_id = node.id"
+        " WHERE node.level <= ? ORDER BY node.pre",
+        (3,),
     )
-    levels = [roots]
-    counts: dict[int, dict[str, int]] = {}
-    children: list[dict[int, list[Row]]] = []
-    for depth in range(3):
-        ids = [row[0] for row in levels[depth]]
-        if not ids:
-            children.append({})
-            levels.append([])
-            continue
-        counts |= await _counts(fetch, ids)
-        if depth < 2:
-            below = await _children(fetch, ids)
-            children.append(below)
-            levels.append([row for node_id in ids for row in below.get(node_id, [])])
+    children: dict[int | None, list[Row]] = defaultdict(list)
+    for row in rows:
+        children[row[2]].append(row)
 
     def render(row: Row, depth: int) -> dict[str, Any]:
-        entry: dict[str, Any] = {"name": row[1], "counts": counts[row[0]]}
+        entry: dict[str, Any] = {
+            "name": row[1],
+            "counts": {"methodsInBranch": row[3], "modelsInBranch": row[4]},
+        }
         if depth < 2:
-            entry["children"] = [
-                render(child, depth + 1) for child in children[depth].get(row[0], [])
-            ]
+            entry["children"] = [render(child, depth + 1) for child in children.get(row[0], [])]
         return entry
 
-    return {"roots": [render(row, 0) for row in roots]}
+    return {"roots": [render(row, 0) for row in children.get(None, [])]}
 
 
 async def methods_page(fetch: Fetch, dialect: str, variables: dict[str, Any]) -> dict[str, Any]:
     """W3: 50 methods by name with their node's path, stats and treatments."""
     page = await fetch(
-        "SELECT method.id, method.name, method.node_id, method_stats.strongest_rank,"
+        "SELECT method.id, method.name, node.path, method_stats.strongest_rank,"
         " method_stats.model_count FROM method"
         " JOIN method_stats ON method_stats.method_id = method.id"
+        " JOIN node ON node.id = method.node_id"
         " ORDER BY method.name_rank ASC LIMIT ?",
         (51,),
     )
     page = page[:50]
     if not page:
         return {"methods": {"nodes": []}}
-    node_ids = list(dict.fromkeys(row[2] for row in page))
-    paths: dict[int, str] = dict(
-        await fetch(
-            f"SELECT node.id, node.path FROM node WHERE node.id IN ({_marks(len(node_ids))})",
-            node_ids,
-        )
-    )
     method_ids = [row[0] for row in page]
     treatments: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for method_id, rank, model_name in await fetch(
@@ -206,12 +167,12 @@ async def methods_page(fetch: Fetch, dialect: str, variables: dict[str, Any]) ->
             "nodes": [
                 {
                     "name": name,
-                    "node": {"path": paths[node_id]},
+                    "node": {"path": path},
                     "strongest": None if strongest is None else STRENGTH[strongest],
                     "modelCount": model_count,
                     "treatments": treatments.get(method_id, []),
                 }
-                for method_id, name, node_id, strongest, model_count in page
+                for method_id, name, path, strongest, model_count in page
             ]
         }
     }
@@ -220,7 +181,9 @@ async def methods_page(fetch: Fetch, dialect: str, variables: dict[str, Any]) ->
 async def root_by_model(fetch: Fetch, dialect: str, variables: dict[str, Any]) -> dict[str, Any]:
     """W4: a node by slug and its first 20 By-model rows with their methods."""
     nodes = await fetch(
-        "SELECT node.id, node.name FROM node WHERE node.slug IN (?)", (variables["slug"],)
+        "SELECT node.id, node.name FROM node JOIN node_stats ON node_stats.node_id = node.id"
+        " WHERE node.slug IN (?)",
+        (variables["slug"],),
     )
     if not nodes:
         return {"node": None}
