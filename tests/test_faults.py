@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+import psutil
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -351,18 +352,26 @@ def test_a_killed_load_leaves_the_data_as_it_was(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    children: list[psutil.Process] = []
     try:
         deadline = time.monotonic() + 60
-        while not _writing(url, backend):
+        # Killed while writing the evidence, which a child process reads and checks.
+        while not (_writing(url, backend) and children):
             assert process.poll() is None, "the load finished before it could be killed"
-            assert time.monotonic() < deadline, "the load never started writing"
+            assert time.monotonic() < deadline, "the load never started writing evidence"
             time.sleep(0.05)
+            children = psutil.Process(process.pid).children(recursive=True)
         time.sleep(0.2)  # into the write
         assert process.poll() is None, "the load finished before it could be killed"
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=10)
+        # The child finds its parent gone and stops: nothing of the load lives on.
+        _, alive = psutil.wait_procs(children, timeout=10)
+        for orphan in alive:
+            orphan.kill()
     assert process.returncode == -signal.SIGKILL
+    assert alive == [], "the load's child process outlived it"
     assert _fingerprint(url) == before
 
     # The next load works, and serves its data.

@@ -41,7 +41,22 @@ class _RelayedMeter:
         self._pipe.send(("meter", "step", (what, seconds)))
 
 
-def _run_in_child(produce: Producer, problems: Problems, pipe: Connection) -> None:
+def _run_in_child(
+    produce: Producer, problems: Problems, pipe: Connection, parents_end: Connection
+) -> None:
+    # The fork copied the parent's end of the pipe: left open, it would keep the pipe
+    # readable after the parent dies (killed), and this child would wait forever on a
+    # full pipe instead of finding it broken.
+    parents_end.close()
+    try:
+        _send_rows(produce, problems, pipe)
+    except BrokenPipeError:  # the parent is gone: nobody wants the rows
+        pass
+    finally:
+        pipe.close()
+
+
+def _send_rows(produce: Producer, problems: Problems, pipe: Connection) -> None:
     error: BaseException | None = None
     batch: list[Row] = []
     try:
@@ -59,7 +74,6 @@ def _run_in_child(produce: Producer, problems: Problems, pipe: Connection) -> No
     except Exception:  # an exception that cannot travel is described instead
         error = RuntimeError(f"{type(error).__name__}: {error}")
     pipe.send(("end", problems.items, error))
-    pipe.close()
 
 
 def rows_from_child(produce: Producer, problems: Problems, meter: Meter) -> Iterator[Row]:
@@ -74,7 +88,9 @@ def rows_from_child(produce: Producer, problems: Problems, meter: Meter) -> Iter
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(
-        target=_run_in_child, args=(produce, problems, sending), name="taxonomy-reader"
+        target=_run_in_child,
+        args=(produce, problems, sending, receiving),
+        name="taxonomy-reader",
     )
     child.start()
     sending.close()  # the child's end; a child that dies then shows as end of file here
