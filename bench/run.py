@@ -11,6 +11,7 @@ BENCH_REPEATS (3 requests to count statements).
 """
 
 import os
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -222,7 +223,15 @@ def run_scale(
         databases.drop_all()
 
 
+def _stop_on_terminate() -> None:
+    """A run stopped with `kill` (SIGTERM) ends as one stopped with Ctrl-C: the `finally`
+    blocks stop the systems it started and drop its databases (Python's default for
+    SIGTERM is to die on the spot, which left servers running and databases behind)."""
+    signal.signal(signal.SIGTERM, lambda signum, _: sys.exit(128 + signum))
+
+
 def main(argv: Sequence[str] = ()) -> int:
+    _stop_on_terminate()
     config = Config.from_env()
     source = current()
     _log(f"measuring {source.description}")
