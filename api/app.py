@@ -110,15 +110,14 @@ async def readyz(request: Request) -> Response:
     return JSONResponse({"status": "ready", "migration": revision, "dataVersion": str(version)})
 
 
-def _settle_garbage_collector() -> None:
+def _freeze_long_lived_objects() -> None:
     """Keep the cyclic garbage collector off what lives as long as the process (the schema,
     the mappers, the modules: over 100,000 objects that every full collection would walk
-    again) and let it run less often: a request allocates thousands of short-lived
-    objects, and the default threshold (700) collects several times per request. Measured
-    on the seed page query in-process: 0.42 ms of collection per request before, 0.22 after."""
+    again). Measured on the seed page query in-process: 0.42 ms of collection per request
+    before, 0.33 ms after. (A higher threshold saved a little more, but let a busy worker's
+    memory grow further between full collections.)"""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(10_000, 10, 10)
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -137,7 +136,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.database_url = settings.database_url
         app.state.data_version = version
         await version.start()
-        _settle_garbage_collector()
+        _freeze_long_lived_objects()
         try:
             yield
         finally:
