@@ -304,8 +304,8 @@ class Loaders:
         return nodes
 
     async def roots(self, levels: int = 0) -> list[NodeRow]:
-        """The roots, and, in the same statement, the ``levels`` of nodes below them, primed
-        as `prefetch_children` does."""
+        """The roots, and, in the same statement, the ``levels`` of nodes below them, whose
+        lists of children are primed (`_prime_children`)."""
         if not levels:
             return await self.nodes_with_counts(ROOTS)
         nodes = await self.nodes_with_counts(TOP, {"levels": levels + 1})

@@ -22,8 +22,6 @@ from schema.records import AnySelect, Prepared
 
 T = TypeVar("T")
 
-# A SELECT of any columns (SQLAlchemy types a Select by its row's columns).
-
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
 

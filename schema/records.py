@@ -33,6 +33,7 @@ def record_of(entity: type[SQLModel]) -> Callable[[Sequence[Any]], Any]:
     return record._make
 
 
+# A SELECT of any columns (SQLAlchemy types a Select by its row's columns).
 AnySelect = Select[*tuple[Any, ...]]
 RowMaker = Callable[[Sequence[Any]], tuple[Any, ...]]
 
