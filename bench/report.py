@@ -26,10 +26,18 @@ def _fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def _spread(measurement: Measurement) -> str:
+    """The lowest and highest round's requests/s ("-" for a single round)."""
+    if len(measurement.rounds) < 2:
+        return "-"
+    return f"{min(measurement.rounds):,.0f}-{max(measurement.rounds):,.0f}"
+
+
 def _table(results: Results, scale: str) -> list[str]:
     lines = [
-        "| workload | system | req/s | p50 ms | p99 ms | SQL/req | x floor | x peer | errors |",
-        "|---|---|--:|--:|--:|--:|--:|--:|--:|",
+        "| workload | system | req/s | rounds | p50 ms | p99 ms | SQL/req | x floor | x peer "
+        "| errors |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for m in results.measurements:
         if m.scale != scale:
@@ -37,7 +45,8 @@ def _table(results: Results, scale: str) -> list[str]:
         floor = results.find(scale, m.workload, FLOOR[m.database])
         peer = results.find(scale, m.workload, PEER)
         lines.append(
-            f"| {m.workload} | {m.system} | {m.requests_per_second:,.0f} | {m.p50_ms:.1f} | "
+            f"| {m.workload} | {m.system} | {m.requests_per_second:,.0f} | {_spread(m)} | "
+            f"{m.p50_ms:.1f} | "
             f"{m.p99_ms:.1f} | {_fmt(m.statements, 1)} | "
             f"{_fmt(_ratio(m.requests_per_second, floor))} | "
             f"{_fmt(_ratio(m.requests_per_second, peer))} | {m.errors} |"
@@ -200,7 +209,11 @@ def markdown(results: Results, chart_name: str) -> str:
         "share the machine's cores, so these are figures of the whole machine. The seed "
         "page's latency at each scale is also taken with one client at a time "
         "(`wrk -t1 -c1`, after a warm-up of the same, before any run under load), which "
-        "shows what the query costs rather than how the machine queues under load. Before "
+        "shows what the query costs rather than how the machine queues under load. "
+        "Requests/s (and p50, p99) are those of the median of the timed rounds: each round "
+        "runs every workload on every system in turn, after a 1 s warm-up, so that the "
+        "machine's drift over the run falls on all systems alike; `rounds` gives the "
+        "lowest and highest round. Before "
         "each load and each run, queries left over from the "
         "previous run are cancelled and the run waits until the CPUs are idle "
         "(`bench/settle.py`).",

@@ -15,7 +15,8 @@ class Measurement:
     p50_ms: float
     p99_ms: float
     statements: float | None  # SQL statements per request (None: could not be counted)
-    errors: int
+    errors: int  # over all rounds
+    rounds: tuple[float, ...] = ()  # each round's requests/s; the figure is their median
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,16 @@
 
 For each scale: generate (or reuse) the dataset, load it into a fresh SQLite file and a
 fresh PostgreSQL database (timed), start every system on it, check that they all give the
-same answers, then for each system and workload: a warm-up, the statements per request,
-and a timed wrk run. S runs W1-W5; M and L run W1 and W4.
+same answers, then for each system and workload a warm-up and the statements per
+request; then the timed wrk runs, in rounds: each round runs every workload on every
+system in turn, and a figure is the median of its rounds, so that the machine's drift
+over the run (seen here: the same query 250 to 393 req/s in one run) falls on every
+system alike instead of on whichever ran at a bad moment. S runs W1-W5; M and L run W1
+and W4.
 
-Settings (environment): BENCH_QUICK=1 (S only, short runs), BENCH_SCALES (S,M,L),
-BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (32), BENCH_THREADS (2),
+Settings (environment): BENCH_QUICK=1 (S only, one short round), BENCH_SCALES (S,M,L),
+BENCH_ROUNDS (3), BENCH_SECONDS (5 per round), BENCH_WARMUP_SECONDS (3 before counting
+statements, 1 before each timed run), BENCH_CONNECTIONS (32), BENCH_THREADS (2),
 BENCH_REPEATS (3 requests to count statements).
 """
 
@@ -14,6 +19,7 @@ import os
 import signal
 import sys
 import time
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,21 +43,23 @@ class Config:
     warmup: loadgen.Settings
     one_client: loadgen.Settings
     repeats: int
+    rounds: int
 
     @classmethod
     def from_env(cls) -> "Config":
         quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
         threads = int(os.environ.get("BENCH_THREADS", "2"))
         connections = int(os.environ.get("BENCH_CONNECTIONS", "32"))
-        seconds = float(os.environ.get("BENCH_SECONDS", "3" if quick else "10"))
+        seconds = float(os.environ.get("BENCH_SECONDS", "3" if quick else "5"))
         warmup = float(os.environ.get("BENCH_WARMUP_SECONDS", "1" if quick else "3"))
         scales = os.environ.get("BENCH_SCALES", "S" if quick else "S,M,L").split(",")
         return cls(
             scales=[scale.strip().upper() for scale in scales if scale.strip()],
             timed=loadgen.Settings(threads, connections, seconds),
             warmup=loadgen.Settings(threads, connections, warmup),
-            one_client=loadgen.Settings(1, 1, seconds),
+            one_client=loadgen.Settings(1, 1, 10 if not quick else seconds),
             repeats=int(os.environ.get("BENCH_REPEATS", "3")),
+            rounds=int(os.environ.get("BENCH_ROUNDS", "1" if quick else "3")),
         )
 
 
@@ -98,31 +106,49 @@ def systems_for(source: Source, sqlite_url: str, pg_url: str, *, with_cache: boo
     ]
 
 
-def measure(
+def count_statements(
+    system: System,
+    workload: Workload,
+    config: Config,
+    server_url: str,
+    peer_statements: dict[str, float],
+) -> float | None:
+    """SQL statements per request, after a warm-up (which also warms the system up for
+    the timed rounds)."""
+    loadgen.run(system.url(workload.name), system.body(workload), config.warmup)
+    if system.kind == "peer":
+        return peer_statements.get(workload.name)
+    counted = statements.from_header(system, workload, config.repeats)
+    if counted is None and system.kind == "server" and not system.cache:
+        counted = statements.server_in_process(server_url, workload)
+    return counted
+
+
+def timed_run(
     system: System,
     workload: Workload,
     scale: str,
     config: Config,
-    server_url: str,
-    peer_statements: dict[str, float],
     databases: datasets.PostgresDatabases,
     notes: list[str],
-) -> Measurement:
-    body = system.body(workload)
-    url = system.url(workload.name)
+) -> loadgen.Run:
+    """One round's timed run, on a quiet machine, after a short warm-up of its own."""
+    url, body = system.url(workload.name), system.body(workload)
     quiet(databases, f"{scale} {workload.name} {system.label}", notes)
-    loadgen.run(url, body, config.warmup)
-    if system.kind == "peer":
-        counted: float | None = peer_statements.get(workload.name)
-    else:
-        counted = statements.from_header(system, workload, config.repeats)
-        if counted is None and system.kind == "server" and not system.cache:
-            counted = statements.server_in_process(server_url, workload)
+    loadgen.run(url, body, loadgen.Settings(config.timed.threads, config.timed.connections, 1))
     timed = loadgen.run(url, body, config.timed)
     _log(
         f"{scale} {workload.name} {system.label}: {timed.requests_per_second:,.0f} req/s, "
-        f"p50 {timed.p50_ms:.1f} ms, p99 {timed.p99_ms:.1f} ms, {counted} SQL/req"
+        f"p50 {timed.p50_ms:.1f} ms, p99 {timed.p99_ms:.1f} ms"
     )
+    return timed
+
+
+def measurement(
+    system: System, workload: Workload, scale: str, counted: float | None, runs: list[loadgen.Run]
+) -> Measurement:
+    """The figures of the median round (by requests/s), with every round's requests/s."""
+    median = sorted(runs, key=lambda run: run.requests_per_second)[(len(runs) - 1) // 2]
     return Measurement(
         system=system.label,
         kind=system.kind,
@@ -130,11 +156,12 @@ def measure(
         cache=system.cache,
         scale=scale,
         workload=workload.name,
-        requests_per_second=timed.requests_per_second,
-        p50_ms=timed.p50_ms,
-        p99_ms=timed.p99_ms,
+        requests_per_second=median.requests_per_second,
+        p50_ms=median.p50_ms,
+        p99_ms=median.p99_ms,
         statements=counted,
-        errors=timed.errors,
+        errors=sum(run.errors for run in runs),
+        rounds=tuple(run.requests_per_second for run in runs),
     )
 
 
@@ -193,7 +220,9 @@ def run_scale(
         _log(f"{scale}: same answers from {len(running)} systems")
         # Cache-off counts do not vary between requests; at M and L one request is enough.
         repeats = config.repeats if scale == "S" else 1
-        config = Config(config.scales, config.timed, config.warmup, config.one_client, repeats)
+        config = Config(
+            config.scales, config.timed, config.warmup, config.one_client, repeats, config.rounds
+        )
         # The one-client figures first, while nothing else has run: a heavy workload
         # (W4 at L) leaves the peer working on the requests its clients gave up on.
         seed_page = next(w for w in chosen if w.name == "W1")
@@ -202,20 +231,30 @@ def run_scale(
                 quiet(databases, f"{scale} W1 {system.label}, one client", results.notes)
                 results.one_client.append(one_client(system, seed_page, scale, config))
         peer_counts = statements.peer_on_the_wire(pg_url, chosen, repeats, LOG_DIR)
+        counted = {
+            (system.label, workload.name): count_statements(
+                system,
+                workload,
+                config,
+                sqlite_url if system.database == "sqlite" else pg_url,
+                peer_counts,
+            )
+            for system in running
+            for workload in chosen
+        }
+        runs: dict[tuple[str, str], list[loadgen.Run]] = defaultdict(list)
+        for round_number in range(config.rounds):
+            _log(f"{scale}: round {round_number + 1} of {config.rounds}")
+            for workload in chosen:
+                for system in running:
+                    runs[system.label, workload.name].append(
+                        timed_run(system, workload, scale, config, databases, results.notes)
+                    )
         for system in running:
             for workload in chosen:
-                server_url = sqlite_url if system.database == "sqlite" else pg_url
+                key = (system.label, workload.name)
                 results.measurements.append(
-                    measure(
-                        system,
-                        workload,
-                        scale,
-                        config,
-                        server_url,
-                        peer_counts,
-                        databases,
-                        results.notes,
-                    )
+                    measurement(system, workload, scale, counted[key], runs[key])
                 )
     finally:
         for system in running:
@@ -237,7 +276,7 @@ def main(argv: Sequence[str] = ()) -> int:
     _log(f"measuring {source.description}")
     databases = datasets.PostgresDatabases()
     results = Results(
-        load_generator=config.timed.describe(),
+        load_generator=f"{config.timed.describe()}, {config.rounds} rounds",
         machine={"code measured": source.description, **machine.describe(datasets.PG_ADMIN_URL)},
     )
     if not cache_setting_exists(source):

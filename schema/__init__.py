@@ -23,6 +23,7 @@ from strawberry.types import ExecutionContext
 
 from schema.base import answer_directly
 from schema.errors import ErrorCodes, is_unexpected
+from schema.execution import TaxonomyExecutor
 from schema.limits import cost_limiter
 from schema.query import Query
 
@@ -118,7 +119,12 @@ def build_schema(
         if batching_max_operations > 0
         else None
     )
-    built = TaxonomySchema(query=Query, extensions=extensions, config=config)
+    built = TaxonomySchema(
+        query=Query,
+        extensions=extensions,
+        config=config,
+        execution_context_class=TaxonomyExecutor,
+    )
     answer_directly(built)
     return built
 

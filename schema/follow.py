@@ -6,26 +6,34 @@ Resolvers that return these are plain functions typed with `graphql_type`, so th
 at hand costs no coroutine.
 """
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
+from functools import cache
+from importlib import import_module
+from typing import Any
 
 from schema.context import Info
 from schema.loaders import now_or_later
 from schema.refs import MethodRef, ModelRef, NodeRef
 
 
-def model_at(info: Info, model_id: int) -> "ModelRef | Awaitable[ModelRef]":
-    from schema.model import Model
+@cache
+def _from_row(module: str, type_name: str) -> Callable[[Any], Any]:
+    """``type_name.from_row``, found once: the types' modules import this one, so it
+    cannot import them first, and an import in the function body costs a microsecond
+    on every one of the thousands of objects a page follows."""
+    return getattr(import_module(module), type_name).from_row  # type: ignore[no-any-return]
 
-    return now_or_later(info.context.loaders.model_by_id, model_id, Model.from_row)
+
+def model_at(info: Info, model_id: int) -> "ModelRef | Awaitable[ModelRef]":
+    build = _from_row("schema.model", "Model")
+    return now_or_later(info.context.loaders.model_by_id, model_id, build)
 
 
 def method_at(info: Info, method_id: int) -> "MethodRef | Awaitable[MethodRef]":
-    from schema.method import Method
-
-    return now_or_later(info.context.loaders.method_by_id, method_id, Method.from_row)
+    build = _from_row("schema.method", "Method")
+    return now_or_later(info.context.loaders.method_by_id, method_id, build)
 
 
 def node_at(info: Info, node_id: int) -> "NodeRef | Awaitable[NodeRef]":
-    from schema.node import Node
-
-    return now_or_later(info.context.loaders.node_by_id, node_id, Node.from_row)
+    build = _from_row("schema.node", "Node")
+    return now_or_later(info.context.loaders.node_by_id, node_id, build)

@@ -6,7 +6,7 @@ would fetch again (models beside their treatments, say) prime that loader with t
 
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, TypeVar
 
 from sqlalchemy import and_, bindparam, or_, select
@@ -219,71 +219,92 @@ def _branches_of_model_levels(pairs_in: Callable[[Sequence[Any]], Any]) -> AnySe
 
 
 class Loaders:
-    """Every loader of one request. Named for what they map."""
+    """Every loader of one request. Named for what they map. Each is made on first use:
+    a request uses a few of them, and making all twenty cost more than its smaller
+    queries' fields."""
 
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
-        self.node_by_id: DataLoader[int, NodeRow | None] = DataLoader(
-            _one_each(self.nodes_with_counts, NodeRow, NodeRow.id)
-        )
-        self.node_by_slug: DataLoader[str, NodeRow | None] = DataLoader(
-            _one_each(self.nodes_with_counts, NodeRow, NodeRow.slug)
-        )
-        self.node_by_slug_path: DataLoader[str, NodeRow | None] = DataLoader(
-            _one_each(self.nodes_with_counts, NodeRow, NodeRow.slug_path)
-        )
-        self.stats_by_node_id: DataLoader[int, NodeStatsRow | None] = DataLoader(
-            _one_each(reader.records, NodeStatsRow, NodeStatsRow.node_id)
-        )
-        self.method_by_id: DataLoader[int, MethodRow | None] = DataLoader(
-            _one_each(reader.records, MethodRow, MethodRow.id)
-        )
-        self.method_by_slug: DataLoader[str, MethodRow | None] = DataLoader(
-            _one_each(reader.records, MethodRow, MethodRow.slug)
-        )
-        self.method_stats_by_id: DataLoader[int, MethodStatsRow | None] = DataLoader(
-            _one_each(reader.records, MethodStatsRow, MethodStatsRow.method_id)
-        )
-        self.model_by_id: DataLoader[int, ModelRow | None] = DataLoader(
-            _one_each(reader.records, ModelRow, ModelRow.id)
-        )
-        self.model_by_slug: DataLoader[str, ModelRow | None] = DataLoader(
-            _one_each(reader.records, ModelRow, ModelRow.slug)
-        )
-        self.source_by_id: DataLoader[int, SourceRow | None] = DataLoader(
-            _one_each(reader.records, SourceRow, SourceRow.id)
-        )
-        self.source_by_slug: DataLoader[str, SourceRow | None] = DataLoader(
-            _one_each(reader.records, SourceRow, SourceRow.slug)
-        )
-        self.evidence_by_key: DataLoader[str, EvidenceRow | None] = DataLoader(
-            _one_each(reader.records, EvidenceRow, EvidenceRow.key)
-        )
 
-        self.children_by_node_id: DataLoader[int, list[NodeRow]] = DataLoader(
-            self._children_by_node_id
-        )
-        self.ancestors_by_node_id: DataLoader[int, list[Any]] = DataLoader(
-            _many_each(reader, ANCESTORS, lambda row: row[1])
-        )
-        self.sources_by_model_id: DataLoader[int, list[Any]] = DataLoader(
-            _many_each(reader, SOURCES, lambda row: row[0].model_id)
-        )
-        self.evidence_by_pair: DataLoader[tuple[int, int], list[Any]] = DataLoader(
-            self._evidence_by_pair
-        )
-        self.treatments_by_method_id: DataLoader[int, list[Any]] = DataLoader(
-            self._treatments_by_method_id
-        )
-        self.branch_treatments_by_pair: DataLoader[tuple[int, int], list[Any]] = DataLoader(
-            self._branch_treatments_by_pair
-        )
-        self.branches_by_model_level: DataLoader[tuple[int, int], list[Any]] = DataLoader(
-            self._branches_by_model_level
-        )
-        self.descendants_by_node: DataLoader[tuple[int, int | None], list[NodeRow]] = DataLoader(
-            self._descendants_by_node
-        )
+    @cached_property
+    def node_by_id(self) -> DataLoader[int, NodeRow | None]:
+        return DataLoader(_one_each(self.nodes_with_counts, NodeRow, NodeRow.id))
+
+    @cached_property
+    def node_by_slug(self) -> DataLoader[str, NodeRow | None]:
+        return DataLoader(_one_each(self.nodes_with_counts, NodeRow, NodeRow.slug))
+
+    @cached_property
+    def node_by_slug_path(self) -> DataLoader[str, NodeRow | None]:
+        return DataLoader(_one_each(self.nodes_with_counts, NodeRow, NodeRow.slug_path))
+
+    @cached_property
+    def stats_by_node_id(self) -> DataLoader[int, NodeStatsRow | None]:
+        return DataLoader(_one_each(self.reader.records, NodeStatsRow, NodeStatsRow.node_id))
+
+    @cached_property
+    def method_by_id(self) -> DataLoader[int, MethodRow | None]:
+        return DataLoader(_one_each(self.reader.records, MethodRow, MethodRow.id))
+
+    @cached_property
+    def method_by_slug(self) -> DataLoader[str, MethodRow | None]:
+        return DataLoader(_one_each(self.reader.records, MethodRow, MethodRow.slug))
+
+    @cached_property
+    def method_stats_by_id(self) -> DataLoader[int, MethodStatsRow | None]:
+        return DataLoader(_one_each(self.reader.records, MethodStatsRow, MethodStatsRow.method_id))
+
+    @cached_property
+    def model_by_id(self) -> DataLoader[int, ModelRow | None]:
+        return DataLoader(_one_each(self.reader.records, ModelRow, ModelRow.id))
+
+    @cached_property
+    def model_by_slug(self) -> DataLoader[str, ModelRow | None]:
+        return DataLoader(_one_each(self.reader.records, ModelRow, ModelRow.slug))
+
+    @cached_property
+    def source_by_id(self) -> DataLoader[int, SourceRow | None]:
+        return DataLoader(_one_each(self.reader.records, SourceRow, SourceRow.id))
+
+    @cached_property
+    def source_by_slug(self) -> DataLoader[str, SourceRow | None]:
+        return DataLoader(_one_each(self.reader.records, SourceRow, SourceRow.slug))
+
+    @cached_property
+    def evidence_by_key(self) -> DataLoader[str, EvidenceRow | None]:
+        return DataLoader(_one_each(self.reader.records, EvidenceRow, EvidenceRow.key))
+
+    @cached_property
+    def children_by_node_id(self) -> DataLoader[int, list[NodeRow]]:
+        return DataLoader(self._children_by_node_id)
+
+    @cached_property
+    def ancestors_by_node_id(self) -> DataLoader[int, list[Any]]:
+        return DataLoader(_many_each(self.reader, ANCESTORS, lambda row: row[1]))
+
+    @cached_property
+    def sources_by_model_id(self) -> DataLoader[int, list[Any]]:
+        return DataLoader(_many_each(self.reader, SOURCES, lambda row: row[0].model_id))
+
+    @cached_property
+    def evidence_by_pair(self) -> DataLoader[tuple[int, int], list[Any]]:
+        return DataLoader(self._evidence_by_pair)
+
+    @cached_property
+    def treatments_by_method_id(self) -> DataLoader[int, list[Any]]:
+        return DataLoader(self._treatments_by_method_id)
+
+    @cached_property
+    def branch_treatments_by_pair(self) -> DataLoader[tuple[int, int], list[Any]]:
+        return DataLoader(self._branch_treatments_by_pair)
+
+    @cached_property
+    def branches_by_model_level(self) -> DataLoader[tuple[int, int], list[Any]]:
+        return DataLoader(self._branches_by_model_level)
+
+    @cached_property
+    def descendants_by_node(self) -> DataLoader[tuple[int, int | None], list[NodeRow]]:
+        return DataLoader(self._descendants_by_node)
 
     def prime_models(self, models: Sequence[ModelRow]) -> None:
         for model in models:

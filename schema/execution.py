@@ -1,0 +1,308 @@
+"""How an operation's fields are run: graphql-core's executor (as Strawberry configures
+it), with a shorter way through the fields a page is made of.
+
+graphql-core runs every field the same way: a response path, a GraphQLResolveInfo, a
+look at the arguments, the resolver, a check for an awaitable, then the value completed
+through three calls (non-null, nullable, leaf) or, for an object, five more before its
+own fields run. A W3 page has about two thousand fields, nearly all of them one of:
+
+- a leaf that Strawberry answers without a resolver (``is_basic_field``): a name or a
+  count read off a row;
+- a `schema.base.DirectField` without arguments (it uses nothing of ``info`` but the
+  request's context): a foreign key followed to a primed row, or a figure of it.
+
+Those are answered here from a plan made once per selection set of the operation: the
+value is read, then coerced (a leaf) or its object's fields run (an object), with no
+info object or path for a field that needs neither. Everything else, and anything
+unusual on the way (a null where the type says there cannot be one, a resolver or a
+coercion that fails, a value still to be awaited), goes the executor's own way, so
+errors are located and reported exactly as graphql-core reports them.
+"""
+
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple
+
+from graphql import (
+    GraphQLEnumType,
+    GraphQLField,
+    GraphQLNonNull,
+    GraphQLObjectType,
+    GraphQLScalarType,
+    Undefined,
+)
+from graphql.execution.collect_fields import FieldDetailsList, GroupedFieldSet
+from graphql.execution.executor import Executor, to_nodes
+from graphql.pyutils import Path, gather_with_cancel
+from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
+from strawberry.schema.schema_converter import GraphQLCoreConverter
+
+from schema.base import DirectField
+
+_LEAF_TYPES = (GraphQLScalarType, GraphQLEnumType)
+
+# Coercers by leaf type; the type is kept with its coercer, so its id is never reused.
+_coercers: dict[int, tuple[Any, Callable[[Any], Any]]] = {}
+
+
+def _coercer(leaf_type: GraphQLScalarType | GraphQLEnumType) -> Callable[[Any], Any]:
+    """``leaf_type.coerce_output_value``, except that a Strawberry enum's member is named
+    by one look-up (Strawberry compares it with each of the enum's values in turn)."""
+    known = _coercers.get(id(leaf_type))
+    if known is not None:
+        return known[1]
+    coerce = leaf_type.coerce_output_value
+    members = getattr(leaf_type, "wrapped_cls", None)
+    if isinstance(leaf_type, GraphQLEnumType) and members is not None:
+        names = {
+            member: name
+            for name, value in leaf_type.values.items()
+            for member in members
+            if member.value == value.value
+        }
+        fallback = coerce
+
+        def coerce(value: Any) -> Any:
+            name = names.get(value)
+            return fallback(value) if name is None else name
+
+    _coercers[id(leaf_type)] = (leaf_type, coerce)
+    return coerce
+
+
+class _Step(NamedTuple):
+    """How one field of a selection set is answered: ``kind`` says which way."""
+
+    response_name: str
+    field_details_list: FieldDetailsList
+    kind: int
+    field: GraphQLField | None = None
+    # The resolver, the named type (leaf or object) and whether it is non-null.
+    resolve: Callable[..., Any] | None = None
+    named_type: Any = None
+    non_null: bool = False
+    coerce: Callable[[Any], Any] | None = None  # a leaf's
+
+
+_EXECUTOR, _BASIC_LEAF, _DIRECT_LEAF, _DIRECT_OBJECT = range(4)
+
+
+def _step(parent_type: GraphQLObjectType, name: str, details: FieldDetailsList) -> _Step:
+    node = details[0].node
+    field = parent_type.fields.get(node.name.value)
+    if field is None or node.arguments or field.args or field.resolve is None:
+        return _Step(name, details, _EXECUTOR)  # __typename, arguments, graphql-core's own
+    field_type = field.type
+    non_null = isinstance(field_type, GraphQLNonNull)
+    named = field_type.of_type if non_null else field_type
+    definition = (field.extensions or {}).get(GraphQLCoreConverter.DEFINITION_BACKREF)
+    kind = _EXECUTOR
+    if isinstance(named, _LEAF_TYPES):
+        # Strawberry marks the resolver it gives a field that has none of its own.
+        if getattr(field.resolve, "_is_default", False):
+            kind = _BASIC_LEAF
+        elif isinstance(definition, DirectField):
+            kind = _DIRECT_LEAF
+    elif (
+        isinstance(named, GraphQLObjectType)
+        and named.is_type_of is None
+        and isinstance(definition, DirectField)
+    ):
+        kind = _DIRECT_OBJECT
+    coerce = _coercer(named) if isinstance(named, _LEAF_TYPES) else None
+    return _Step(name, details, kind, field, field.resolve, named, non_null, coerce)
+
+
+class _ContextOnly:
+    """What a DirectField is given for ``info``: the one part of it that it uses."""
+
+    __slots__ = ("context",)
+
+    def __init__(self, context: Any) -> None:
+        self.context = context
+
+
+_FALL_BACK = object()  # a step's answer when the executor must answer the field itself
+
+
+class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
+    """Strawberry's executor, with the common fields answered from a plan."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Strawberry gives every operation a manager; it wraps resolvers only when an
+        # extension resolves fields itself, and then no field may bypass it.
+        manager = self.middleware_manager
+        self._planned = manager is None or not manager.middlewares
+        self._context_only = _ContextOnly(self.context_value)
+        # Plans by selection set; the set is kept with its plan, so that its id is not
+        # reused while the operation runs (as graphql-core memoizes its sub-fields).
+        self._plans: dict[int, tuple[GroupedFieldSet, list[_Step]]] = {}
+
+    def _plan(self, parent_type: GraphQLObjectType, fields: GroupedFieldSet) -> list[_Step]:
+        known = self._plans.get(id(fields))
+        if known is None:
+            steps = [_step(parent_type, name, details) for name, details in fields.items()]
+            known = self._plans[id(fields)] = (fields, steps)
+        return known[1]
+
+    def execute_fields(
+        self,
+        parent_type: GraphQLObjectType,
+        source_value: Any,
+        path: Path | None,
+        grouped_field_set: GroupedFieldSet,
+        position_context: Any,
+    ) -> Any:
+        if not self._planned or position_context is not None:
+            return super().execute_fields(
+                parent_type, source_value, path, grouped_field_set, position_context
+            )
+        # graphql-core's execute_fields, with each field answered by its step.
+        results: dict[str, Any] = {}
+        is_awaitable = self.is_awaitable
+        awaitable_fields: list[str] = []
+        try:
+            for step in self._plan(parent_type, grouped_field_set):
+                result = _FALL_BACK
+                if step.kind != _EXECUTOR:
+                    result = self._answer(step, parent_type, source_value, path)
+                if result is _FALL_BACK:
+                    result = Executor.execute_field(
+                        self,
+                        parent_type,
+                        source_value,
+                        step.field_details_list,
+                        Path(path, step.response_name, parent_type.name),
+                        None,
+                    )
+                    if result is Undefined:
+                        continue
+                results[step.response_name] = result
+                if is_awaitable(result):
+                    awaitable_fields.append(step.response_name)
+        except Exception:
+            if awaitable_fields:
+                self.settle_in_background([results[field] for field in awaitable_fields])
+            raise
+
+        if not awaitable_fields:
+            return results
+
+        async def get_results() -> dict[str, Any]:
+            if len(awaitable_fields) == 1:
+                field = awaitable_fields[0]
+                results[field] = await results[field]
+            else:
+                awaited = await gather_with_cancel(*(results[f] for f in awaitable_fields))
+                results.update(zip(awaitable_fields, awaited, strict=True))
+            return results
+
+        return get_results()
+
+    def _answer(self, step: _Step, parent_type: GraphQLObjectType, source: Any, path: Any) -> Any:
+        """The field's value by its step, an awaitable of it, or _FALL_BACK."""
+        assert step.resolve is not None
+        try:
+            if step.kind == _BASIC_LEAF:
+                value = step.resolve(source, None)
+            else:
+                value = step.resolve(source, self._context_only)
+        except Exception:  # the executor runs it again and reports it
+            return _FALL_BACK
+        if value is None:
+            return _FALL_BACK if step.non_null else None
+        if isinstance(value, Exception):  # a resolver may return its error
+            return _FALL_BACK
+        if step.kind == _DIRECT_OBJECT or self.is_awaitable(value):
+            field_path = Path(path, step.response_name, parent_type.name)
+            if not self.is_awaitable(value):
+                return self._complete_object(step, parent_type, value, field_path)
+            # A row still to be read: the executor's own way, which needs the info.
+            return self.complete_awaitable_value(
+                step.field.type,  # type: ignore[union-attr]
+                step.field_details_list,
+                self._info(step, parent_type, field_path),
+                field_path,
+                value,
+                None,
+            )
+        try:
+            coerced = step.coerce(value)  # type: ignore[misc]
+        except Exception:  # the executor runs it again and reports it
+            return _FALL_BACK
+        return _FALL_BACK if coerced is None or coerced is Undefined else coerced
+
+    def _complete_object(
+        self, step: _Step, parent_type: GraphQLObjectType, value: Any, field_path: Path
+    ) -> Any:
+        """The fields of ``value``, an object at hand, as execute_field would complete
+        them (an error below that reaches this field is handled here, by its type)."""
+        return_type = step.field.type  # type: ignore[union-attr]
+        try:
+            grouped_field_set, new_defer_usages, _ = self.collect_subfields(
+                step.named_type, step.field_details_list
+            )
+            if new_defer_usages:  # never in this schema; graphql-core knows how
+                info = self._info(step, parent_type, field_path)
+                return super().complete_value(
+                    return_type, step.field_details_list, info, field_path, value, None
+                )
+            completed = self.execute_fields(
+                step.named_type, value, field_path, grouped_field_set, None
+            )
+        except Exception as raw_error:
+            self.handle_field_error(raw_error, return_type, step.field_details_list, field_path)
+            return None
+        if not self.is_awaitable(completed):
+            return completed
+        return self._settled(completed, step, field_path)
+
+    async def _settled(self, completed: Awaitable[Any], step: _Step, field_path: Path) -> Any:
+        try:
+            return await completed
+        except Exception as raw_error:
+            self.handle_field_error(
+                raw_error,
+                step.field.type,  # type: ignore[union-attr]
+                step.field_details_list,
+                field_path,
+            )
+            return None
+
+    def _info(self, step: _Step, parent_type: GraphQLObjectType, path: Path) -> Any:
+        return self.build_resolve_info(
+            step.field,  # type: ignore[arg-type]
+            to_nodes(step.field_details_list),
+            parent_type,
+            path,
+        )
+
+    def complete_value(
+        self,
+        return_type: Any,
+        field_details_list: FieldDetailsList,
+        info: Any,
+        path: Path,
+        result: Any,
+        position_context: Any,
+    ) -> Any:
+        # The common cases (an object, a leaf, either non-null) straight to their end:
+        # graphql-core takes an object through five calls to reach its fields. Lists,
+        # nulls where none may be, exceptions and anything deferred take its own way.
+        named = return_type.of_type if type(return_type) is GraphQLNonNull else return_type
+        if result is not None and position_context is None and not isinstance(result, Exception):
+            if isinstance(named, GraphQLObjectType) and named.is_type_of is None:
+                grouped_field_set, new_defer_usages, _ = self.collect_subfields(
+                    named, field_details_list
+                )
+                if not new_defer_usages:
+                    return self.execute_fields(named, result, path, grouped_field_set, None)
+            elif isinstance(named, _LEAF_TYPES):
+                coerced = _coercer(named)(result)
+                if coerced is not None and coerced is not Undefined:
+                    return coerced
+        elif result is None and named is return_type:
+            return None
+        return super().complete_value(
+            return_type, field_details_list, info, path, result, position_context
+        )
