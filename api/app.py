@@ -7,7 +7,8 @@ from typing import Any
 
 import orjson
 from sqlalchemy import Engine, select, text
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -68,19 +69,31 @@ async def healthz(_: Request) -> Response:
     return JSONResponse({"status": "ok"})
 
 
+async def _database_state(engine: AsyncEngine, head: str | None) -> tuple[str | None, Any]:
+    """The database's migration and, when it is at ``head``, its data version."""
+    async with engine.connect() as connection:
+        await connection.execute(text("SELECT 1"))
+        revision = await connection.run_sync(migrate.current_revision)
+        version = None
+        if revision == head:
+            version = (await connection.execute(select(table_of(DatasetRow).c.version))).scalar()
+    return revision, version
+
+
 async def readyz(request: Request) -> Response:
     """Ready when the database answers, is migrated to this code's head, and holds data."""
     engine = request.app.state.engine
     head = migrate.head_revision()
     try:
-        async with engine.connect() as connection:
-            await connection.execute(text("SELECT 1"))
-            revision = await connection.run_sync(migrate.current_revision)
-            version = None
-            if revision == head:
-                version = (
-                    await connection.execute(select(table_of(DatasetRow).c.version))
-                ).scalar()
+        try:
+            revision, version = await _database_state(engine, head)
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            # A pooled connection the database dropped while idle; the pool has retired
+            # it and its like, so a second try reads through a new one (as requests do:
+            # schema.reader.AsyncReader).
+            revision, version = await _database_state(engine, head)
     except (SQLAlchemyError, OSError) as exc:
         path = (
             sqlite_path(request.app.state.database_url)

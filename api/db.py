@@ -122,7 +122,9 @@ def make_async_engine(url: str, *, pool_size: int = 5) -> AsyncEngine:
         async_url(url),
         pool_size=pool_size,
         max_overflow=10,
-        pool_pre_ping=True,
+        # No ping before each checkout (a round trip on every request): a connection the
+        # database dropped is replaced when a request's first statement finds it dead
+        # (schema.reader.AsyncReader).
         # Fail fast when the database is away (connecting gives up after 3 s), but let a
         # busy server's requests wait their turn for a connection, up to about the request
         # time limit, rather than call a busy database away.

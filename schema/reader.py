@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Executable, Result
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from schema.errors import RequestTimeoutError
@@ -98,7 +98,20 @@ class AsyncReader(Reader):
             if self._connection is None:
                 self._connection = await self._engine.connect()
             self.statements += 1
-            return await self._connection.execute(statement, params)
+            try:
+                return await self._connection.execute(statement, params)
+            except DBAPIError as exc:
+                # A pooled connection that the database dropped while it sat idle (a
+                # restart, a cut network) fails on its first use, and SQLAlchemy then
+                # retires every connection of the pool. Before its first statement a
+                # request has read nothing, so that statement is tried once more, on a
+                # new connection: what a ping before every checkout would buy, without a
+                # round trip on every request. A database still away fails this again.
+                if not exc.connection_invalidated or self.statements > 1:
+                    raise
+                await self._connection.close()
+                self._connection = await self._engine.connect()
+                return await self._connection.execute(statement, params)
 
     async def close(self) -> None:
         async with self._lock:

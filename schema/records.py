@@ -66,13 +66,28 @@ def as_records(statement: AnySelect) -> tuple[AnySelect, RowMaker]:
             columns.append(expression)
     flat = statement.with_only_columns(*columns, maintain_column_froms=True)
 
+    return flat, _row_maker(parts, len(columns))
+
+
+def _row_maker(
+    parts: list[tuple[Callable[[Sequence[Any]], Any] | None, int, int]], width: int
+) -> RowMaker:
+    """The row maker for ``parts`` (a record's maker or None for a column, with its
+    place); a select of one whole entity, the most common by far, makes its record
+    straight from the row, with no slice."""
+    if len(parts) == 1 and parts[0][0] is not None and parts[0][1:] == (0, width):
+        make = parts[0][0]
+        return lambda values: (make(values),)
+
     def row_of(values: Sequence[Any]) -> tuple[Any, ...]:
         return tuple(
-            make(values[start:end]) if make is not None else values[start]
-            for make, start, end in parts
+            [
+                make(values[start:end]) if make is not None else values[start]
+                for make, start, end in parts
+            ]
         )
 
-    return flat, row_of
+    return row_of
 
 
 def keys(name: str = "keys") -> BindParameter[Any]:

@@ -167,6 +167,46 @@ def test_postgresql_cut_away_and_back(
         pytest.xfail(f"{UNCODED_DROP} ({len(uncoded)} of {len(in_flight)} in flight here)")
 
 
+def _end_connections(url: str) -> int:
+    """End every connection to ``url``'s database but this one, as a restart of
+    PostgreSQL would; the number ended."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            ended = connection.execute(
+                text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    return int(ended)
+
+
+def test_connections_dropped_while_idle_are_replaced(
+    new_database: Callable[[str, str], str],
+) -> None:
+    """PostgreSQL ended the server's pooled connections while it sat idle (a restart,
+    say): the next request and the next /readyz still answer, without a ping on every
+    request; each finds its connection dead, and reads again through a new one."""
+    url = new_database("postgresql", "dropped")
+    load_directory(DEFAULT_FIXTURES_DIR, url)
+    with serve(url, response_cache=False) as client:
+        for check in ("graphql", "readyz"):
+            assert client.post("/graphql", json={"query": PAGE, "variables": PAGE_VARIABLES})
+            assert client.get("/readyz").status_code == 200
+            assert _end_connections(url) >= 1
+            if check == "graphql":
+                page = client.post("/graphql", json={"query": PAGE, "variables": PAGE_VARIABLES})
+                assert page.status_code == 200, page.text
+                assert "errors" not in page.json(), page.json()
+                assert page.json()["data"]["node"]["name"] == "training parallelism"
+            else:
+                ready = client.get("/readyz")
+                assert ready.status_code == 200, ready.json()
+
+
 async def _scenario(
     base: str, proxy: TcpProxy
 ) -> tuple[list[Outcome], float, float, float, tuple[int, Any]]:
