@@ -255,18 +255,20 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
             return None
         if not self.is_awaitable(completed):
             return completed
-        return self._settled(completed, step, field_path)
+        return self._settled(completed, return_type, step.field_details_list, field_path)
 
-    async def _settled(self, completed: Awaitable[Any], step: _Step, field_path: Path) -> Any:
+    async def _settled(
+        self,
+        completed: Awaitable[Any],
+        return_type: Any,
+        field_details_list: FieldDetailsList,
+        path: Path,
+    ) -> Any:
+        """``completed`` awaited; an error below is handled here, by ``return_type``."""
         try:
             return await completed
         except Exception as raw_error:
-            self.handle_field_error(
-                raw_error,
-                step.field.type,  # type: ignore[union-attr]
-                step.field_details_list,
-                field_path,
-            )
+            self.handle_field_error(raw_error, return_type, field_details_list, path)
             return None
 
     def _info(self, step: _Step, parent_type: GraphQLObjectType, path: Path) -> Any:
@@ -276,6 +278,82 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
             parent_type,
             path,
         )
+
+    def complete_iterable_value(
+        self,
+        item_type: Any,
+        field_details_list: FieldDetailsList,
+        info: Any,
+        path: Path,
+        items: Any,
+        position_context: Any,
+    ) -> Any:
+        # A list of objects (a page's rows, a method's treatments): each object's fields
+        # run straight from here, where graphql-core takes each item through three calls
+        # and looks its selection up again. Items that are not plain objects (null, an
+        # error, an awaitable) are completed one by one the executor's own way.
+        named = item_type.of_type if type(item_type) is GraphQLNonNull else item_type
+        if (
+            position_context is not None
+            or not isinstance(items, list | tuple)
+            or not isinstance(named, GraphQLObjectType)
+            or named.is_type_of is not None
+            or self.get_stream_usage(field_details_list, path) is not None
+        ):
+            return super().complete_iterable_value(
+                item_type, field_details_list, info, path, items, position_context
+            )
+        grouped_field_set, new_defer_usages, _ = self.collect_subfields(named, field_details_list)
+        if new_defer_usages:
+            return super().complete_iterable_value(
+                item_type, field_details_list, info, path, items, position_context
+            )
+        is_awaitable = self.is_awaitable
+        completed: list[Any] = []
+        awaitable_indices: list[int] = []
+        try:
+            for index, item in enumerate(items):
+                item_path = Path(path, index, None)
+                if item is None or isinstance(item, Exception) or is_awaitable(item):
+                    if is_awaitable(item):
+                        completed.append(
+                            self.complete_awaitable_list_item_value(
+                                item, item_type, field_details_list, info, item_path, None
+                            )
+                        )
+                        awaitable_indices.append(index)
+                    elif self.complete_list_item_value(
+                        item, completed, item_type, field_details_list, info, item_path, None
+                    ):
+                        awaitable_indices.append(index)
+                    continue
+                try:
+                    fields = self.execute_fields(named, item, item_path, grouped_field_set, None)
+                except Exception as raw_error:
+                    self.handle_field_error(raw_error, item_type, field_details_list, item_path)
+                    fields = None
+                if fields is not None and is_awaitable(fields):
+                    fields = self._settled(fields, item_type, field_details_list, item_path)
+                    awaitable_indices.append(index)
+                completed.append(fields)
+        except Exception:
+            # As graphql-core does: the awaitables begun, and those of the items not
+            # reached, are settled in the background rather than orphaned.
+            pending = [completed[index] for index in awaitable_indices]
+            pending += [item for item in items[len(completed) :] if is_awaitable(item)]
+            if pending:
+                self.settle_in_background(pending)
+            raise
+        if not awaitable_indices:
+            return completed
+
+        async def get_completed() -> list[Any]:
+            awaited = await gather_with_cancel(*(completed[i] for i in awaitable_indices))
+            for index, value in zip(awaitable_indices, awaited, strict=True):
+                completed[index] = value
+            return completed
+
+        return get_completed()
 
     def complete_value(
         self,

@@ -184,6 +184,7 @@ def _end_connections(url: str) -> int:
     return int(ended)
 
 
+@pytest.mark.skipif(POSTGRES_URL is None, reason="PostgreSQL only (TEST_DATABASE_URL)")
 def test_connections_dropped_while_idle_are_replaced(
     new_database: Callable[[str, str], str],
 ) -> None:
