@@ -17,7 +17,7 @@ from schema.refs import MethodRef, ModelRef, NodeRef
 
 
 @cache
-def _from_row(module: str, type_name: str) -> Callable[[Any], Any]:
+def from_row_of(module: str, type_name: str) -> Callable[[Any], Any]:
     """``type_name.from_row``, found once: the types' modules import this one, so it
     cannot import them first, and an import in the function body costs a microsecond
     on every one of the thousands of objects a page follows."""
@@ -25,15 +25,15 @@ def _from_row(module: str, type_name: str) -> Callable[[Any], Any]:
 
 
 def model_at(info: Info, model_id: int) -> "ModelRef | Awaitable[ModelRef]":
-    build = _from_row("schema.model", "Model")
+    build = from_row_of("schema.model", "Model")
     return now_or_later(info.context.loaders.model_by_id, model_id, build)
 
 
 def method_at(info: Info, method_id: int) -> "MethodRef | Awaitable[MethodRef]":
-    build = _from_row("schema.method", "Method")
+    build = from_row_of("schema.method", "Method")
     return now_or_later(info.context.loaders.method_by_id, method_id, build)
 
 
 def node_at(info: Info, node_id: int) -> "NodeRef | Awaitable[NodeRef]":
-    build = _from_row("schema.node", "Node")
+    build = from_row_of("schema.node", "Node")
     return now_or_later(info.context.loaders.node_by_id, node_id, build)

@@ -11,7 +11,7 @@ from api.tables import MethodRow, MethodStatsRow, NodeRow
 from schema.base import Slugged, direct_field, row_field
 from schema.context import Info
 from schema.enums import MethodOrderField, OrderDirection, Scope, Strength, max_rank
-from schema.follow import node_at
+from schema.follow import from_row_of, node_at
 from schema.inputs import (
     EvidenceFilterArgument,
     MethodFilter,
@@ -73,15 +73,12 @@ class Method(Slugged):
             strawberry.argument(description="Only treatments at least this strong."),
         ] = None,
     ) -> "list[MethodTreatmentRef] | Awaitable[list[MethodTreatmentRef]]":
-        from schema.treatment import MethodTreatment
-
+        build = from_row_of("schema.treatment", "MethodTreatment")
         limit = max_rank(min_strength)
         return now_or_later(
             info.context.loaders.treatments_by_method_id,
             self.row_id(),
-            lambda rows: [
-                MethodTreatment.from_row(row) for row in rows if row.strength_rank <= limit
-            ],
+            lambda rows: [build(row) for row in rows if row.strength_rank <= limit],
         )
 
     @strawberry.field(description="The evidence on this method, strongest first.")

@@ -51,10 +51,22 @@ class PageInfo:
     )
 
 
+def _edge_cursor(root: "Edge[Any]") -> str:
+    return encode_cursor(*root.cursor_of)
+
+
 @strawberry.type(description="One item of a page, with the cursor that points at it.")
 class Edge(Generic[T]):
-    cursor: str = strawberry.field(description="Pass as `after` to continue after this item.")
+    cursor: str = strawberry.field(
+        resolver=_edge_cursor, description="Pass as `after` to continue after this item."
+    )
     node: T = strawberry.field(description="The item.")
+    # The cursor's list and key values: encoded only when a query asks for the cursor,
+    # which most pages (they show `nodes`) never do.
+    cursor_of: strawberry.Private[tuple[str, Sequence[Any]]]
+
+    def cursor_text(self) -> str:
+        return _edge_cursor(self)
 
 
 @strawberry.type(description="A page of a list, with cursors to fetch the pages after it.")
@@ -128,18 +140,20 @@ def _after(keys: Sequence[SortKey], values: Sequence[Any]) -> ColumnElement[bool
 @dataclass(frozen=True)
 class Page:
     rows: list[Any]
-    cursors: list[str]
+    list_name: str
+    cursor_keys: list[Sequence[Any]]  # each row's key values, for its cursor
     has_next: bool
     has_previous: bool
     # The whole list's length, when it came with the page (`keyset_page`).
     total: int | None = None
 
     def page_info(self) -> PageInfo:
+        keys = self.cursor_keys
         return PageInfo(
             has_next_page=self.has_next,
             has_previous_page=self.has_previous,
-            start_cursor=self.cursors[0] if self.cursors else None,
-            end_cursor=self.cursors[-1] if self.cursors else None,
+            start_cursor=encode_cursor(self.list_name, keys[0]) if keys else None,
+            end_cursor=encode_cursor(self.list_name, keys[-1]) if keys else None,
         )
 
 
@@ -213,9 +227,9 @@ async def keyset_page(
         result = await reader.rows(page_statement, params)
     width = len(keys) + total
     rows: list[Any] = [tuple(row)[:-width] for row in result[:size]]
-    cursors = [encode_cursor(list_name, tuple(row)[-width:][: len(keys)]) for row in result[:size]]
+    cursor_keys: list[Sequence[Any]] = [tuple(row)[-width:][: len(keys)] for row in result[:size]]
     length = (result[0][-1] if result else 0) if total else None
-    return Page(rows, cursors, len(result) > size, after is not None, length)
+    return Page(rows, list_name, cursor_keys, len(result) > size, after is not None, length)
 
 
 def _count_statement(statement: AnySelect) -> AnySelect:
@@ -251,7 +265,8 @@ def connection_of(page: Page, items: list[T], count: Callable[[], Awaitable[int]
         count = _known(page.total)
     return Connection(
         edges=[
-            Edge(cursor=cursor, node=item) for cursor, item in zip(page.cursors, items, strict=True)
+            Edge(cursor_of=(page.list_name, key), node=item)
+            for key, item in zip(page.cursor_keys, items, strict=True)
         ],
         page_info=page.page_info(),
         count=count,

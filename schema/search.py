@@ -11,7 +11,7 @@ from schema.errors import BadUserInputError
 from schema.method import Method
 from schema.model import Model
 from schema.node import Node
-from schema.pagination import Connection, Edge, PageInfo, decode_cursor, encode_cursor, page_size
+from schema.pagination import Connection, Edge, PageInfo, decode_cursor, page_size
 
 SearchHit = Annotated[
     Node | Method | Model,
@@ -47,7 +47,7 @@ async def search(info: Info, query: str, first: int | None, after: str | None) -
     hits = await search_index.search_page(reader, words, offset=offset, limit=size + 1)
     items = await _resolve(info, hits[:size])
     edges = [
-        Edge[SearchHit](cursor=encode_cursor(list_name, [offset + index]), node=item)
+        Edge[SearchHit](cursor_of=(list_name, [offset + index]), node=item)
         for index, item in enumerate(items)
     ]
 
@@ -59,8 +59,8 @@ async def search(info: Info, query: str, first: int | None, after: str | None) -
         page_info=PageInfo(
             has_next_page=len(hits) > size,
             has_previous_page=offset > 0,
-            start_cursor=edges[0].cursor if edges else None,
-            end_cursor=edges[-1].cursor if edges else None,
+            start_cursor=edges[0].cursor_text() if edges else None,
+            end_cursor=edges[-1].cursor_text() if edges else None,
         ),
         count=count,
     )
