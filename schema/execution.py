@@ -36,7 +36,7 @@ from graphql.pyutils import Path, gather_with_cancel
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 
-from schema.base import DirectField
+from schema.base import DirectField, RowField
 
 _LEAF_TYPES = (GraphQLScalarType, GraphQLEnumType)
 
@@ -96,10 +96,14 @@ def _step(parent_type: GraphQLObjectType, name: str, details: FieldDetailsList) 
     named = field_type.of_type if non_null else field_type
     definition = (field.extensions or {}).get(GraphQLCoreConverter.DEFINITION_BACKREF)
     kind = _EXECUTOR
+    resolve = field.resolve
     if isinstance(named, _LEAF_TYPES):
-        # Strawberry marks the resolver it gives a field that has none of its own.
+        # Strawberry marks the resolver it gives a field that has none of its own; it
+        # takes the object alone, as a RowField's reader does.
         if getattr(field.resolve, "_is_default", False):
             kind = _BASIC_LEAF
+            if isinstance(definition, RowField):
+                resolve = definition.reader()
         elif isinstance(definition, DirectField):
             kind = _DIRECT_LEAF
     elif (
@@ -109,7 +113,7 @@ def _step(parent_type: GraphQLObjectType, name: str, details: FieldDetailsList) 
     ):
         kind = _DIRECT_OBJECT
     coerce = _coercer(named) if isinstance(named, _LEAF_TYPES) else None
-    return _Step(name, details, kind, field, field.resolve, named, non_null, coerce)
+    return _Step(name, details, kind, field, resolve, named, non_null, coerce)
 
 
 class _ContextOnly:
@@ -204,7 +208,7 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
         assert step.resolve is not None
         try:
             if step.kind == _BASIC_LEAF:
-                value = step.resolve(source, None)
+                value = step.resolve(source)
             else:
                 value = step.resolve(source, self._context_only)
         except Exception:  # the executor runs it again and reports it

@@ -7,9 +7,15 @@ coroutine and a turn of the event loop per item. Fetching is the same one statem
 either way (the loader batches); only the awaiting differs.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from strawberry.types.nodes import FragmentSpread, InlineFragment, Selection
+from graphql import (
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    InlineFragmentNode,
+    SelectionNode,
+)
 
 from schema.context import Info
 
@@ -17,21 +23,43 @@ from schema.context import Info
 def selects(info: Info, *path: str) -> bool:
     """Whether the query selects ``path`` (field names as in the schema, outermost first)
     below the field being resolved, through any fragments. A field skipped by a directive counts as
-    selected: looking ahead only decides what to fetch early, never what is answered."""
+    selected: looking ahead only decides what to fetch early, never what is answered.
+
+    Read off the document itself (graphql-core's nodes): Strawberry's `selected_fields`
+    builds an object for every selection below the field first, on every call."""
+    raw = info._raw_info
     return any(
-        _selects(field.selections, path)
-        for field in info.selected_fields  # the field itself
+        node.selection_set is not None
+        and _selects(node.selection_set.selections, path, raw.fragments)
+        for node in raw.field_nodes  # the field itself
     )
 
 
-def _selects(selections: Iterable[Selection], path: tuple[str, ...]) -> bool:
+def _selects(
+    selections: Iterable[SelectionNode],
+    path: tuple[str, ...],
+    fragments: Mapping[str, FragmentDefinitionNode],
+) -> bool:
     if not path:
         return True
     name, rest = path[0], path[1:]
     for selection in selections:
-        if isinstance(selection, FragmentSpread | InlineFragment):
-            if _selects(selection.selections, path):
+        if isinstance(selection, FieldNode):
+            if selection.name.value != name:
+                continue
+            if not rest or (
+                selection.selection_set is not None
+                and _selects(selection.selection_set.selections, rest, fragments)
+            ):
                 return True
-        elif selection.name == name and _selects(selection.selections, rest):
+        elif isinstance(selection, FragmentSpreadNode):
+            fragment = fragments.get(selection.name.value)
+            if fragment is not None and _selects(
+                fragment.selection_set.selections, path, fragments
+            ):
+                return True
+        elif isinstance(selection, InlineFragmentNode) and _selects(
+            selection.selection_set.selections, path, fragments
+        ):
             return True
     return False
