@@ -100,9 +100,9 @@ class PostgresDatabases:
         return self._admin_url.rsplit("/", 1)[0] + f"/{name}"
 
     def cancel_queries(self, older_than_seconds: float) -> int:
-        """Cancel the queries in these databases that have run longer than any client
-        waits (wrk, the servers and PostGraphile give up within 10 s): queries of clients
-        that hung up. Returns how many were cancelled."""
+        """Cancel the queries in these databases that have run longer than
+        ``older_than_seconds``: between runs, queries of clients that hung up. Returns how
+        many were cancelled."""
         if not self.created:
             return 0
         with psycopg.connect(self._admin_url, autocommit=True) as connection:

@@ -68,12 +68,16 @@ def _log(message: str) -> None:
 
 
 def quiet(databases: datasets.PostgresDatabases, before: str, notes: list[str]) -> None:
-    """The CPUs idle again after the previous run (bench/settle.py); queries still running
-    long after every client gave up are cancelled on the way. When the CPUs stay busy
-    regardless, ``notes`` (the report's) says so: that figure was taken on a busy machine."""
+    """The CPUs idle again after the previous run (bench/settle.py). Every query still
+    running is first cancelled: the run that asked for it is over, its clients gone (the
+    peer's W4 at L leaves a minute of them, which in rounds would fall on the next round's
+    first runs). When the CPUs stay busy regardless, ``notes`` (the report's) says so:
+    that figure was taken on a busy machine."""
+    # Older than a second: the servers' own data-version polls take milliseconds.
+    cancelled = databases.cancel_queries(older_than_seconds=1)
     waited, idle = settle.wait_until_idle(limit=20)
-    cancelled = databases.cancel_queries(older_than_seconds=15)
-    if cancelled:
+    cancelled += databases.cancel_queries(older_than_seconds=1)
+    if cancelled and not idle:
         more, idle = settle.wait_until_idle()
         waited += more
     if cancelled or waited > 5:
