@@ -3,11 +3,11 @@
 For each scale: generate (or reuse) the dataset, load it into a fresh SQLite file and a
 fresh PostgreSQL database (timed), start every system on it, check that they all give the
 same answers, then for each system and workload a warm-up and the statements per
-request; then the timed wrk runs, in rounds: each round runs every workload on every
-system in turn, and a figure is the median of its rounds, so that the machine's drift
-over the run (seen here: the same query 250 to 393 req/s in one run) falls on every
-system alike instead of on whichever ran at a bad moment. S runs W1-W5; M and L run W1
-and W4.
+request; then the timed wrk runs, workload by workload, in rounds: each round runs the
+workload on every system in turn, and a figure is the median of its rounds, so that the
+machine's drift over the run (seen here: the same query 250 to 393 req/s in one run)
+falls on every system alike instead of on whichever ran at a bad moment. S runs W1-W5;
+M and L run W1 and W4.
 
 Settings (environment): BENCH_QUICK=1 (S only, one short round), BENCH_SCALES (S,M,L),
 BENCH_ROUNDS (3), BENCH_SECONDS (5 per round), BENCH_WARMUP_SECONDS (3 before counting
@@ -34,6 +34,7 @@ from bench.workloads import Workload, workloads
 BENCH_DIR = Path(__file__).resolve().parent
 LOG_DIR = datasets.RUN_DIR / "logs"
 SCALED_WORKLOADS = ("W1", "W4")
+QUIET_LIMIT_SECONDS = 90
 
 
 @dataclass(frozen=True)
@@ -69,17 +70,19 @@ def _log(message: str) -> None:
 
 def quiet(databases: datasets.PostgresDatabases, before: str, notes: list[str]) -> None:
     """The CPUs idle again after the previous run (bench/settle.py). Every query still
-    running is first cancelled: the run that asked for it is over, its clients gone (the
-    peer's W4 at L leaves a minute of them, which in rounds would fall on the next round's
-    first runs). When the CPUs stay busy regardless, ``notes`` (the report's) says so:
-    that figure was taken on a busy machine."""
-    # Older than a second: the servers' own data-version polls take milliseconds.
-    cancelled = databases.cancel_queries(older_than_seconds=1)
-    waited, idle = settle.wait_until_idle(limit=20)
-    cancelled += databases.cancel_queries(older_than_seconds=1)
-    if cancelled and not idle:
-        more, idle = settle.wait_until_idle()
-        waited += more
+    running belongs to a run that is over, its clients gone, and is cancelled, again and
+    again while the CPUs stay busy: PostGraphile keeps starting the queries of the requests
+    it had queued (its W4 at L leaves a minute of them). When the CPUs stay busy
+    regardless, ``notes`` (the report's) says so: that figure was taken on a busy machine."""
+    started = time.monotonic()
+    cancelled = 0
+    while True:
+        # Older than a fifth of a second: the servers' own data-version polls take less.
+        cancelled += databases.cancel_queries(older_than_seconds=0.2)
+        idle = settle.busy_fraction(0.5) < settle.IDLE_BELOW
+        waited = time.monotonic() - started
+        if idle or waited > QUIET_LIMIT_SECONDS:
+            break
     if cancelled or waited > 5:
         _log(f"before {before}: cancelled {cancelled} queries, waited {waited:.1f} s for quiet")
     if not idle:
@@ -247,9 +250,9 @@ def run_scale(
             for workload in chosen
         }
         runs: dict[tuple[str, str], list[loadgen.Run]] = defaultdict(list)
-        for round_number in range(config.rounds):
-            _log(f"{scale}: round {round_number + 1} of {config.rounds}")
-            for workload in chosen:
+        for workload in chosen:
+            for round_number in range(config.rounds):
+                _log(f"{scale} {workload.name}: round {round_number + 1} of {config.rounds}")
                 for system in running:
                     runs[system.label, workload.name].append(
                         timed_run(system, workload, scale, config, databases, results.notes)

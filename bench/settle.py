@@ -4,14 +4,15 @@ A timed run ends when wrk stops, not when the work it started does: a server sti
 answers the requests wrk gave up on (up to its time limit), and PostgreSQL still runs
 the queries of a client that hung up (PostGraphile's, say, on a workload it cannot
 answer in time). Whatever runs next would be measured against that leftover work, so
-before each load and each run the run waits until the CPUs are idle, cancelling queries
-that run long after every client gave up (bench/run.py, `quiet`).
+before each load and each run the run waits until the CPUs are idle, cancelling the
+queries of clients that gave up (bench/run.py, `quiet`).
 """
 
 import time
 from pathlib import Path
 
 _STAT = Path("/proc/stat")
+IDLE_BELOW = 0.1  # busy fraction under which the CPUs count as idle
 
 
 def _cpu_times() -> tuple[int, int]:
@@ -28,15 +29,3 @@ def busy_fraction(seconds: float) -> float:
     idle_after, total_after = _cpu_times()
     total = total_after - total_before
     return 1 - (idle_after - idle_before) / total if total else 0.0
-
-
-def wait_until_idle(
-    *, busy_below: float = 0.1, window: float = 0.5, limit: float = 60
-) -> tuple[float, bool]:
-    """Wait until the CPUs are less than ``busy_below`` busy over a ``window``; gives up
-    after ``limit`` seconds. Returns the seconds waited (at least one window) and whether
-    the CPUs went idle."""
-    started = time.monotonic()
-    while (busy := busy_fraction(window) >= busy_below) and time.monotonic() - started < limit:
-        pass
-    return time.monotonic() - started, not busy
