@@ -8,12 +8,13 @@ event loop (`InLoopReader`), stopped by SQLite itself when the request's time is
 """
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Executable, Result
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from schema.errors import RequestTimeoutError
@@ -109,7 +110,12 @@ class AsyncReader(Reader):
                 # round trip on every request. A database still away fails this again.
                 if not exc.connection_invalidated or self.statements > 1:
                     raise
-                await self._connection.close()
+                # Forgotten before anything else: should the database still be away, the
+                # request's other fields then fail to connect (DATABASE_UNAVAILABLE)
+                # rather than use a closed connection.
+                dead, self._connection = self._connection, None
+                with contextlib.suppress(SQLAlchemyError):
+                    await dead.close()
                 self._connection = await self._engine.connect()
                 return await self._connection.execute(statement, params)
 
