@@ -243,17 +243,14 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
         them (an error below that reaches this field is handled here, by its type)."""
         return_type = step.field.type  # type: ignore[union-attr]
         try:
-            grouped_field_set, new_defer_usages, _ = self.collect_subfields(
-                step.named_type, step.field_details_list
+            completed = self._object_fields(
+                step.named_type, step.field_details_list, field_path, value
             )
-            if new_defer_usages:  # never in this schema; graphql-core knows how
+            if completed is _FALL_BACK:  # something deferred: graphql-core knows how
                 info = self._info(step, parent_type, field_path)
                 return super().complete_value(
                     return_type, step.field_details_list, info, field_path, value, None
                 )
-            completed = self.execute_fields(
-                step.named_type, value, field_path, grouped_field_set, None
-            )
         except Exception as raw_error:
             self.handle_field_error(raw_error, return_type, step.field_details_list, field_path)
             return None
@@ -274,6 +271,22 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
         except Exception as raw_error:
             self.handle_field_error(raw_error, return_type, field_details_list, path)
             return None
+
+    def _object_fields(
+        self,
+        object_type: GraphQLObjectType,
+        field_details_list: FieldDetailsList,
+        path: Path,
+        value: Any,
+    ) -> Any:
+        """The fields of ``value`` (their dict, or an awaitable of it) straight from
+        execute_fields, or _FALL_BACK when its selection defers something."""
+        grouped_field_set, new_defer_usages, _ = self.collect_subfields(
+            object_type, field_details_list
+        )
+        if new_defer_usages:
+            return _FALL_BACK
+        return self.execute_fields(object_type, value, path, grouped_field_set, None)
 
     def _info(self, step: _Step, parent_type: GraphQLObjectType, path: Path) -> Any:
         return self.build_resolve_info(
@@ -318,15 +331,16 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
         try:
             for index, item in enumerate(items):
                 item_path = Path(path, index, None)
-                if item is None or isinstance(item, Exception) or is_awaitable(item):
-                    if is_awaitable(item):
-                        completed.append(
-                            self.complete_awaitable_list_item_value(
-                                item, item_type, field_details_list, info, item_path, None
-                            )
+                if is_awaitable(item):
+                    completed.append(
+                        self.complete_awaitable_list_item_value(
+                            item, item_type, field_details_list, info, item_path, None
                         )
-                        awaitable_indices.append(index)
-                    elif self.complete_list_item_value(
+                    )
+                    awaitable_indices.append(index)
+                    continue
+                if item is None or isinstance(item, Exception):
+                    if self.complete_list_item_value(
                         item, completed, item_type, field_details_list, info, item_path, None
                     ):
                         awaitable_indices.append(index)
@@ -374,11 +388,9 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
         named = return_type.of_type if type(return_type) is GraphQLNonNull else return_type
         if result is not None and position_context is None and not isinstance(result, Exception):
             if isinstance(named, GraphQLObjectType) and named.is_type_of is None:
-                grouped_field_set, new_defer_usages, _ = self.collect_subfields(
-                    named, field_details_list
-                )
-                if not new_defer_usages:
-                    return self.execute_fields(named, result, path, grouped_field_set, None)
+                completed = self._object_fields(named, field_details_list, path, result)
+                if completed is not _FALL_BACK:
+                    return completed
             elif isinstance(named, _LEAF_TYPES):
                 coerced = _coercer(named)(result)
                 if coerced is not None and coerced is not Undefined:
