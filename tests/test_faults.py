@@ -90,23 +90,32 @@ def _codes(response: httpx.Response) -> list[str]:
     return [error.get("extensions", {}).get("code", "") for error in body.get("errors") or []]
 
 
-async def _clients(base: str, stop: asyncio.Event, outcomes: list[Outcome]) -> None:
-    async def one(http: httpx.AsyncClient) -> None:
-        while not stop.is_set():
-            started = time.monotonic()
-            try:
-                response = await http.post(
-                    "/graphql", json={"query": PAGE, "variables": PAGE_VARIABLES}
-                )
-                codes = _codes(response)
-                status = response.status_code
-            except httpx.HTTPError as exc:
-                status, codes = 0, [type(exc).__name__]
-            outcomes.append(Outcome(started, time.monotonic() - started, status, codes))
-            await asyncio.sleep(0.02)
+def _client(base: str) -> httpx.AsyncClient:
+    """A client of one connection, for one task's requests one after another.
 
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        await asyncio.gather(*(one(http) for _ in range(CLIENTS)))
+    Not one pool shared by every task: CI once saw a socket of such a pool dropped without
+    being closed (an "unclosed transport" ResourceWarning in this process, whose only
+    sockets are the test's own: the server runs in another process)."""
+    return httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=1))
+
+
+async def _clients(base: str, stop: asyncio.Event, outcomes: list[Outcome]) -> None:
+    async def one() -> None:
+        async with _client(base) as http:
+            while not stop.is_set():
+                started = time.monotonic()
+                try:
+                    response = await http.post(
+                        "/graphql", json={"query": PAGE, "variables": PAGE_VARIABLES}
+                    )
+                    codes = _codes(response)
+                    status = response.status_code
+                except httpx.HTTPError as exc:
+                    status, codes = 0, [type(exc).__name__]
+                outcomes.append(Outcome(started, time.monotonic() - started, status, codes))
+                await asyncio.sleep(0.02)
+
+    await asyncio.gather(*(one() for _ in range(CLIENTS)))
 
 
 async def _ready(http: httpx.AsyncClient) -> httpx.Response:
@@ -214,7 +223,7 @@ async def _scenario(
     outcomes: list[Outcome] = []
     stop = asyncio.Event()
     load = asyncio.create_task(_clients(base, stop, outcomes))
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+    async with _client(base) as http:
         await asyncio.sleep(2)
         cut_at = time.monotonic()
         await asyncio.to_thread(proxy.cut)
