@@ -55,6 +55,7 @@ class StatementCounter:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: asyncio.Server | None = None
         self._thread: threading.Thread | None = None
+        self._streams: set[asyncio.StreamWriter] = set()  # of the open connections, both ends
         self.port = 0
 
     @property
@@ -116,6 +117,7 @@ class StatementCounter:
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         up_reader, up_writer = await asyncio.open_connection(*self._upstream)
+        self._streams.update((writer, up_writer))
         tasks = [
             asyncio.ensure_future(self._client_to_server(reader, writer, up_writer)),
             asyncio.ensure_future(self._server_to_client(up_reader, writer)),
@@ -129,6 +131,7 @@ class StatementCounter:
                 task.add_done_callback(lambda done: done.cancelled() or done.exception())
             for stream in (writer, up_writer):
                 stream.close()
+                self._streams.discard(stream)
 
     def start(self) -> int:
         """Listen on a free port in a background thread; returns the port."""
@@ -149,9 +152,23 @@ class StatementCounter:
         ready.wait()
         return self.port
 
+    async def _shut(self) -> None:
+        """Stop listening and end every connection's copiers, so that none is left pending
+        when the loop closes (Python would print each as destroyed while pending)."""
+        if self._server is not None:
+            self._server.close()
+        # Closing the sockets ends each connection's copiers as the other end's close would.
+        for stream in list(self._streams):
+            stream.transport.abort()
+        while pending := [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]:
+            await asyncio.wait(pending)
+
     def stop(self) -> None:
-        if self._loop is not None and self._server is not None:
-            self._loop.call_soon_threadsafe(self._server.close)
-            self._loop.call_soon_threadsafe(self._loop.stop)
+        if self._loop is None:
+            return
+        asyncio.run_coroutine_threadsafe(self._shut(), self._loop).result(timeout=10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
         if self._thread is not None:
             self._thread.join(timeout=5)
+        if not self._loop.is_running():
+            self._loop.close()
