@@ -29,7 +29,7 @@ class TcpProxy:
         return self
 
     def __exit__(self, *_: Any) -> None:
-        self.cut()
+        self._run(self._close())
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
         self._loop.close()
@@ -59,6 +59,13 @@ class TcpProxy:
         for writer in list(self._writers):
             writer.transport.abort()
         self._writers.clear()
+
+    async def _close(self) -> None:
+        """Cut, then let every connection's tasks finish, so that none is left pending
+        when the loop closes."""
+        await self._cut()
+        while pending := [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]:
+            await asyncio.wait(pending)
 
     async def _accept(
         self, client_reader: asyncio.StreamReader, client: asyncio.StreamWriter
