@@ -242,21 +242,41 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
         """The fields of ``value``, an object at hand, as execute_field would complete
         them (an error below that reaches this field is handled here, by its type)."""
         return_type = step.field.type  # type: ignore[union-attr]
-        try:
-            completed = self._object_fields(
-                step.named_type, step.field_details_list, field_path, value
+        grouped_field_set = self._grouped(step.named_type, step.field_details_list)
+        if grouped_field_set is None:  # something deferred: graphql-core knows how
+            info = self._info(step, parent_type, field_path)
+            return super().complete_value(
+                return_type, step.field_details_list, info, field_path, value, None
             )
-            if completed is _FALL_BACK:  # something deferred: graphql-core knows how
-                info = self._info(step, parent_type, field_path)
-                return super().complete_value(
-                    return_type, step.field_details_list, info, field_path, value, None
-                )
+        return self._fields(
+            step.named_type,
+            grouped_field_set,
+            value,
+            return_type,
+            step.field_details_list,
+            field_path,
+        )
+
+    def _fields(
+        self,
+        object_type: GraphQLObjectType,
+        grouped_field_set: GroupedFieldSet,
+        value: Any,
+        return_type: Any,
+        field_details_list: FieldDetailsList,
+        path: Path,
+    ) -> Any:
+        """The fields of ``value`` (their dict, or an awaitable of it), as graphql-core
+        completes an object: an error below that reaches it is handled here, by
+        ``return_type`` (the field's type, or the list's item type)."""
+        try:
+            completed = self.execute_fields(object_type, value, path, grouped_field_set, None)
         except Exception as raw_error:
-            self.handle_field_error(raw_error, return_type, step.field_details_list, field_path)
+            self.handle_field_error(raw_error, return_type, field_details_list, path)
             return None
         if not self.is_awaitable(completed):
             return completed
-        return self._settled(completed, return_type, step.field_details_list, field_path)
+        return self._settled(completed, return_type, field_details_list, path)
 
     async def _settled(
         self,
@@ -272,21 +292,15 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
             self.handle_field_error(raw_error, return_type, field_details_list, path)
             return None
 
-    def _object_fields(
-        self,
-        object_type: GraphQLObjectType,
-        field_details_list: FieldDetailsList,
-        path: Path,
-        value: Any,
-    ) -> Any:
-        """The fields of ``value`` (their dict, or an awaitable of it) straight from
-        execute_fields, or _FALL_BACK when its selection defers something."""
+    def _grouped(
+        self, object_type: GraphQLObjectType, field_details_list: FieldDetailsList
+    ) -> GroupedFieldSet | None:
+        """The selection of an object of ``object_type``, grouped by response key; None
+        when it defers something (graphql-core knows how)."""
         grouped_field_set, new_defer_usages, _ = self.collect_subfields(
             object_type, field_details_list
         )
-        if new_defer_usages:
-            return _FALL_BACK
-        return self.execute_fields(object_type, value, path, grouped_field_set, None)
+        return None if new_defer_usages else grouped_field_set
 
     def _info(self, step: _Step, parent_type: GraphQLObjectType, path: Path) -> Any:
         return self.build_resolve_info(
@@ -320,8 +334,8 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
             return super().complete_iterable_value(
                 item_type, field_details_list, info, path, items, position_context
             )
-        grouped_field_set, new_defer_usages, _ = self.collect_subfields(named, field_details_list)
-        if new_defer_usages:
+        grouped_field_set = self._grouped(named, field_details_list)
+        if grouped_field_set is None:
             return super().complete_iterable_value(
                 item_type, field_details_list, info, path, items, position_context
             )
@@ -345,13 +359,10 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
                     ):
                         awaitable_indices.append(index)
                     continue
-                try:
-                    fields = self.execute_fields(named, item, item_path, grouped_field_set, None)
-                except Exception as raw_error:
-                    self.handle_field_error(raw_error, item_type, field_details_list, item_path)
-                    fields = None
+                fields = self._fields(
+                    named, grouped_field_set, item, item_type, field_details_list, item_path
+                )
                 if fields is not None and is_awaitable(fields):
-                    fields = self._settled(fields, item_type, field_details_list, item_path)
                     awaitable_indices.append(index)
                 completed.append(fields)
         except Exception:
@@ -388,9 +399,9 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
         named = return_type.of_type if type(return_type) is GraphQLNonNull else return_type
         if result is not None and position_context is None and not isinstance(result, Exception):
             if isinstance(named, GraphQLObjectType) and named.is_type_of is None:
-                completed = self._object_fields(named, field_details_list, path, result)
-                if completed is not _FALL_BACK:
-                    return completed
+                grouped_field_set = self._grouped(named, field_details_list)
+                if grouped_field_set is not None:
+                    return self.execute_fields(named, result, path, grouped_field_set, None)
             elif isinstance(named, _LEAF_TYPES):
                 coerced = _coercer(named)(result)
                 if coerced is not None and coerced is not Undefined:
