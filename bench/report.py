@@ -212,10 +212,8 @@ def markdown(results: Results, chart_name: str) -> str:
         "shows what the query costs rather than how the machine queues under load. "
         "Requests/s (and p50, p99) are those of the median of the timed rounds: workload by "
         "workload, each round runs it on every system in turn, after a 1 s warm-up, so that "
-        "the "
-        "machine's drift over the run falls on all systems alike; `rounds` gives the "
-        "lowest and highest round. Before "
-        "each load and each run, queries left over from the "
+        "the machine's drift over the run falls on all systems alike; `rounds` gives the "
+        "lowest and highest round. Before each load and each run, queries left over from the "
         "previous run are cancelled and the run waits until the CPUs are idle "
         "(`bench/settle.py`).",
         "- Our server: `taxonomy serve --workers 2`; the floor: `bench/floor.py` under uvicorn "
