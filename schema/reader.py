@@ -9,11 +9,14 @@ event loop (`InLoopReader`), stopped by SQLite itself when the request's time is
 
 import asyncio
 import contextlib
+import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Executable, Result
+import psycopg
+from sqlalchemy import Connection, Dialect, Engine, Executable, Result
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -35,6 +38,7 @@ class Reader:
 
     dialect: str
     statements: int = 0
+    _sql_dialect: Dialect  # the engine's, for which statements are compiled
 
     async def execute(
         self, statement: Executable, params: dict[str, Any] | None = None
@@ -49,9 +53,30 @@ class Reader:
     ) -> list[tuple[Any, ...]]:
         """The rows of ``statement`` (a select of ORM entities and columns), each entity
         read as a light record (`schema.records`), not an ORM instance."""
-        prepared = statement if isinstance(statement, Prepared) else Prepared.of(statement)
+        if isinstance(statement, Prepared):
+            prepared = statement
+            values = await self.run(prepared, params or {})
+        else:  # built for this request: SQLAlchemy's cache knows its compiled form
+            prepared = Prepared.of(statement)
+            values = (await self.execute(prepared.statement, params)).all()
         row_of = prepared.row_of
-        return [row_of(row) for row in (await self.execute(prepared.statement, params)).all()]
+        return [row_of(row) for row in values]
+
+    async def run(self, prepared: Prepared, params: dict[str, Any]) -> Sequence[Sequence[Any]]:
+        """The rows of ``prepared`` as SQLAlchemy would give them, run by the driver itself
+        (`schema.driver_sql`). A driver's error makes SQLAlchemy run the statement again,
+        so that the error is reported as every other is (`schema.errors` knows
+        SQLAlchemy's), and a connection the database dropped is retired by the pool."""
+        form = prepared.driver_form(self._sql_dialect)
+        sql, values = form.bound(params)
+        rows = await self._by_driver(sql, values)
+        if rows is None:
+            return (await self.execute(prepared.statement, params)).all()
+        return form.converted(rows)
+
+    async def _by_driver(self, sql: str, values: Any) -> list[Any] | None:
+        """The driver's rows of ``sql`` (counted), or None if the driver failed."""
+        raise NotImplementedError
 
     async def records(
         self, statement: "AnySelect | Prepared", params: dict[str, Any] | None = None
@@ -89,40 +114,64 @@ class AsyncReader(Reader):
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         self._connection: AsyncConnection | None = None
+        self._driver: Any = None  # the psycopg connection under it
         self._lock = asyncio.Lock()
         self.dialect = engine.dialect.name
+        self._sql_dialect = engine.dialect
+
+    async def _connect(self) -> None:
+        self._connection = await self._engine.connect()
+        self._driver = (await self._connection.get_raw_connection()).driver_connection
 
     async def execute(
         self, statement: Executable, params: dict[str, Any] | None = None
     ) -> Result[*tuple[Any, ...]]:
         async with self._lock:
+            return await self._execute(statement, params)
+
+    async def _by_driver(self, sql: str, values: Any) -> list[Any] | None:
+        async with self._lock:
             if self._connection is None:
-                self._connection = await self._engine.connect()
-            self.statements += 1
+                await self._connect()
             try:
-                return await self._connection.execute(statement, params)
-            except DBAPIError as exc:
-                # A pooled connection that the database dropped while it sat idle (a
-                # restart, a cut network) fails on its first use, and SQLAlchemy then
-                # retires every connection of the pool. Before its first statement a
-                # request has read nothing, so that statement is tried once more, on a
-                # new connection: what a ping before every checkout would buy, without a
-                # round trip on every request. A database still away fails this again.
-                if not exc.connection_invalidated or self.statements > 1:
-                    raise
-                # Forgotten before anything else: should the database still be away, the
-                # request's other fields then fail to connect (DATABASE_UNAVAILABLE)
-                # rather than use a closed connection.
-                dead, self._connection = self._connection, None
-                with contextlib.suppress(SQLAlchemyError):
-                    await dead.close()
-                self._connection = await self._engine.connect()
-                return await self._connection.execute(statement, params)
+                rows: list[Any] = await (await self._driver.execute(sql, values)).fetchall()
+            except psycopg.Error:
+                return None
+            self.statements += 1
+            return rows
+
+    async def _execute(
+        self, statement: Executable, params: dict[str, Any] | None = None
+    ) -> Result[*tuple[Any, ...]]:
+        if self._connection is None:
+            await self._connect()
+        assert self._connection is not None
+        self.statements += 1
+        try:
+            return await self._connection.execute(statement, params)
+        except DBAPIError as exc:
+            # A pooled connection that the database dropped while it sat idle (a
+            # restart, a cut network) fails on its first use, and SQLAlchemy then
+            # retires every connection of the pool. Before its first statement a
+            # request has read nothing, so that statement is tried once more, on a
+            # new connection: what a ping before every checkout would buy, without a
+            # round trip on every request. A database still away fails this again.
+            if not exc.connection_invalidated or self.statements > 1:
+                raise
+            # Forgotten before anything else: should the database still be away, the
+            # request's other fields then fail to connect (DATABASE_UNAVAILABLE)
+            # rather than use a closed connection.
+            dead, self._connection, self._driver = self._connection, None, None
+            with contextlib.suppress(SQLAlchemyError):
+                await dead.close()
+            await self._connect()
+            assert self._connection is not None
+            return await self._connection.execute(statement, params)
 
     async def close(self) -> None:
         async with self._lock:
             if self._connection is not None:
-                connection, self._connection = self._connection, None
+                connection, self._connection, self._driver = self._connection, None, None
                 await connection.close()  # rolls the read-only transaction back
 
 
@@ -137,17 +186,31 @@ class InLoopReader(Reader):
     def __init__(self, engine: Engine, deadline: Deadline | None) -> None:
         self._engine = engine
         self._connection: Connection | None = None
-        self._sqlite: Any = None  # the sqlite3 connection, while it has our progress handler
+        self._driver: Any = None  # the sqlite3 connection under it
+        self._sqlite: Any = None  # the same, while it has our progress handler
         self._deadline = deadline
         self.dialect = engine.dialect.name
+        self._sql_dialect = engine.dialect
 
     def _open(self) -> Connection:
         connection = self._engine.connect()
+        connection.begin()  # the snapshot, for statements SQLAlchemy does not run too
+        self._driver = connection.connection.driver_connection
         if self._deadline is not None:
             at = self._deadline.at
-            self._sqlite = connection.connection.driver_connection
+            self._sqlite = self._driver
             self._sqlite.set_progress_handler(lambda: time.monotonic() > at, _PROGRESS_INSTRUCTIONS)
         return connection
+
+    async def _by_driver(self, sql: str, values: Any) -> list[Any] | None:
+        if self._connection is None:
+            self._connection = self._open()
+        try:
+            rows: list[Any] = self._driver.execute(sql, values).fetchall()
+        except sqlite3.Error:
+            return None
+        self.statements += 1
+        return rows
 
     async def execute(
         self, statement: Executable, params: dict[str, Any] | None = None
