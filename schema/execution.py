@@ -116,6 +116,44 @@ def _step(parent_type: GraphQLObjectType, name: str, details: FieldDetailsList) 
     return _Step(name, details, kind, field, resolve, named, non_null, coerce)
 
 
+# Steps by selection, across operations: a document comes again and again, and the
+# parser's cache (schema.DocumentCache) hands back the same syntax tree each time, so a
+# selection's steps are worked out once. The key is the type and the selection's field
+# nodes by identity; the entry keeps them, so that their ids are not reused while it lives.
+_SHARED_STEPS: dict[tuple[int, ...], tuple[object, tuple[Any, ...], list[_Step]]] = {}
+_SHARED_STEPS_LIMIT = 4096
+
+
+def _steps(parent_type: GraphQLObjectType, fields: GroupedFieldSet) -> list[_Step]:
+    """The steps of ``fields`` (each with this operation's field details)."""
+    nodes = tuple(details[0].node for details in fields.values())
+    key = (id(parent_type), *map(id, nodes))
+    shared = _SHARED_STEPS.get(key)
+    if shared is None:
+        if len(_SHARED_STEPS) >= _SHARED_STEPS_LIMIT:  # documents seen once, mostly
+            _SHARED_STEPS.clear()
+        steps = [_step(parent_type, name, details) for name, details in fields.items()]
+        _SHARED_STEPS[key] = (parent_type, nodes, steps)
+        return steps
+    return [
+        step._replace(response_name=name, field_details_list=details)
+        for step, (name, details) in zip(shared[2], fields.items(), strict=True)
+    ]
+
+
+def _read_leaf(step: _Step, source: Any) -> Any:
+    """A basic leaf's value, read off ``source`` (a record's column or a plain object's
+    attribute: never an awaitable) and coerced; or _FALL_BACK."""
+    try:
+        value = step.resolve(source)  # type: ignore[misc]
+        if value is None:
+            return _FALL_BACK if step.non_null else None
+        coerced = step.coerce(value)  # type: ignore[misc]
+    except Exception:  # the executor runs it again and reports it
+        return _FALL_BACK
+    return _FALL_BACK if coerced is None or coerced is Undefined else coerced
+
+
 class _ContextOnly:
     """What a DirectField is given for ``info``: the one part of it that it uses."""
 
@@ -145,8 +183,7 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
     def _plan(self, parent_type: GraphQLObjectType, fields: GroupedFieldSet) -> list[_Step]:
         known = self._plans.get(id(fields))
         if known is None:
-            steps = [_step(parent_type, name, details) for name, details in fields.items()]
-            known = self._plans[id(fields)] = (fields, steps)
+            known = self._plans[id(fields)] = (fields, _steps(parent_type, fields))
         return known[1]
 
     def execute_fields(
@@ -168,7 +205,12 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
         try:
             for step in self._plan(parent_type, grouped_field_set):
                 result = _FALL_BACK
-                if step.kind != _EXECUTOR:
+                if step.kind == _BASIC_LEAF:
+                    result = _read_leaf(step, source_value)
+                    if result is not _FALL_BACK:  # a value read off the object, at hand
+                        results[step.response_name] = result
+                        continue
+                elif step.kind != _EXECUTOR:
                     result = self._answer(step, parent_type, source_value, path)
                 if result is _FALL_BACK:
                     result = Executor.execute_field(
@@ -204,13 +246,10 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
         return get_results()
 
     def _answer(self, step: _Step, parent_type: GraphQLObjectType, source: Any, path: Any) -> Any:
-        """The field's value by its step, an awaitable of it, or _FALL_BACK."""
+        """A DirectField's value by its step, an awaitable of it, or _FALL_BACK."""
         assert step.resolve is not None
         try:
-            if step.kind == _BASIC_LEAF:
-                value = step.resolve(source)
-            else:
-                value = step.resolve(source, self._context_only)
+            value = step.resolve(source, self._context_only)
         except Exception:  # the executor runs it again and reports it
             return _FALL_BACK
         if value is None:
