@@ -57,7 +57,7 @@ def as_records(statement: AnySelect) -> tuple[AnySelect, RowMaker]:
     columns: list[Any] = []
     parts: list[tuple[Callable[[Sequence[Any]], Any] | None, int, int]] = []
     for description in statement.column_descriptions:
-        entity, expression = description["entity"], description["expr"]
+        entity, expression = description.get("entity"), description["expr"]
         if entity is not None and expression is entity:  # the whole entity, not one column
             table_columns = [_as_read(column) for column in table_of(entity).columns]
             parts.append((record_of(entity), len(columns), len(columns) + len(table_columns)))

@@ -7,13 +7,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from sqlalchemy import Engine, select, text
+from sqlalchemy import Engine, func, join, select, text, true
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import aliased
 from sqlmodel import col
 
 from api.db import make_async_engine, make_request_engine, make_sync_engine
 from api.loading import load_directory
-from api.tables import DatasetRow, ModelRow, NodeRow
+from api.tables import DatasetRow, ModelRow, NodeClosureRow, NodeRow
+from schema.errors import RequestTimeoutError
 from schema.loaders import ANCESTORS, NEAR_DESCENDANTS
 from schema.reader import Deadline, Reader
 from schema.records import Prepared, keys
@@ -141,5 +143,33 @@ def test_a_driver_error_is_sqlalchemys(url: str) -> None:
             assert (await after.rows(VERSION))[0][0] == 1
         finally:
             await after.close()
+
+    reading(url, use)
+
+
+def test_a_statement_past_the_deadline_is_stopped(url: str) -> None:
+    """On SQLite the driver's statement is stopped at the request's deadline, as
+    SQLAlchemy's is (`InLoopReader`): the request hears its time is up."""
+    if not url.startswith("sqlite"):
+        pytest.skip("SQLite's progress handler; PostgreSQL's statements are awaited")
+    first, *others = [aliased(NodeClosureRow) for _ in range(4)]
+    joined: Any = first
+    for other in others:
+        joined = join(joined, other, true())  # every row with every row
+    pairs = Prepared.of(select(func.count()).select_from(joined))
+
+    async def use(new_reader: Callable[[], Reader]) -> None:
+        on_time = new_reader()
+        try:
+            assert (await on_time.rows(pairs))[0][0] > 5000  # enough work to be stopped
+        finally:
+            await on_time.close()
+        late = new_reader()
+        late._deadline = Deadline.after(-1)  # type: ignore[attr-defined]
+        try:
+            with pytest.raises(RequestTimeoutError):
+                await late.rows(pairs)
+        finally:
+            await late.close()
 
     reading(url, use)
