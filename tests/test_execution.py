@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import strawberry
+from strawberry.extensions import ParserCache
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 from bench.workloads import workloads
@@ -212,3 +213,28 @@ def test_the_api_answers_as_graphql_core_does(api: Any) -> None:
         assert data, document  # a real page, answered without errors
         assert not errors, errors
         assert ours == _execute(api, reference, document, variables)
+
+
+SWITCHED = """query($case: String!, $more: Boolean!) { items(case: $case) {
+    name nickname @include(if: $more) leaf @include(if: $more) { name } } }"""
+
+
+def test_a_document_run_again_is_answered_for_its_variables() -> None:
+    """The same document again (the same syntax tree, from the parser's cache, so the
+    executor's plans are reused) is answered for its new variables."""
+    cached = strawberry.Schema(
+        query=Query, execution_context_class=TaxonomyExecutor, extensions=[ParserCache]
+    )
+    answer_directly(cached)
+    reference = _schema(StrawberryGraphQLCoreExecutionContext)
+
+    def answer(built: strawberry.Schema, more: bool) -> Any:
+        variables = {"case": "well", "more": more}
+        result = asyncio.run(built.execute(SWITCHED, variables, context_value=SimpleNamespace()))
+        assert not result.errors, result.errors
+        return result.data
+
+    answers = [answer(cached, more) for more in (True, False, True, False)]
+    assert answers == [answer(reference, more) for more in (True, False, True, False)]
+    assert answers[0]["items"][1] == {"name": "b", "nickname": "bee", "leaf": {"name": "l"}}
+    assert answers[1]["items"][1] == {"name": "b"}
