@@ -4,6 +4,7 @@ Batch functions return results in key order. Loaders that fetch rows another loa
 would fetch again (models beside their treatments, say) prime that loader with them.
 """
 
+import asyncio
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from functools import cache, cached_property
@@ -33,7 +34,35 @@ R = TypeVar("R")
 T = TypeVar("T")
 
 
-async def required(loader: DataLoader[K, R] | DataLoader[K, R | None], key: K) -> R:
+class Loader(DataLoader[K, R]):
+    """Strawberry's DataLoader, except that a primed value is kept as it is rather than
+    as a finished future: priming is most of what a page does with its loaders (a tree
+    primes every node's counts and children, a page of methods their figures and nodes),
+    and making and settling a future cost more than the field that reads the value."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.primed: dict[K, R] = {}
+
+    def prime(self, key: K, value: R, force: bool = False) -> None:
+        if not force and key in self.primed:
+            return  # primed already: kept, as DataLoader keeps a value it knows
+        if self.batch is not None and not self.batch.dispatched:
+            # A load of it may be waiting in the batch: DataLoader settles it with this.
+            self.primed.pop(key, None)
+            super().prime(key, value, force)
+        elif force or self.cache_map.get(key) is None:
+            self.primed[key] = value
+
+    def load(self, key: K) -> Awaitable[R]:
+        if key in self.primed:
+            future: asyncio.Future[R] = self.loop.create_future()
+            future.set_result(self.primed[key])
+            return future
+        return super().load(key)
+
+
+async def required(loader: Loader[K, R] | Loader[K, R | None], key: K) -> R:
     """The row for ``key`` where a foreign key guarantees there is one."""
     row = await loader.load(key)
     if row is None:  # only a half-written database could get here
@@ -42,13 +71,16 @@ async def required(loader: DataLoader[K, R] | DataLoader[K, R | None], key: K) -
 
 
 def now_or_later(
-    loader: DataLoader[K, R] | DataLoader[K, R | None], key: K, build: Callable[[R], T]
+    loader: Loader[K, R] | Loader[K, R | None], key: K, build: Callable[[R], T]
 ) -> T | Awaitable[T]:
     """``build`` of the row (or list of rows) for ``key`` (a row a foreign key guarantees):
     at once when the loader already holds it (primed by the statement that fetched the
     parent, or fetched ahead: `schema.lookahead`), else an awaitable of it. A value at
     once spares graphql-core a coroutine, a task and a turn of the event loop for the
     field, which cost more than the field itself."""
+    row = loader.primed.get(key)
+    if row is not None:
+        return build(row)
     future = loader.cache_map.get(key)
     if future is not None and future.done() and not future.cancelled():
         row = future.result()  # a batch that failed fails here, as an await would
@@ -227,84 +259,84 @@ class Loaders:
         self.reader = reader
 
     @cached_property
-    def node_by_id(self) -> DataLoader[int, NodeRow | None]:
-        return DataLoader(_one_each(self.nodes_with_counts, NodeRow, NodeRow.id))
+    def node_by_id(self) -> Loader[int, NodeRow | None]:
+        return Loader(_one_each(self.nodes_with_counts, NodeRow, NodeRow.id))
 
     @cached_property
-    def node_by_slug(self) -> DataLoader[str, NodeRow | None]:
-        return DataLoader(_one_each(self.nodes_with_counts, NodeRow, NodeRow.slug))
+    def node_by_slug(self) -> Loader[str, NodeRow | None]:
+        return Loader(_one_each(self.nodes_with_counts, NodeRow, NodeRow.slug))
 
     @cached_property
-    def node_by_slug_path(self) -> DataLoader[str, NodeRow | None]:
-        return DataLoader(_one_each(self.nodes_with_counts, NodeRow, NodeRow.slug_path))
+    def node_by_slug_path(self) -> Loader[str, NodeRow | None]:
+        return Loader(_one_each(self.nodes_with_counts, NodeRow, NodeRow.slug_path))
 
     @cached_property
-    def stats_by_node_id(self) -> DataLoader[int, NodeStatsRow | None]:
-        return DataLoader(_one_each(self.reader.records, NodeStatsRow, NodeStatsRow.node_id))
+    def stats_by_node_id(self) -> Loader[int, NodeStatsRow | None]:
+        return Loader(_one_each(self.reader.records, NodeStatsRow, NodeStatsRow.node_id))
 
     @cached_property
-    def method_by_id(self) -> DataLoader[int, MethodRow | None]:
-        return DataLoader(_one_each(self.reader.records, MethodRow, MethodRow.id))
+    def method_by_id(self) -> Loader[int, MethodRow | None]:
+        return Loader(_one_each(self.reader.records, MethodRow, MethodRow.id))
 
     @cached_property
-    def method_by_slug(self) -> DataLoader[str, MethodRow | None]:
-        return DataLoader(_one_each(self.reader.records, MethodRow, MethodRow.slug))
+    def method_by_slug(self) -> Loader[str, MethodRow | None]:
+        return Loader(_one_each(self.reader.records, MethodRow, MethodRow.slug))
 
     @cached_property
-    def method_stats_by_id(self) -> DataLoader[int, MethodStatsRow | None]:
-        return DataLoader(_one_each(self.reader.records, MethodStatsRow, MethodStatsRow.method_id))
+    def method_stats_by_id(self) -> Loader[int, MethodStatsRow | None]:
+        return Loader(_one_each(self.reader.records, MethodStatsRow, MethodStatsRow.method_id))
 
     @cached_property
-    def model_by_id(self) -> DataLoader[int, ModelRow | None]:
-        return DataLoader(_one_each(self.reader.records, ModelRow, ModelRow.id))
+    def model_by_id(self) -> Loader[int, ModelRow | None]:
+        return Loader(_one_each(self.reader.records, ModelRow, ModelRow.id))
 
     @cached_property
-    def model_by_slug(self) -> DataLoader[str, ModelRow | None]:
-        return DataLoader(_one_each(self.reader.records, ModelRow, ModelRow.slug))
+    def model_by_slug(self) -> Loader[str, ModelRow | None]:
+        return Loader(_one_each(self.reader.records, ModelRow, ModelRow.slug))
 
     @cached_property
-    def source_by_id(self) -> DataLoader[int, SourceRow | None]:
-        return DataLoader(_one_each(self.reader.records, SourceRow, SourceRow.id))
+    def source_by_id(self) -> Loader[int, SourceRow | None]:
+        return Loader(_one_each(self.reader.records, SourceRow, SourceRow.id))
 
     @cached_property
-    def source_by_slug(self) -> DataLoader[str, SourceRow | None]:
-        return DataLoader(_one_each(self.reader.records, SourceRow, SourceRow.slug))
+    def source_by_slug(self) -> Loader[str, SourceRow | None]:
+        return Loader(_one_each(self.reader.records, SourceRow, SourceRow.slug))
 
     @cached_property
-    def evidence_by_key(self) -> DataLoader[str, EvidenceRow | None]:
-        return DataLoader(_one_each(self.reader.records, EvidenceRow, EvidenceRow.key))
+    def evidence_by_key(self) -> Loader[str, EvidenceRow | None]:
+        return Loader(_one_each(self.reader.records, EvidenceRow, EvidenceRow.key))
 
     @cached_property
-    def children_by_node_id(self) -> DataLoader[int, list[NodeRow]]:
-        return DataLoader(self._children_by_node_id)
+    def children_by_node_id(self) -> Loader[int, list[NodeRow]]:
+        return Loader(self._children_by_node_id)
 
     @cached_property
-    def ancestors_by_node_id(self) -> DataLoader[int, list[Any]]:
-        return DataLoader(_many_each(self.reader, ANCESTORS, lambda row: row[1]))
+    def ancestors_by_node_id(self) -> Loader[int, list[Any]]:
+        return Loader(_many_each(self.reader, ANCESTORS, lambda row: row[1]))
 
     @cached_property
-    def sources_by_model_id(self) -> DataLoader[int, list[Any]]:
-        return DataLoader(_many_each(self.reader, SOURCES, lambda row: row[0].model_id))
+    def sources_by_model_id(self) -> Loader[int, list[Any]]:
+        return Loader(_many_each(self.reader, SOURCES, lambda row: row[0].model_id))
 
     @cached_property
-    def evidence_by_pair(self) -> DataLoader[tuple[int, int], list[Any]]:
-        return DataLoader(self._evidence_by_pair)
+    def evidence_by_pair(self) -> Loader[tuple[int, int], list[Any]]:
+        return Loader(self._evidence_by_pair)
 
     @cached_property
-    def treatments_by_method_id(self) -> DataLoader[int, list[Any]]:
-        return DataLoader(self._treatments_by_method_id)
+    def treatments_by_method_id(self) -> Loader[int, list[Any]]:
+        return Loader(self._treatments_by_method_id)
 
     @cached_property
-    def branch_treatments_by_pair(self) -> DataLoader[tuple[int, int], list[Any]]:
-        return DataLoader(self._branch_treatments_by_pair)
+    def branch_treatments_by_pair(self) -> Loader[tuple[int, int], list[Any]]:
+        return Loader(self._branch_treatments_by_pair)
 
     @cached_property
-    def branches_by_model_level(self) -> DataLoader[tuple[int, int], list[Any]]:
-        return DataLoader(self._branches_by_model_level)
+    def branches_by_model_level(self) -> Loader[tuple[int, int], list[Any]]:
+        return Loader(self._branches_by_model_level)
 
     @cached_property
-    def descendants_by_node(self) -> DataLoader[tuple[int, int | None], list[NodeRow]]:
-        return DataLoader(self._descendants_by_node)
+    def descendants_by_node(self) -> Loader[tuple[int, int | None], list[NodeRow]]:
+        return Loader(self._descendants_by_node)
 
     def prime_models(self, models: Sequence[ModelRow]) -> None:
         for model in models:
