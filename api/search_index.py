@@ -100,7 +100,8 @@ def words_of(query: str) -> list[str]:
 class Reader(Protocol):
     """What searching needs of a request's database access (schema.reader.Reader)."""
 
-    dialect: str
+    @property
+    def dialect(self) -> str: ...
 
     async def execute(self, statement: Any, params: dict[str, Any] | None = None) -> Any: ...
 

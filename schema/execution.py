@@ -146,8 +146,16 @@ def _read_leaf(step: _Step, source: Any) -> Any:
     attribute: never an awaitable) and coerced; or _FALL_BACK."""
     try:
         value = step.resolve(source)  # type: ignore[misc]
-        if value is None:
-            return _FALL_BACK if step.non_null else None
+    except Exception:  # the executor runs it again and reports it
+        return _FALL_BACK
+    if value is None:
+        return _FALL_BACK if step.non_null else None
+    return _coerced(step, value)
+
+
+def _coerced(step: _Step, value: Any) -> Any:
+    """A leaf's ``value`` (not null) coerced for the response, or _FALL_BACK."""
+    try:
         coerced = step.coerce(value)  # type: ignore[misc]
     except Exception:  # the executor runs it again and reports it
         return _FALL_BACK
@@ -269,11 +277,7 @@ class TaxonomyExecutor(StrawberryGraphQLCoreExecutionContext):
                 value,
                 None,
             )
-        try:
-            coerced = step.coerce(value)  # type: ignore[misc]
-        except Exception:  # the executor runs it again and reports it
-            return _FALL_BACK
-        return _FALL_BACK if coerced is None or coerced is Undefined else coerced
+        return _coerced(step, value)
 
     def _complete_object(
         self, step: _Step, parent_type: GraphQLObjectType, value: Any, field_path: Path

@@ -36,9 +36,12 @@ class Reader:
     nothing is written, so the session's work on each statement (ORM compile state,
     result setup, its transaction bookkeeping) would buy nothing."""
 
-    dialect: str
     statements: int = 0
     _sql_dialect: Dialect  # the engine's, for which statements are compiled
+
+    @property
+    def dialect(self) -> str:
+        return self._sql_dialect.name
 
     async def execute(
         self, statement: Executable, params: dict[str, Any] | None = None
@@ -116,7 +119,6 @@ class AsyncReader(Reader):
         self._connection: AsyncConnection | None = None
         self._driver: Any = None  # the psycopg connection under it
         self._lock = asyncio.Lock()
-        self.dialect = engine.dialect.name
         self._sql_dialect = engine.dialect
 
     async def _connect(self) -> None:
@@ -187,9 +189,7 @@ class InLoopReader(Reader):
         self._engine = engine
         self._connection: Connection | None = None
         self._driver: Any = None  # the sqlite3 connection under it
-        self._sqlite: Any = None  # the same, while it has our progress handler
         self._deadline = deadline
-        self.dialect = engine.dialect.name
         self._sql_dialect = engine.dialect
 
     def _open(self) -> Connection:
@@ -198,8 +198,7 @@ class InLoopReader(Reader):
         self._driver = connection.connection.driver_connection
         if self._deadline is not None:
             at = self._deadline.at
-            self._sqlite = self._driver
-            self._sqlite.set_progress_handler(lambda: time.monotonic() > at, _PROGRESS_INSTRUCTIONS)
+            self._driver.set_progress_handler(lambda: time.monotonic() > at, _PROGRESS_INSTRUCTIONS)
         return connection
 
     async def _by_driver(self, sql: str, values: Any) -> list[Any] | None:
@@ -235,7 +234,7 @@ class InLoopReader(Reader):
         connection, self._connection = self._connection, None
         if connection is None:
             return
-        if self._sqlite is not None:  # the connection goes back to the pool without it
-            self._sqlite.set_progress_handler(None, _PROGRESS_INSTRUCTIONS)
-            self._sqlite = None
+        if self._deadline is not None:  # the connection goes back to the pool without it
+            self._driver.set_progress_handler(None, _PROGRESS_INSTRUCTIONS)
+        self._driver = None
         connection.close()  # rolls the read-only transaction back

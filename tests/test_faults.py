@@ -244,10 +244,6 @@ async def _scenario(
         await asyncio.sleep(2)
     stop.set()
     await load
-    # A closed transport finishes closing on a later turn of the loop; asyncio.run closes
-    # the loop as soon as this returns, and a transport caught half-closed warns when it
-    # is collected ("unclosed transport", failing whichever test is running then).
-    await asyncio.sleep(0.1)
     return outcomes, cut_at, restored_at, recovered_at, ready_while_cut
 
 
