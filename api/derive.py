@@ -9,9 +9,13 @@ from sqlalchemy import Connection, text
 _STRENGTH_RANK = "CASE strength WHEN 'core' THEN 1 WHEN 'used' THEN 2 ELSE 3 END"
 
 
-TREATMENTS = f"""INSERT INTO treatment (method_id, model_id, strength_rank)
-    SELECT method_id, model_id, MIN({_STRENGTH_RANK}) FROM evidence
-    GROUP BY method_id, model_id"""
+# Each pair with its method's node's pre-order position (see TreatmentRow.node_pre), joined
+# after grouping: once per pair, not once per piece of evidence.
+TREATMENTS = f"""INSERT INTO treatment (method_id, model_id, strength_rank, node_pre)
+    SELECT t.method_id, t.model_id, t.strength_rank, n.pre
+    FROM (SELECT method_id, model_id, MIN({_STRENGTH_RANK}) AS strength_rank FROM evidence
+          GROUP BY method_id, model_id) t
+    JOIN method m ON m.id = t.method_id JOIN node n ON n.id = m.node_id"""
 
 METHOD_STATS = """INSERT INTO method_stats (method_id, strongest_rank, model_count)
     SELECT m.id, MIN(t.strength_rank), COUNT(t.model_id)

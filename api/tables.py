@@ -126,11 +126,21 @@ class TreatmentRow(SQLModel, table=True):
     """A (model, method) pair's treatment: the strongest strength over its evidence."""
 
     __tablename__ = "treatment"
+    __table_args__ = (
+        # A model's treatments in a branch are an index range scan: model, then the
+        # branch's interval of pre-order positions. Its cost is the rows it returns, not
+        # the branch's methods (a root's By-model rows would otherwise probe every method
+        # of the root once per model on the page).
+        Index("ix_treatment_model_id_node_pre", "model_id", "node_pre"),
+    )
 
     method_id: int = Field(foreign_key="method.id", primary_key=True)
-    model_id: int = Field(foreign_key="model.id", primary_key=True, index=True)
+    model_id: int = Field(foreign_key="model.id", primary_key=True)
     # 1 = core, 2 = used, 3 = mentioned: the strongest is the minimum.
     strength_rank: int = Field(sa_type=SmallInteger)
+    # The pre-order position (NodeRow.pre) of the node the method is filed at, copied here
+    # so that "in the branch of N" is N.pre <= node_pre <= N.last, with no join.
+    node_pre: int
 
 
 class MethodStatsRow(SQLModel, table=True):

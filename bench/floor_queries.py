@@ -58,12 +58,14 @@ async def _by_model_rows(
     methods: dict[int, list[dict[str, Any]]] = defaultdict(list)
     if page:
         # As the server asks it (schema/loaders.py): node = ? AND model IN (...), which
-        # SQLite answers from indexes (a row-value IN list would scan the table).
+        # SQLite answers from indexes (a row-value IN list would scan the table); the
+        # branch is its pre-order interval, a range of the (model_id, node_pre) index.
         rows = await fetch(
             "SELECT treatment.model_id, treatment.strength_rank, method.name FROM treatment"
+            " JOIN node AS branch ON treatment.node_pre >= branch.pre"
+            " AND treatment.node_pre <= branch.last"
             " JOIN method ON method.id = treatment.method_id"
-            " JOIN node_closure ON node_closure.descendant_id = method.node_id"
-            " WHERE node_closure.ancestor_id = ?"
+            " WHERE branch.id = ?"
             f" AND treatment.model_id IN ({_marks(len(page))})"
             " ORDER BY treatment.strength_rank, method.name_rank",
             [node_id, *(row[0] for row in page)],

@@ -4,7 +4,7 @@ from datetime import date
 from typing import Annotated, Any
 
 import strawberry
-from sqlalchemy import ColumnElement, Select, select
+from sqlalchemy import ColumnElement, Select, and_, select
 from sqlmodel import col
 
 from api.tables import NodeClosureRow, NodeRow
@@ -98,6 +98,12 @@ def contains(column: Any, text: str) -> ColumnElement[bool]:
     """``column`` contains ``text``, any case, with LIKE's wildcards taken literally."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return col(column).ilike(f"%{escaped}%", escape="\\")
+
+
+def in_branch(node_pre: Any, branch: Any) -> ColumnElement[bool]:
+    """``node_pre`` (a node's pre-order position, such as TreatmentRow.node_pre) lies in
+    ``branch``'s subtree: ``branch`` is a NodeRow record or an alias of the node table."""
+    return and_(node_pre >= branch.pre, node_pre <= branch.last)
 
 
 def branch_node_ids(node: NodeRow) -> Select[Any]:

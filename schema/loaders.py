@@ -11,6 +11,7 @@ from functools import cache, cached_property
 from typing import Any, TypeVar
 
 from sqlalchemy import and_, bindparam, or_, select
+from sqlalchemy.orm import aliased
 from sqlmodel import col
 from strawberry.dataloader import DataLoader
 
@@ -26,6 +27,7 @@ from api.tables import (
     SourceRow,
     TreatmentRow,
 )
+from schema.inputs import in_branch
 from schema.reader import Reader
 from schema.records import AnySelect, Prepared, keys
 
@@ -231,12 +233,18 @@ def _evidence_of_pairs(pairs_in: Callable[[Sequence[Any]], Any]) -> AnySelect:
     )
 
 
+_BRANCH = aliased(NodeRow, name="branch")
+
+
 def _branch_treatments_of_pairs(pairs_in: Callable[[Sequence[Any]], Any]) -> AnySelect:
+    # For each (branch, model): the model's treatments whose node lies in the branch's
+    # interval, read off the (model_id, node_pre) index: the rows of the answer, whatever
+    # the size of the branch.
     return (
-        select(TreatmentRow, MethodRow, col(NodeClosureRow.ancestor_id))
+        select(TreatmentRow, MethodRow, col(_BRANCH.id))
+        .join(_BRANCH, in_branch(col(TreatmentRow.node_pre), _BRANCH))
         .join(MethodRow, col(MethodRow.id) == col(TreatmentRow.method_id))
-        .join(NodeClosureRow, col(NodeClosureRow.descendant_id) == col(MethodRow.node_id))
-        .where(pairs_in([col(NodeClosureRow.ancestor_id), col(TreatmentRow.model_id)]))
+        .where(pairs_in([col(_BRANCH.id), col(TreatmentRow.model_id)]))
         .order_by(col(TreatmentRow.strength_rank), col(MethodRow.name_rank))
     )
 

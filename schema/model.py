@@ -12,7 +12,7 @@ from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import ModelOrderField, OrderDirection, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder, branch_node_ids, contains
+from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder, contains, in_branch
 from schema.lookup import row_for_id
 from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
 from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
@@ -65,7 +65,7 @@ class Model(Slugged):
         )
         if within is not None:
             node = await row_for_id(info, "Node", within, "within")
-            statement = statement.where(col(MethodRow.node_id).in_(branch_node_ids(node)))
+            statement = statement.where(in_branch(col(TreatmentRow.node_pre), node))
         keys = [SortKey(col(TreatmentRow.strength_rank)), SortKey(col(MethodRow.name_rank))]
         reader = info.context.reader
         page = await keyset_page(

@@ -1,12 +1,14 @@
 """Migrations: up to head, down to nothing, up again, on each backend; and the tables of
 the code match what the migrations build (`alembic check`)."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic import command
-from sqlalchemy import inspect, text
+from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from api import migrate
@@ -93,29 +95,58 @@ def test_constraints_are_enforced(
         engine.dispose()
 
 
-def test_0003_fills_recency_rank_of_existing_rows(
-    backend: str, new_database: Callable[[str, str], str]
-) -> None:
-    url = new_database(backend, "backfill")
-    migrate.upgrade(url, "0002")
+@contextmanager
+def _rows_then_upgrade(url: str, revision: str, statements: list[str]) -> Iterator[Engine]:
+    """The database at ``revision`` with SETUP's rows and ``statements``', then migrated to
+    head: what a database holding data goes through."""
+    migrate.upgrade(url, revision)
     engine = make_sync_engine(url)
     try:
         with engine.begin() as connection:
-            for statement in SETUP:
+            for statement in [*SETUP, *statements]:
                 connection.execute(text(statement))
-            connection.execute(text("UPDATE model SET recency_rank = 7 WHERE id = 1"))
-            connection.execute(
-                text(
-                    "INSERT INTO branch_model (node_id, model_id, strongest_rank, method_count) "
-                    "VALUES (1, 1, 2, 1)"
-                )
-            )
         migrate.upgrade(url)
-        with engine.connect() as connection:
-            rank = connection.execute(text("SELECT recency_rank FROM branch_model")).scalar()
-        assert rank == 7
+        yield engine
     finally:
         engine.dispose()
+
+
+def _scalar(engine: Engine, sql: str) -> Any:
+    with engine.connect() as connection:
+        return connection.execute(text(sql)).scalar()
+
+
+def test_0003_fills_recency_rank_of_existing_rows(
+    backend: str, new_database: Callable[[str, str], str]
+) -> None:
+    rows = [
+        "UPDATE model SET recency_rank = 7 WHERE id = 1",
+        "INSERT INTO branch_model (node_id, model_id, strongest_rank, method_count) "
+        "VALUES (1, 1, 2, 1)",
+    ]
+    with _rows_then_upgrade(new_database(backend, "backfill"), "0002", rows) as engine:
+        assert _scalar(engine, "SELECT recency_rank FROM branch_model") == 7
+
+
+def test_0004_fills_node_pre_of_existing_rows_and_goes_back(
+    backend: str, new_database: Callable[[str, str], str]
+) -> None:
+    url = new_database(backend, "node_pre")
+    rows = [
+        "UPDATE node SET pre = 5, last = 5 WHERE id = 1",
+        "INSERT INTO treatment (method_id, model_id, strength_rank) VALUES (1, 1, 2)",
+    ]
+    with _rows_then_upgrade(url, "0003", rows) as engine:
+        assert _scalar(engine, "SELECT node_pre FROM treatment") == 5
+        indexes = {index["name"] for index in inspect(engine).get_indexes("treatment")}
+        assert "ix_treatment_model_id_node_pre" in indexes
+        assert "ix_treatment_model_id" not in indexes
+
+        migrate.downgrade(url, "0003")
+        inspector = inspect(engine)
+        assert "node_pre" not in {column["name"] for column in inspector.get_columns("treatment")}
+        assert "ix_treatment_model_id" in {i["name"] for i in inspector.get_indexes("treatment")}
+        assert _scalar(engine, "SELECT strength_rank FROM treatment") == 2  # the pair is kept
 
 
 def test_a_load_leaves_every_index_and_key_in_place(

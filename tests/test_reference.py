@@ -32,13 +32,13 @@ Evidence rows, numbered for the sums below, and the treatment of each (model, me
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from reference import ByModelRow, NodeFigures, Reference
+from tiny_dataset import write_files
 
 NODES: list[dict[str, Any]] = [
     {"slug": "leaf", "name": "Leaf", "parent": "mid", "matching_aids": ["leafy"]},
@@ -101,10 +101,7 @@ def write_dataset(
         "methods": methods,
         "evidence": evidence,
     }
-    for name, rows in files.items():
-        lines = "".join(json.dumps(row) + "\n" for row in rows)
-        (folder / f"{name}.jsonl").write_text(lines, encoding="utf-8")
-    return folder
+    return write_files(folder, files)
 
 
 @pytest.fixture

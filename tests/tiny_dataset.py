@@ -14,6 +14,7 @@ Models: Newest (2025-06-01); `alpha` and `Bravo` (both 2024-01-01); `yankee` and
 """
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -65,12 +66,22 @@ def write_tiny(folder: Path) -> None:
         {"model": model, "method": method, "strength": strength, "source": f"{model}-report"}
         for model, method, strength in EVIDENCE
     ]
-    for name, rows in [
-        ("nodes", NODES),
-        ("models", MODELS),
-        ("sources", sources),
-        ("methods", METHODS),
-        ("evidence", evidence),
-    ]:
-        lines = [json.dumps(row) for row in rows]
-        (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_files(
+        folder,
+        {
+            "nodes": NODES,
+            "models": MODELS,
+            "sources": sources,
+            "methods": METHODS,
+            "evidence": evidence,
+        },
+    )
+
+
+def write_files(folder: Path, files: Mapping[str, list[dict[str, Any]]]) -> Path:
+    """A dataset folder: each of ``files`` (by name, without `.jsonl`) one row per line."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, rows in files.items():
+        lines = "".join(json.dumps(row) + "\n" for row in rows)
+        (folder / f"{name}.jsonl").write_text(lines, encoding="utf-8")
+    return folder

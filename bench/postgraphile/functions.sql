@@ -1,5 +1,5 @@
 -- The peer's computed columns: the same questions our server answers, read from the same
--- precomputed tables (branch_model, treatment, method_stats, node_stats, node_closure,
+-- precomputed tables (branch_model, treatment, method_stats, node_stats,
 -- search_document), so that PostGraphile is measured on the same read model.
 -- Each is STABLE (PostGraphile inlines it into the request's one SQL statement) and
 -- orders its rows as our server does.
@@ -21,24 +21,25 @@ LANGUAGE sql STABLE AS $$
   SELECT * FROM node WHERE parent_id = n.id ORDER BY pre
 $$;
 
--- The By-model table: newest release first, undated after, ties by name (recency_rank).
+-- The By-model table: newest release first, undated after, ties by name (recency_rank,
+-- copied into branch_model so that a page is a range of its (node_id, recency_rank) index).
 CREATE OR REPLACE FUNCTION node_by_model(n node) RETURNS SETOF branch_model
 LANGUAGE sql STABLE AS $$
-  SELECT b.* FROM branch_model b JOIN model m ON m.id = b.model_id
-  WHERE b.node_id = n.id ORDER BY m.recency_rank
+  SELECT b.* FROM branch_model b WHERE b.node_id = n.id ORDER BY b.recency_rank
 $$;
 
 CREATE OR REPLACE FUNCTION branch_model_strongest(b branch_model) RETURNS text
 LANGUAGE sql STABLE AS $$ SELECT strength_name(b.strongest_rank) $$;
 
--- One By-model row's methods: the model's treatments of the branch's methods, strongest
--- first, then by name (name_rank is the casefolded order).
+-- One By-model row's methods: the model's treatments of the branch's methods (those whose
+-- node lies in the branch's pre-order interval: a range of the (model_id, node_pre) index),
+-- strongest first, then by name (name_rank is the casefolded order).
 CREATE OR REPLACE FUNCTION branch_model_methods(b branch_model) RETURNS SETOF treatment
 LANGUAGE sql STABLE AS $$
-  SELECT t.* FROM treatment t
+  SELECT t.* FROM node n
+  JOIN treatment t ON t.model_id = b.model_id AND t.node_pre BETWEEN n.pre AND n.last
   JOIN method m ON m.id = t.method_id
-  JOIN node_closure c ON c.descendant_id = m.node_id
-  WHERE c.ancestor_id = b.node_id AND t.model_id = b.model_id
+  WHERE n.id = b.node_id
   ORDER BY t.strength_rank, m.name_rank
 $$;
 

@@ -1,0 +1,129 @@
+"""A query's work grows with its answer, not with the data around it.
+
+Two datasets differ only in how many methods a prolific model treats in one large root
+(100 or 10,000); the queries below ask for answers that do not include those methods.
+The work is counted as SQLite counts it, in virtual machine instructions (a progress
+handler on each request's connection), so the measure is exact and repeatable, unlike
+time. Statement counts alone (tests/test_query_count.py) cannot see a statement whose
+plan walks a whole branch.
+"""
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from schema.reader import InLoopReader
+
+from conftest import Api
+from tiny_dataset import write_files
+
+# SQLite calls the handler every this many instructions.
+_STEP = 100
+
+# The newest model's By-model row in the large root: one method, whatever else the root
+# holds. And the prolific model's treatments in the small root: one method too.
+BY_MODEL_PAGE = """
+query ($slug: String!) {
+  node(slug: $slug) {
+    byModel(first: 1) { nodes { model { name } strongest methods { method { name } strength } } }
+  }
+}
+"""
+TREATMENTS_WITHIN = """
+query ($within: ID!) {
+  model(slug: "prolific") {
+    treatments(within: $within) { nodes { method { name } strength } }
+  }
+}
+"""
+
+
+def _write(folder: Path, filler: int) -> Path:
+    """Roots `big` (one method of `newest` and ``filler`` of `prolific`) and `small` (one
+    method of `prolific`)."""
+    methods = [
+        {"slug": "newest-method", "name": "Newest method", "node": "big"},
+        {"slug": "small-method", "name": "Small method", "node": "small"},
+    ] + [{"slug": f"filler-{i}", "name": f"Filler {i:05d}", "node": "big"} for i in range(filler)]
+    evidence = [
+        {"model": "newest", "method": "newest-method", "strength": "core"},
+        {"model": "prolific", "method": "small-method", "strength": "used"},
+    ] + [{"model": "prolific", "method": f"filler-{i}", "strength": "used"} for i in range(filler)]
+    files: dict[str, list[dict[str, Any]]] = {
+        "nodes": [
+            {"slug": "big", "name": "Big", "parent": None, "matching_aids": []},
+            {"slug": "small", "name": "Small", "parent": None, "matching_aids": []},
+        ],
+        "models": [
+            {"slug": "newest", "name": "Newest", "release_date": "2026-01-01"},
+            {"slug": "prolific", "name": "Prolific", "release_date": "2020-01-01"},
+        ],
+        "sources": [],
+        "methods": methods,
+        "evidence": evidence,
+    }
+    return write_files(folder, files)
+
+
+@pytest.fixture(scope="module")
+def datasets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("cost")
+    return {"small": _write(base / "small", 100), "large": _write(base / "large", 10_000)}
+
+
+@pytest.fixture
+def instructions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts, in steps of `_STEP`, the SQLite instructions of every request's statements."""
+    counted = [0]
+    opened = InLoopReader._open
+
+    def counting_open(self: InLoopReader) -> Any:
+        connection = opened(self)
+
+        def tick() -> int:
+            counted[0] += _STEP
+            return 0  # go on
+
+        self._driver.set_progress_handler(tick, _STEP)
+        return connection
+
+    monkeypatch.setattr(InLoopReader, "_open", counting_open)
+    return counted
+
+
+def _cost(api: Api, counted: list[int], document: str, variables: dict[str, Any]) -> int:
+    counted[0] = 0
+    result = api.execute(document, variables)
+    assert not result.errors, result.errors
+    return counted[0]
+
+
+def _within_id(api: Api) -> str:
+    node_id: str = api.query('{ node(slug: "small") { id } }')["node"]["id"]
+    return node_id
+
+
+@pytest.mark.parametrize(
+    ("document", "variables"),
+    [(BY_MODEL_PAGE, lambda api: {"slug": "big"}), (TREATMENTS_WITHIN, None)],
+    ids=["by-model-row-in-a-large-branch", "model-treatments-within-a-small-branch"],
+)
+def test_work_does_not_grow_with_what_the_answer_leaves_out(
+    document: str,
+    variables: Callable[[Api], dict[str, Any]] | None,
+    datasets: dict[str, Path],
+    api_for: Callable[[str, str], Api],
+    instructions: list[int],
+) -> None:
+    costs, answers = {}, {}
+    for size, folder in datasets.items():
+        api = api_for("sqlite", str(folder))
+        values = variables(api) if variables else {"within": _within_id(api)}
+        answers[size] = api.execute(document, values).data
+        costs[size] = _cost(api, instructions, document, values)
+    assert answers["small"] == answers["large"]
+    assert costs["small"] > 0, "the progress handler counted nothing"
+    # 100 times the data left out; the work may wobble (page sizes, B-tree depth), not grow.
+    assert costs["large"] < 2 * costs["small"], costs
