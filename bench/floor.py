@@ -108,7 +108,9 @@ class PostgresDatabase:
                     return await cursor.fetchall()
 
                 data = await answer(fetch, self.dialect, variables)
-            await connection.rollback()
+            # COMMIT, as our server ends its read-only transactions: psycopg forgets a
+            # connection's prepared statements on every ROLLBACK, so none would be prepared.
+            await connection.commit()
             return data, statements
         finally:
             self._idle.put_nowait(connection)

@@ -220,7 +220,7 @@ def markdown(results: Results, chart_name: str) -> str:
         "with 2 workers; the peer: PostGraphile in 2 Node processes (node:cluster) over the "
         "same PostgreSQL database, with the SQL functions of `bench/postgraphile/functions.sql`.",
         "- x floor: requests/s over the floor's on the same database; x peer: over "
-        "PostGraphile's (PostgreSQL). SQL/req: statements per request, BEGIN/ROLLBACK left "
+        "PostGraphile's (PostgreSQL). SQL/req: statements per request, BEGIN/COMMIT left "
         "out (our server and the floor count their own; the peer is counted on the wire).",
         "",
         f"![requests per second]({chart_name})",

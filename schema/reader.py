@@ -23,6 +23,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from schema.errors import RequestTimeoutError
 from schema.records import AnySelect, Prepared
 
+_IN_TRANSACTION = psycopg.pq.TransactionStatus.INTRANS
+
 # SQLite calls the progress handler every this many virtual machine instructions
 # (a few hundred microseconds of work): often enough to stop within a millisecond.
 _PROGRESS_INSTRUCTIONS = 10_000
@@ -173,8 +175,16 @@ class AsyncReader(Reader):
     async def close(self) -> None:
         async with self._lock:
             if self._connection is not None:
-                connection, self._connection, self._driver = self._connection, None, None
-                await connection.close()  # rolls the read-only transaction back
+                connection, driver = self._connection, self._driver
+                self._connection = self._driver = None
+                if driver is not None and driver.info.transaction_status == _IN_TRANSACTION:
+                    # A read-only transaction ends the same either way, but psycopg forgets
+                    # a connection's prepared statements on every ROLLBACK (it cannot tell
+                    # which survive one): ended by rollbacks, no statement would ever be
+                    # run often enough to be prepared, and PostgreSQL would plan each one
+                    # every time. After a COMMIT, the pool's reset has nothing to undo.
+                    await driver.commit()
+                await connection.close()  # rolls back what is left: a failed transaction
 
 
 class InLoopReader(Reader):
