@@ -177,14 +177,19 @@ class AsyncReader(Reader):
             if self._connection is not None:
                 connection, driver = self._connection, self._driver
                 self._connection = self._driver = None
-                if driver is not None and driver.info.transaction_status == _IN_TRANSACTION:
-                    # A read-only transaction ends the same either way, but psycopg forgets
-                    # a connection's prepared statements on every ROLLBACK (it cannot tell
-                    # which survive one): ended by rollbacks, no statement would ever be
-                    # run often enough to be prepared, and PostgreSQL would plan each one
-                    # every time. After a COMMIT, the pool's reset has nothing to undo.
-                    await driver.commit()
-                await connection.close()  # rolls back what is left: a failed transaction
+                try:
+                    if driver is not None and driver.info.transaction_status == _IN_TRANSACTION:
+                        # A read-only transaction ends the same either way, but psycopg
+                        # forgets a connection's prepared statements on every ROLLBACK (it
+                        # cannot tell which survive one): ended by rollbacks, no statement
+                        # would ever run often enough to be prepared, and PostgreSQL would
+                        # plan each one every time. After a COMMIT the pool's reset has
+                        # nothing to undo.
+                        await driver.commit()
+                finally:
+                    # Back to the pool even when the COMMIT failed (a dropped connection:
+                    # the pool's rollback fails too, and the pool retires it).
+                    await connection.close()
 
 
 class InLoopReader(Reader):

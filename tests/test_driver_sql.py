@@ -20,6 +20,8 @@ from schema.loaders import ANCESTORS, NEAR_DESCENDANTS
 from schema.reader import Deadline, Reader
 from schema.records import Prepared, keys
 
+from conftest import POSTGRES_URL
+
 T = TypeVar("T")
 
 MODELS = Prepared.of(
@@ -182,3 +184,39 @@ def test_a_statement_past_the_deadline_is_stopped(sqlite_url: str) -> None:
             await late.close()
 
     reading(sqlite_url, use)
+
+
+@pytest.mark.skipif(POSTGRES_URL is None, reason="PostgreSQL only (TEST_DATABASE_URL)")
+def test_a_connection_dropped_before_its_commit_goes_back_and_is_retired(
+    new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """A request's transaction ends with a COMMIT (schema.reader.AsyncReader.close); when
+    the database dropped the connection first, the COMMIT fails, the connection still
+    leaves the request (none stays checked out) and the next request reads."""
+    url = _tiny_database(new_database, "postgresql", tiny_folder)
+    admin = make_sync_engine(url)
+
+    async def main() -> None:
+        engine = make_async_engine(url)
+        try:
+            reader = Reader.of(engine)
+            pid = (await reader.execute(text("SELECT pg_backend_pid()"))).scalar()
+            with admin.connect() as connection:
+                connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            # The COMMIT fails, and so does the pool's rollback after it (CloseReader logs
+            # this and the answer, already made, goes out).
+            with pytest.raises(DBAPIError, match="connection is lost"):
+                await reader.close()
+            assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+            after = Reader.of(engine)
+            try:
+                assert (await after.rows(VERSION))[0][0] == 1
+            finally:
+                await after.close()
+        finally:
+            await engine.dispose()
+
+    try:
+        asyncio.run(main())
+    finally:
+        admin.dispose()
