@@ -242,22 +242,34 @@ def _systems(measurements: Iterable[Measurement]) -> list[str]:
 
 
 def chart(results: Results, path: Path) -> None:
+    """Requests/s at S per workload and system (left), and W1 and W4 across the scales
+    (right). Each system keeps one colour in both; both are on a log scale, as the cached
+    answers run at 20-30 times the rest, which a linear axis would flatten."""
     scales = list(dict.fromkeys(m.scale for m in results.measurements))
     at_s = [m for m in results.measurements if m.scale == "S"]
     systems = _systems(results.measurements)
+    colours = {system: plt.get_cmap("tab10")(index % 10) for index, system in enumerate(systems)}
     workloads = list(dict.fromkeys(m.workload for m in at_s))
-    figure, axes = plt.subplots(1, 2, figsize=(15, 5.5), gridspec_kw={"width_ratios": [3, 2]})
+    figure, axes = plt.subplots(1, 2, figsize=(15, 7), gridspec_kw={"width_ratios": [3, 2]})
     width = 0.8 / max(len(systems), 1)
     for index, system in enumerate(systems):
         values = [
             found.requests_per_second if (found := results.find("S", w, system)) else 0
             for w in workloads
         ]
-        axes[0].bar([i + index * width for i in range(len(workloads))], values, width, label=system)
+        axes[0].bar(
+            [i + index * width for i in range(len(workloads))],
+            values,
+            width,
+            label=system,
+            color=colours[system],
+        )
     axes[0].set_xticks([i + 0.4 - width / 2 for i in range(len(workloads))], workloads)
-    axes[0].set_ylabel("requests/s")
+    axes[0].set_yscale("log")
+    axes[0].set_ylabel("requests/s (log)")
     axes[0].set_title("Scale S: requests/s per workload")
-    axes[0].legend(fontsize=7)
+    # Legends below the plots, where they hide no bar or line.
+    axes[0].legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4)
     for system in systems:
         for workload, style in (("W1", "-o"), ("W4", "--s")):
             points = [
@@ -270,13 +282,14 @@ def chart(results: Results, path: Path) -> None:
                     [p[0] for p in points],
                     [p[1] for p in points],
                     style,
+                    color=colours[system],
                     label=f"{workload} {system}",
                 )
     axes[1].set_yscale("log")
     axes[1].set_ylabel("requests/s (log)")
     axes[1].set_title("W1 (solid) and W4 (dashed) as the data grows")
     if axes[1].lines:
-        axes[1].legend(fontsize=6)
+        axes[1].legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=2)
     else:
         axes[1].text(
             0.5, 0.5, "one scale only in this run", ha="center", transform=axes[1].transAxes
