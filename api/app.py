@@ -136,7 +136,11 @@ def _freeze_long_lived_objects() -> None:
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
 
-    engine = make_async_engine(settings.database_url, pool_size=settings.pool_size)
+    engine = make_async_engine(
+        settings.database_url,
+        pool_size=settings.pool_size,
+        prepared_statements=settings.prepared_statements,
+    )
     request_engine = make_request_engine(
         settings.database_url, engine, pool_size=settings.pool_size
     )

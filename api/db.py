@@ -108,7 +108,9 @@ def _read_only_sqlite_url(url: str, driver: str) -> URL:
     return make_url(f"{driver}:///file:{path.resolve()}?mode=ro&uri=true")
 
 
-def make_async_engine(url: str, *, pool_size: int = 5) -> AsyncEngine:
+def make_async_engine(
+    url: str, *, pool_size: int = 5, prepared_statements: bool = True
+) -> AsyncEngine:
     """The serving engine, which cannot write (least privilege: the file is opened
     read-only on SQLite, every transaction is read-only on PostgreSQL); every request
     reads one consistent snapshot of the data."""
@@ -132,6 +134,8 @@ def make_async_engine(url: str, *, pool_size: int = 5) -> AsyncEngine:
         connect_args={
             "connect_timeout": 3,
             "options": "-c default_transaction_read_only=on",
+            # psycopg's own default (5 runs before preparing), or never.
+            "prepare_threshold": 5 if prepared_statements else None,
         },
         # One snapshot for all of a request's statements, so no answer mixes two loads.
         isolation_level="REPEATABLE READ",

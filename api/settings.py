@@ -31,6 +31,11 @@ class Settings(BaseSettings):
     graphiql: bool = True
     # Connections each server process keeps to PostgreSQL.
     pool_size: int = 5
+    # PostgreSQL: prepare the statements requests run again and again, on each connection
+    # (psycopg prepares one on its sixth run there), so that the database stops planning
+    # them. Off behind a pooler that cannot keep prepared statements across transactions
+    # (PgBouncer in transaction mode without max_prepared_statements).
+    prepared_statements: bool = True
     # Answers kept per process, by query and data version (0 entries turns it off; ETags
     # and 304s work either way).
     response_cache: bool = True
