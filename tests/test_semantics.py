@@ -196,6 +196,32 @@ def test_model_profile_by_branch_and_its_treatments(tiny: Api) -> None:
     assert within["model"]["treatments"]["totalCount"] == 1
 
 
+@pytest.mark.parametrize(
+    ("model", "node", "methods"),
+    [
+        ("newest", "alpha", ["alpha method", "Bravo method"]),  # both filed at gamma, below
+        ("newest", "beta", ["alpha method", "Bravo method"]),
+        ("newest", "gamma", ["alpha method", "Bravo method"]),
+        ("newest", "delta", []),  # gamma's uncle
+        ("tie-b", "alpha", ["Charlie method"]),
+        ("tie-b", "gamma", []),  # Charlie method is filed at beta, gamma's parent
+        ("tie-b", "zeta", ["Zed method"]),
+        ("undated-y", "beta", ["alpha method", "Charlie method"]),  # both MENTIONED: by name
+    ],
+)
+def test_model_treatments_within_a_branch(
+    tiny: Api, model: str, node: str, methods: list[str]
+) -> None:
+    """`within` takes the node and everything below it, nothing beside or above it."""
+    found = tiny.query(
+        "query W($m: String!, $n: ID!) {"
+        " model(slug: $m) { treatments(within: $n) { totalCount nodes { method { name } } } } }",
+        {"m": model, "n": encode_id("Node", node)},
+    )["model"]["treatments"]
+    assert [row["method"]["name"] for row in found["nodes"]] == methods
+    assert found["totalCount"] == len(methods)
+
+
 def test_methods_here_and_in_branch(tiny: Api) -> None:
     document = """
     query($scope: Scope!) {
