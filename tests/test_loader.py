@@ -25,8 +25,9 @@ from api.cli import main
 from api.db import make_sync_engine
 from api.loader.dataset import DatasetError, read_dataset
 from api.loader.records import FILES
+from api.loading import load_directory
 
-from conftest import DATASETS, Api, serve
+from conftest import DATASETS, POSTGRES_URL, Api, serve
 
 Row = dict[str, Any]
 NewDatabase = Callable[[str, str], str]
@@ -824,3 +825,29 @@ def test_duplicate_evidence_lines_get_distinct_stable_ids(tmp_path: Path, small_
     assert first[0]["id"] != first[1]["id"]
     assert_loaded(load(write_dataset(tmp_path / "again"), small_once), 4)
     assert {item["id"] for item in duplicates()} == {item["id"] for item in first}
+
+
+@pytest.mark.skipif(POSTGRES_URL is None, reason="PostgreSQL only (TEST_DATABASE_URL)")
+def test_a_postgresql_load_leaves_no_dead_rows(
+    new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """A load replaces every row; once it has committed it vacuums what it replaced, so
+    neither readers nor the next load step over dead rows."""
+    url = new_database("postgresql", "vacuumed")
+    load_directory(tiny_folder, url)
+    load_directory(tiny_folder, url)  # over the first: every row of it deleted
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT pg_stat_clear_snapshot()"))
+            rows = connection.execute(
+                text(
+                    "SELECT relname, n_dead_tup, last_vacuum IS NOT NULL FROM pg_stat_user_tables"
+                    " WHERE relname IN ('evidence', 'treatment', 'branch_model', 'node')"
+                )
+            ).all()
+    finally:
+        engine.dispose()
+    assert len(rows) == 4
+    for name, dead, vacuumed in rows:
+        assert (dead, vacuumed) == (0, True), name

@@ -2,6 +2,7 @@
 evidence: memory holds the catalog (nodes, models, sources, methods), never the evidence."""
 
 import hashlib
+import logging
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, insert, select, text
+from sqlalchemy.exc import SQLAlchemyError
 
 from api import search_index
 from api.derive import derive_read_model
@@ -37,6 +39,8 @@ from api.tables import (
     TreatmentRow,
     table_of,
 )
+
+log = logging.getLogger("taxonomy.load")
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,7 @@ def replace_data(
                 pass
             raise DatasetError([str(p) for p in problems.items])
         version = _write(engine, directory, catalog, problems, meter)
+        _reclaim_replaced_rows(engine, meter)
     except ProblemLimitError:
         problems.items.append(stopped_note(max_problems))
         raise DatasetError([str(p) for p in problems.items]) from None
@@ -157,6 +162,28 @@ def _write(
         step = time.perf_counter()
     meter.step("commit", time.perf_counter() - step)
     return int(version)
+
+
+def _reclaim_replaced_rows(engine: Engine, meter: Meter) -> None:
+    """PostgreSQL, once the load has committed: VACUUM (ANALYZE) the tables it rewrote.
+
+    A load replaces every row, so half of each table is dead rows until vacuumed, and
+    autovacuum gets there at its own unhurried pace: meanwhile readers' index scans step
+    over them, and the next load over served data deletes and checks through them too
+    (an L reload took 124 s after two loads, 85 s after a vacuum, which took 3.5 s). The
+    data is already committed and served; a vacuum that fails is only logged."""
+    if engine.dialect.name != "postgresql":
+        return  # SQLite reuses the freed pages itself
+    step = time.perf_counter()
+    names = [table_of(row_class).name for row_class in TABLES_IN_LOAD_ORDER]
+    tables = ", ".join([*names, search_index.POSTGRES_TABLE, table_of(DatasetRow).name])
+    try:
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.execute(text(f"VACUUM (ANALYZE) {tables}"))
+    except SQLAlchemyError as exc:
+        log.warning("the load committed, but vacuuming after it failed: %s", exc)
+        return
+    meter.step("vacuum", time.perf_counter() - step)
 
 
 def _write_catalog(connection: Connection, catalog: Catalog) -> None:
