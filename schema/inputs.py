@@ -7,7 +7,7 @@ import strawberry
 from sqlalchemy import ColumnElement, Select, and_, select
 from sqlmodel import col
 
-from api.tables import NodeClosureRow, NodeRow
+from api.tables import NodeRow
 from schema.enums import (
     MethodOrderField,
     ModelOrderField,
@@ -107,10 +107,9 @@ def in_branch(node_pre: Any, branch: Any) -> ColumnElement[bool]:
 
 
 def branch_node_ids(node: NodeRow) -> Select[Any]:
-    """The IDs of ``node`` and every node below it."""
-    return select(col(NodeClosureRow.descendant_id)).where(
-        col(NodeClosureRow.ancestor_id) == node.id
-    )
+    """The IDs of ``node`` and every node below it (the same interval: one notion of a
+    branch for every `within`)."""
+    return select(col(NodeRow.id)).where(in_branch(col(NodeRow.pre), node))
 
 
 # The list fields' filter and order arguments, described once.
