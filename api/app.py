@@ -19,17 +19,17 @@ from starlette.staticfiles import StaticFiles
 from strawberry.asgi import GraphQL
 
 from api import migrate
-from api.data_version import DataVersion
-from api.db import is_sqlite, make_async_engine, make_request_engine, sqlite_path
 from api.graphiql import ASSETS_DIR, ASSETS_URL, with_sample_query
 from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit
 from api.persisted_queries import PersistedQueries, QueryStore, load_allowlist
 from api.response_cache import LRU, ResponseCache
 from api.settings import Settings
-from api.tables import DatasetRow, table_of
 from schema import build_schema
 from schema.context import Context
 from schema.errors import classified
+from store.data_version import DataVersion
+from store.engines import is_sqlite, make_async_engine, make_request_engine, sqlite_path
+from store.tables import DatasetRow, table_of
 
 
 class TaxonomyGraphQL(GraphQL[Context, None]):
@@ -92,7 +92,7 @@ async def readyz(request: Request) -> Response:
                 raise
             # A pooled connection the database dropped while idle; the pool has retired
             # it and its like, so a second try reads through a new one (as requests do:
-            # schema.reader.AsyncReader).
+            # store.reader.AsyncReader).
             revision, version = await _database_state(engine, head)
     except (SQLAlchemyError, OSError) as exc:
         path = (

@@ -9,14 +9,14 @@ from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
 from api import migrate
-from api.db import DatabaseUrlError, make_sync_engine, parse_url
 from api.export import ExportError, export_directory
 from api.generate import SCALES, generate_scale
-from api.loader.dataset import DatasetError
-from api.loader.progress import Bars, meter_for
-from api.loading import load_directory
+from api.ingest.dataset import DatasetError
+from api.ingest.load import load_directory
+from api.ingest.progress import Bars, meter_for
 from api.settings import Settings
-from api.tables import DatasetRow, table_of
+from store.engines import DatabaseUrlError, make_sync_engine, parse_url
+from store.tables import DatasetRow, table_of
 
 DB_OPTION = click.option(
     "--db",

@@ -14,8 +14,8 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
-from api.db import make_sync_engine
-from api.loader.records import FILES
+from api.ingest.lines import FILES
+from store.engines import make_sync_engine
 
 _QUERIES = {
     "nodes.jsonl": (

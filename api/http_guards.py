@@ -11,9 +11,9 @@ from typing import Any
 
 import orjson
 
-from api.asgi import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
+from api.middleware import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
 from schema.errors import REQUEST_ERROR_CODES, time_limit_message
-from schema.reader import Deadline
+from store.reader import Deadline
 
 GRAPHQL_RESPONSE = b"application/graphql-response+json"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
@@ -128,7 +128,7 @@ class TimeLimit:
             await send(message)
 
         # What cannot be interrupted by asyncio (a SQLite statement run in the event loop)
-        # stops itself at this deadline (schema.reader.InLoopReader).
+        # stops itself at this deadline (store.reader.InLoopReader).
         deadline = Deadline.after(self.seconds)
         scope.setdefault("state", {})["deadline"] = deadline
         try:

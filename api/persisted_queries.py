@@ -18,8 +18,8 @@ from urllib.parse import parse_qsl, urlencode
 
 import orjson
 
-from api.asgi import ASGIApp, Receive, Scope, Send, header, read_body, replay
 from api.http_guards import send_error
+from api.middleware import ASGIApp, Receive, Scope, Send, header, read_body, replay
 
 
 class QueryStore:

@@ -2,7 +2,7 @@
 
 An ASGI middleware in front of the GraphQL endpoint. A query's key is its document,
 operation name and variables; with the data version it makes the cache key and the
-ETag. A load changes the version (see api.data_version), so nothing stale is served past
+ETag. A load changes the version (see store.data_version), so nothing stale is served past
 one poll interval, and no entry needs to be evicted by hand."""
 
 import hashlib
@@ -12,8 +12,8 @@ from urllib.parse import parse_qs
 
 import orjson
 
-from api.asgi import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
-from api.data_version import DataVersion
+from api.middleware import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
+from store.data_version import DataVersion
 
 STATEMENTS_HEADER = b"x-sql-statements"
 

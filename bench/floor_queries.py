@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from api.search_index import words_of
+from store.search_index import words_of
 
 Row = tuple[Any, ...]
 # Runs one statement (written with `?` placeholders) and returns all of its rows.
@@ -57,7 +57,7 @@ async def _by_model_rows(
     page = page[:first]
     methods: dict[int, list[dict[str, Any]]] = defaultdict(list)
     if page:
-        # As the server asks it (schema/loaders.py): node = ? AND model IN (...), which
+        # As the server asks it (schema/dataloaders.py): node = ? AND model IN (...), which
         # SQLite answers from indexes (a row-value IN list would scan the table); the
         # branch is its pre-order interval, a range of the (model_id, node_pre) index.
         rows = await fetch(
@@ -210,7 +210,7 @@ async def root_by_model(fetch: Fetch, dialect: str, variables: dict[str, Any]) -
 
 
 def _search_sql(dialect: str, words: list[str]) -> tuple[str, str, str]:
-    """(FROM and WHERE, ORDER BY, the match expression): api.search_index's statements."""
+    """(FROM and WHERE, ORDER BY, the match expression): store.search_index's statements."""
     if dialect == "sqlite":
         return (
             "FROM search_fts WHERE search_fts MATCH ?",

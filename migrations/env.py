@@ -4,10 +4,10 @@ from typing import Any
 
 from alembic import context
 
-from api.db import make_sync_engine
-from api.search_index import is_search_index_object
 from api.settings import Settings
-from api.tables import metadata
+from store.engines import make_sync_engine
+from store.search_index import is_search_index_object
+from store.tables import metadata
 
 config = context.config
 

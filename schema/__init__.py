@@ -1,18 +1,17 @@
 """The GraphQL schema of the taxonomy API, with its limits and error handling."""
 
-import contextlib
 import logging
 from collections.abc import AsyncIterator, Iterator
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 import strawberry
-from graphql import ASTValidationRule, GraphQLError
+from graphql import ASTValidationRule, DocumentNode, GraphQLError, parse
+from graphql import build_schema as build_graphql_schema
 from strawberry.extensions import (
     AddValidationRules,
     DisableIntrospection,
     MaxTokensLimiter,
-    ParserCache,
     SchemaExtension,
     ValidationCache,
 )
@@ -21,9 +20,7 @@ from strawberry.extensions.query_depth_limiter import create_validator as depth_
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types import ExecutionContext
 
-from schema.base import answer_directly
 from schema.errors import ErrorCodes, is_unexpected
-from schema.execution import TaxonomyExecutor
 from schema.limits import cost_limiter
 from schema.query import Query
 
@@ -37,9 +34,9 @@ class CloseReader(SchemaExtension):
         try:
             yield
         finally:  # also when the request is cancelled (over its time limit) mid-operation
-            await self._close()
+            await self.close_reader()
 
-    async def _close(self) -> None:
+    async def close_reader(self) -> None:
         context = self.execution_context.context
         reader = getattr(context, "reader", None)
         if reader is not None:
@@ -55,17 +52,25 @@ class CloseReader(SchemaExtension):
                 context.response.headers["x-sql-statements"] = str(reader.statements)
 
 
-class DocumentCache(ParserCache):
-    """Strawberry's parser cache, except that a document that does not parse is left to
-    Strawberry's own parser, whose error then goes through the error extensions (the
-    cache's would bypass them and reach the client without a code)."""
+@lru_cache(maxsize=1024)
+def _parsed(query: str, max_tokens: int | None) -> DocumentNode:
+    return parse(query, max_tokens=max_tokens)
+
+
+class DocumentCache(SchemaExtension):
+    """Parsed documents kept by their text: parsing one costs more than running most
+    queries, and the same documents come again and again. A document that does not parse
+    is left to Strawberry's own parser, whose error then goes through the error
+    extensions (reaching the client with its code)."""
 
     def on_parse(self) -> Iterator[None]:
         context = self.execution_context
-        with contextlib.suppress(GraphQLError):
-            context.graphql_document = self.cached_parse_document(
-                context.query, **context.parse_options
-            )
+        if context.query is not None:
+            try:
+                max_tokens = context.parse_options.get("max_tokens")
+                context.graphql_document = _parsed(context.query, max_tokens)
+            except GraphQLError:
+                pass
         yield
 
 
@@ -104,12 +109,12 @@ def build_schema(
     extensions: list[Any] = [
         # Parsing and validating a document costs more than running most queries; the same
         # documents come again and again.
-        partial(DocumentCache, maxsize=1024),
+        DocumentCache,
         partial(ValidationCache, maxsize=1024),
         CloseReader,
         partial(AddValidationRules, limit_rules),
         partial(MaxTokensLimiter, max_token_count=max_tokens),
-        cost_limiter(max_cost),
+        cost_limiter(max_cost, build_graphql_schema(_sdl())),
         ErrorCodes,
     ]
     if not introspection:
@@ -119,14 +124,14 @@ def build_schema(
         if batching_max_operations > 0
         else None
     )
-    built = TaxonomySchema(
-        query=Query,
-        extensions=extensions,
-        config=config,
-        execution_context_class=TaxonomyExecutor,
-    )
-    answer_directly(built)
-    return built
+    return TaxonomySchema(query=Query, extensions=extensions, config=config)
+
+
+@lru_cache(maxsize=1)
+def _sdl() -> str:
+    """The schema's SDL (the same whatever the limits), from which the cost rule's
+    graphql-core schema is built."""
+    return strawberry.Schema(query=Query).as_str()
 
 
 # The schema with the default limits: what `taxonomy schema` prints and tests execute.

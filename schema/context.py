@@ -7,8 +7,8 @@ from sqlalchemy import Engine
 from sqlalchemy.ext.asyncio import AsyncEngine
 from strawberry.types import Info as StrawberryInfo
 
-from schema.loaders import Loaders
-from schema.reader import Reader
+from schema.dataloaders import Loaders
+from store.reader import Reader
 
 
 @dataclass

@@ -4,6 +4,8 @@ from enum import Enum
 
 import strawberry
 
+from store import strength
+
 
 @strawberry.enum(description="How strongly a model's own documents treat a method.")
 class Strength(Enum):
@@ -18,20 +20,16 @@ class Strength(Enum):
     @property
     def rank(self) -> int:
         """1 for the strongest; the database stores treatments by this rank."""
-        return _RANKS[self]
+        return strength.rank_of(str(self.value))
 
     @classmethod
     def from_rank(cls, rank: int) -> "Strength":
-        return _BY_RANK[rank]
-
-
-_RANKS = {Strength.CORE: 1, Strength.USED: 2, Strength.MENTIONED: 3}
-_BY_RANK = {rank: strength for strength, rank in _RANKS.items()}
+        return cls(strength.name_of(rank))
 
 
 def max_rank(min_strength: Strength | None) -> int:
     """The weakest rank a `minStrength` argument lets through."""
-    return min_strength.rank if min_strength is not None else 3
+    return strength.max_rank(None if min_strength is None else str(min_strength.value))
 
 
 @strawberry.enum(description="Which methods of a node to list.")

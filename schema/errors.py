@@ -5,12 +5,16 @@ client gets `INTERNAL` and a request id; the log gets the whole story under that
 
 import logging
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from graphql import GraphQLError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, PendingRollbackError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
-from strawberry.extensions import MaskErrors
+from strawberry.extensions import SchemaExtension
+
+from store.paging import PositionError
+from store.reader import StatementTimeoutError
 
 log = logging.getLogger("taxonomy.errors")
 
@@ -37,17 +41,6 @@ def time_limit_message(seconds: float) -> str:
         f"the query ran over the limit `request_timeout_seconds` of {seconds:g} s "
         "and was stopped; ask for less"
     )
-
-
-class RequestTimeoutError(ClientError):
-    """The request ran out of time in the middle of a statement, which was stopped."""
-
-    code = "TIMEOUT"
-
-    def __init__(self, seconds: float) -> None:
-        super().__init__(
-            time_limit_message(seconds), limit="request_timeout_seconds", limitValue=seconds
-        )
 
 
 class LimitError(ClientError):
@@ -117,7 +110,7 @@ def is_unexpected(error: GraphQLError) -> bool:
     original = error.original_error
     return (
         original is not None
-        and not isinstance(original, GraphQLError)
+        and not isinstance(original, GraphQLError | StatementTimeoutError | PositionError)
         and not _is_database_error(original)
     )
 
@@ -127,6 +120,20 @@ def classified(error: GraphQLError, request_id: str | None) -> GraphQLError:
     if error.extensions and "code" in error.extensions:
         return error  # a ClientError, raised by us with its code
     original = error.original_error
+    if isinstance(original, StatementTimeoutError):
+        # The request ran out of time in the middle of a statement, which was stopped.
+        seconds = original.seconds
+        return _with_code(
+            error,
+            "TIMEOUT",
+            time_limit_message(seconds),
+            limit="request_timeout_seconds",
+            limitValue=seconds,
+        )
+    if isinstance(original, PositionError):
+        return _with_code(
+            error, "BAD_USER_INPUT", "`after` cursor is damaged; start again without it"
+        )
     if _is_database_error(original):
         return _with_code(
             error,
@@ -149,13 +156,17 @@ def classified(error: GraphQLError, request_id: str | None) -> GraphQLError:
     return _with_code(error, "GRAPHQL_VALIDATION_FAILED")
 
 
-class ErrorCodes(MaskErrors):
+class ErrorCodes(SchemaExtension):
     """Gives every error its `extensions.code` and masks our own faults (an extension, so
     that it runs on every result)."""
 
-    def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
-        request_id = getattr(self.execution_context.context, "request_id", None)
-        return [classified(error, request_id) for error in errors]
+    def on_operation(self) -> Iterator[None]:
+        yield
+        context = self.execution_context
+        result = context.result
+        if result is not None and result.errors:
+            request_id = getattr(context.context, "request_id", None)
+            result.errors = [classified(error, request_id) for error in result.errors]
 
 
 REQUEST_ERROR_CODES = frozenset(

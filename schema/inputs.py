@@ -1,13 +1,10 @@
 """Filter and order inputs of the list fields."""
 
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
-from sqlalchemy import ColumnElement, Select, and_, select
-from sqlmodel import col
 
-from api.tables import NodeRow
 from schema.enums import (
     MethodOrderField,
     ModelOrderField,
@@ -92,24 +89,6 @@ class EvidenceFilter:
     within: strawberry.ID | None = strawberry.field(
         default=None, description="Only evidence on methods in the branch of this node."
     )
-
-
-def contains(column: Any, text: str) -> ColumnElement[bool]:
-    """``column`` contains ``text``, any case, with LIKE's wildcards taken literally."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return col(column).ilike(f"%{escaped}%", escape="\\")
-
-
-def in_branch(node_pre: Any, branch: Any) -> ColumnElement[bool]:
-    """``node_pre`` (a node's pre-order position, such as TreatmentRow.node_pre) lies in
-    ``branch``'s subtree: ``branch`` is a NodeRow record or an alias of the node table."""
-    return and_(node_pre >= branch.pre, node_pre <= branch.last)
-
-
-def branch_node_ids(node: NodeRow) -> Select[Any]:
-    """The IDs of ``node`` and every node below it (the same interval: one notion of a
-    branch for every `within`)."""
-    return select(col(NodeRow.id)).where(in_branch(col(NodeRow.pre), node))
 
 
 # The list fields' filter and order arguments, described once.

@@ -159,8 +159,9 @@ def _document_has_nul(text: str | None, document: DocumentNode) -> bool:
     return found
 
 
-def cost_limiter(max_cost: int) -> type[SchemaExtension]:
+def cost_limiter(max_cost: int, schema: GraphQLSchema) -> type[SchemaExtension]:
     """An extension class that refuses, before execution, queries costing over ``max_cost``
+    (as `query_cost` counts it over ``schema``, the API's schema in graphql-core's terms)
     and text arguments no database can store (a NUL character)."""
 
     class CostLimiter(SchemaExtension):
@@ -181,7 +182,7 @@ def cost_limiter(max_cost: int) -> type[SchemaExtension]:
                 context.result = GraphQLExecutionResult(data=None, errors=[refusal])
             if context.graphql_document is not None and context.result is None:
                 cost = query_cost(
-                    context.schema._schema,
+                    schema,
                     context.graphql_document,
                     context.operation_name,
                     context.variables,

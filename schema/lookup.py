@@ -24,10 +24,11 @@ async def row_for_id(info: Info, kind: str, value: str, argument: str) -> Any:
         "Method": loaders.method_by_slug,
         "Source": loaders.source_by_slug,
     }[kind]
-    row = await by_slug.load(key_of(value, kind, argument))
-    if row is None:
+    found = await by_slug.load(key_of(value, kind, argument))
+    if found is None:
         raise NotFoundError(f"`{argument}`: no {kind.lower()} has the ID {value!r}")
-    return row
+    # Nodes and methods are read with their figures: (row, figures).
+    return found[0] if kind in ("Node", "Method") else found
 
 
 def exactly_one(**arguments: object) -> str:

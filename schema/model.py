@@ -1,21 +1,22 @@
 """The `Model` type: an AI model whose documents describe methods."""
 
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
-from sqlalchemy import func, select
-from sqlmodel import col
 
-from api.tables import MethodRow, ModelRow, TreatmentRow
+from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import ModelOrderField, OrderDirection, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder, contains, in_branch
+from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder
 from schema.lookup import row_for_id
-from schema.pagination import After, Connection, First, SortKey, connection_of, counter, keyset_page
+from schema.pagination import After, Connection, First, PageRequest, connection_of
 from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
+from store import models, treatments
+from store.models import ModelSelection
+from store.tables import ModelRow
 
 
 @strawberry.type(description="An AI model whose own documents describe methods.")
@@ -30,10 +31,8 @@ class Model(Slugged):
 
     @strawberry.field(description="The model's documents.")
     async def sources(self, info: Info) -> list[SourceRef]:
-        from schema.source import Source
-
         rows = await info.context.loaders.sources_by_model_id.load(self.row_id())
-        return [Source.from_row(row) for row in rows]
+        return [refs.source(row) for row in rows]
 
     @strawberry.field(
         description="The methods the model treats, one per method, strongest first, then by "
@@ -53,27 +52,30 @@ class Model(Slugged):
         first: First = None,
         after: After = None,
     ) -> Connection[MethodTreatmentRef]:
-        from schema.treatment import MethodTreatment
-
-        statement = (
-            select(TreatmentRow, MethodRow)
-            .join(MethodRow, col(MethodRow.id) == col(TreatmentRow.method_id))
-            .where(
-                col(TreatmentRow.model_id) == self.row_id(),
-                col(TreatmentRow.strength_rank) <= max_rank(min_strength),
-            )
-        )
-        if within is not None:
-            node = await row_for_id(info, "Node", within, "within")
-            statement = statement.where(in_branch(col(TreatmentRow.node_pre), node))
-        keys = [SortKey(col(TreatmentRow.strength_rank)), SortKey(col(MethodRow.name_rank))]
+        branch = None if within is None else await row_for_id(info, "Node", within, "within")
+        request = PageRequest.of(info, "treatments", first, after)
         reader = info.context.reader
-        page = await keyset_page(
-            info, statement, keys, list_name="treatments", first=first, after=after
+        model_id, rank = self.row_id(), max_rank(min_strength)
+        page = await treatments.model_treatments_page(
+            reader,
+            model_id=model_id,
+            max_rank=rank,
+            within=branch,
+            first=request.first,
+            after=request.after,
+            with_total=request.with_total,
         )
-        info.context.loaders.prime_methods([method for _, method in page.rows])
-        items = [MethodTreatment.from_row(row) for row, _ in page.rows]
-        return connection_of(page, items, counter(reader, statement))
+        items = [
+            refs.method_treatment(treatment, self.row, refs.method(method, stats))
+            for treatment, method, stats in page.rows
+        ]
+
+        async def count() -> int:
+            return await treatments.model_treatments_count(
+                reader, model_id=model_id, max_rank=rank, within=branch
+            )
+
+        return connection_of(page, request.list_name, items, count)
 
     @strawberry.field(
         description="The model's profile: its strongest treatment in each branch at `level` "
@@ -86,12 +88,12 @@ class Model(Slugged):
             int, strawberry.argument(description="Which level's branches (1: the roots).")
         ] = 1,
     ) -> list[ModelTreatmentRef]:
-        from schema.treatment import ModelTreatment
-
         if level < 1:
             raise BadUserInputError(f"`level` must be at least 1, got {level}")
         rows = await info.context.loaders.branches_by_model_level.load((self.row_id(), level))
-        return [ModelTreatment.from_row(row) for row in rows]
+        return [
+            refs.model_treatment(branch, self.row, (node, stats)) for branch, node, stats in rows
+        ]
 
     @strawberry.field(description="The model's evidence, strongest first.")
     async def evidence(
@@ -116,33 +118,32 @@ async def models_connection(
     filter: ModelFilter | None,
     order_by: ModelOrder | None,
 ) -> Connection[Model]:
-    statement: Any = select(ModelRow)
-    if filter is not None:
-        if filter.name_contains:
-            statement = statement.where(contains(ModelRow.name, filter.name_contains))
-        if filter.organization is not None:
-            statement = statement.where(
-                func.lower(col(ModelRow.organization)) == filter.organization.lower()
-            )
-        if filter.released_after is not None:
-            statement = statement.where(col(ModelRow.release_date) >= filter.released_after)
-        if filter.released_before is not None:
-            statement = statement.where(col(ModelRow.release_date) <= filter.released_before)
-    order = order_by or ModelOrder(field=ModelOrderField.NAME)
-    descending = order.direction is OrderDirection.DESC
-    if order.field is ModelOrderField.NAME:
-        keys = [SortKey(col(ModelRow.name_rank), descending=descending)]
-    else:
-        # Stored newest first, so DESC (newest first) is the rank's ascending order.
-        keys = [SortKey(col(ModelRow.recency_rank), descending=not descending)]
-    reader = info.context.reader
-    page = await keyset_page(
-        info,
-        statement,
-        keys,
-        list_name=f"models:{order.field.value}:{order.direction.value}",
-        first=first,
-        after=after,
+    selection = (
+        ModelSelection(
+            name_contains=filter.name_contains,
+            organization=filter.organization,
+            released_after=filter.released_after,
+            released_before=filter.released_before,
+        )
+        if filter
+        else ModelSelection()
     )
-    items = [Model.from_row(row) for (row,) in page.rows]
-    return connection_of(page, items, counter(reader, statement))
+    order = order_by or ModelOrder(field=ModelOrderField.NAME)
+    request = PageRequest.of(
+        info, f"models:{order.field.value}:{order.direction.value}", first, after
+    )
+    reader = info.context.reader
+    page = await models.models_page(
+        reader,
+        selection=selection,
+        order=str(order.field.value),
+        descending=order.direction is OrderDirection.DESC,
+        first=request.first,
+        after=request.after,
+        with_total=request.with_total,
+    )
+
+    async def count() -> int:
+        return await models.models_count(reader, selection=selection)
+
+    return connection_of(page, request.list_name, [Model(row=row) for (row,) in page.rows], count)

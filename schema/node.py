@@ -4,29 +4,20 @@ from collections.abc import Awaitable
 from typing import Annotated
 
 import strawberry
-from sqlalchemy import bindparam, select
-from sqlmodel import col
 
-from api.tables import BranchModelRow, ModelRow, NodeRow, NodeStatsRow
-from schema.base import Slugged, direct_field, row_field
+from schema import refs
+from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import ModelTreatmentOrderField, OrderDirection, Scope, Strength, max_rank
 from schema.errors import BadUserInputError
 from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatmentOrder
-from schema.loaders import now_or_later
 from schema.lookahead import selects
-from schema.pagination import (
-    After,
-    Connection,
-    First,
-    SortKey,
-    Template,
-    connection_of,
-    counter,
-    keyset_page,
-)
-from schema.records import json_value
-from schema.refs import MethodRef, ModelTreatmentRef, NodeRef
+from schema.pagination import After, Connection, First, PageRequest, connection_of
+from schema.refs import MethodRef, ModelTreatmentRef
+from store import treatments
+from store.nodes import NodeWithStats
+from store.rows import json_value
+from store.tables import NodeRow, NodeStatsRow
 
 
 @strawberry.type(description="Strength counts of the (model, method) pairs in a branch.")
@@ -55,23 +46,30 @@ class NodeCounts:
     )
 
     @classmethod
-    def from_row(cls, row: NodeStatsRow) -> "NodeCounts":
+    def of(cls, node: "Node") -> "NodeCounts":
+        stats = node.stats
         return cls(
-            methods_in_branch=row.methods_in_branch,
-            methods_filed_here=row.methods_filed_here,
-            models_in_branch=row.models_in_branch,
-            evidence_in_branch=row.evidence_in_branch,
-            child_count=row.child_count,
-            descendant_count=row.descendant_count,
+            methods_in_branch=stats.methods_in_branch,
+            methods_filed_here=stats.methods_filed_here,
+            models_in_branch=stats.models_in_branch,
+            evidence_in_branch=stats.evidence_in_branch,
+            child_count=stats.child_count,
+            descendant_count=stats.descendant_count,
             treatments_by_strength=StrengthCounts(
-                core=row.core_pairs, used=row.used_pairs, mentioned=row.mentioned_pairs
+                core=stats.core_pairs, used=stats.used_pairs, mentioned=stats.mentioned_pairs
             ),
         )
+
+
+def _nodes(pairs: list[NodeWithStats]) -> list["Node"]:
+    return [Node(row=row, stats=stats) for row, stats in pairs]
 
 
 @strawberry.type(description="A node of the taxonomy tree: a family of techniques.")
 class Node(Slugged):
     row: strawberry.Private[NodeRow]
+    # Every statement that reads a node reads its counts with it (store.nodes).
+    stats: strawberry.Private[NodeStatsRow]
 
     name: str = row_field("Display name, e.g. `training parallelism`.")
     description: str | None = row_field("What the node covers, when the taxonomy says.")
@@ -84,28 +82,30 @@ class Node(Slugged):
     )
     matching_aids: list[str] = row_field(
         "Phrases that help the upstream classifier file methods here, in order.",
-        convert=json_value,
+        lambda node: json_value(node.row.matching_aids),
     )
+    counts: NodeCounts = row_field("The node's figures and its branch's.", NodeCounts.of)
 
     @strawberry.field(description="The node directly above; null for a root.")
     async def parent(self, info: Info) -> "Node | None":
         if self.row.parent_id is None:
             return None
-        row = await info.context.loaders.node_by_id.load(self.row.parent_id)
-        return Node.from_row(row) if row else None
+        found = await info.context.loaders.node_by_id.load(self.row.parent_id)
+        return Node(row=found[0], stats=found[1]) if found else None
 
     @strawberry.field(description="The nodes above this one, root first.")
     async def ancestors(self, info: Info) -> list["Node"]:
         rows = await info.context.loaders.ancestors_by_node_id.load(self.row_id())
-        return [Node.from_row(row) for row in rows]
+        return [Node(row=row, stats=stats) for row, stats, _ in rows]
 
-    @direct_field(
-        "The nodes directly below, by name (case-insensitively).", graphql_type=list[NodeRef]
+    @strawberry.field(
+        description="The nodes directly below, by name (case-insensitively).",
+        graphql_type=list["Node"],
     )
     def children(self, info: Info) -> "list[Node] | Awaitable[list[Node]]":
         # At hand when the field that listed this node fetched its children ahead
         # (`Query.roots`): a tree is then answered without an await per node.
-        return now_or_later(info.context.loaders.children_by_node_id, self.row_id(), Node.from_rows)
+        return info.context.loaders.children_by_node_id.now_or_later(self.row_id(), _nodes)
 
     @strawberry.field(
         description="All nodes below this one, flat, in pre-order (each node before its "
@@ -123,14 +123,8 @@ class Node(Slugged):
     ) -> list["Node"]:
         if max_depth is not None and max_depth < 1:
             raise BadUserInputError(f"`maxDepth` must be at least 1, got {max_depth}")
-        rows = await info.context.loaders.descendants_by_node.load((self.row_id(), max_depth))
-        return [Node.from_row(row) for row in rows]
-
-    @direct_field("The node's figures and its branch's.", graphql_type=NodeCounts)
-    def counts(self, info: Info) -> "NodeCounts | Awaitable[NodeCounts]":
-        # Every loaded node has its counts (derived in the load's transaction).
-        return now_or_later(
-            info.context.loaders.stats_by_node_id, self.row_id(), NodeCounts.from_row
+        return _nodes(
+            await info.context.loaders.descendants_by_node.load((self.row_id(), max_depth))
         )
 
     @strawberry.field(description="The methods filed here (HERE) or in the branch (BRANCH).")
@@ -181,55 +175,36 @@ class Node(Slugged):
             ),
         ] = None,
     ) -> Connection[ModelTreatmentRef]:
-        from schema.treatment import ModelTreatment
-
         order = order_by or ModelTreatmentOrder(field=ModelTreatmentOrderField.RELEASE_DATE)
-        statement = Template(
-            BY_MODEL, "byModel", {"node": self.row_id(), "max_rank": max_rank(min_strength)}
-        )
-        reader = info.context.reader
-        page = await keyset_page(
+        request = PageRequest.of(
             info,
-            statement,
-            _by_model_keys(order),
-            list_name=f"byModel:{order.field.value}:{order.direction.value}",
-            first=first,
-            after=after,
+            f"byModel:{order.field.value}:{order.direction.value}",
+            first,
+            after,
         )
-        info.context.loaders.prime_models([model for _, model in page.rows])
+        reader, loaders = info.context.reader, info.context.loaders
+        node_id, rank = self.row_id(), max_rank(min_strength)
+        page = await treatments.by_model_page(
+            reader,
+            node_id=node_id,
+            max_rank=rank,
+            order=str(order.field.value),
+            descending=order.direction is OrderDirection.DESC,
+            first=request.first,
+            after=request.after,
+            with_total=request.with_total,
+        )
         if selects(info, "nodes", "methods"):
-            await info.context.loaders.branch_treatments_by_pair.load_many(
-                [(branch.node_id, branch.model_id) for branch, _ in page.rows]
+            await loaders.branch_treatments_by_pair.fetch_ahead(
+                [(node_id, branch.model_id) for branch, _ in page.rows]
             )
-        rows = [ModelTreatment.from_row(branch) for branch, _ in page.rows]
-        return connection_of(page, rows, counter(reader, statement))
+        here = (self.row, self.stats)
+        rows = [refs.model_treatment(branch, model, here) for branch, model in page.rows]
 
+        async def count() -> int:
+            return await treatments.by_model_count(reader, node_id=node_id, max_rank=rank)
 
-BY_MODEL = (
-    select(BranchModelRow, ModelRow)
-    .join(ModelRow, col(ModelRow.id) == col(BranchModelRow.model_id))
-    .where(
-        col(BranchModelRow.node_id) == bindparam("node"),
-        col(BranchModelRow.strongest_rank) <= bindparam("max_rank"),
-    )
-)
-
-
-def _by_model_keys(order: ModelTreatmentOrder) -> list[SortKey]:
-    descending = order.direction is OrderDirection.DESC
-    # Release order is stored as a rank with the newest first, so DESC is its ascending order.
-    recency = SortKey(col(BranchModelRow.recency_rank), descending=not descending)
-    field = order.field
-    if field is ModelTreatmentOrderField.RELEASE_DATE:
-        return [recency]
-    if field is ModelTreatmentOrderField.NAME:
-        return [SortKey(col(ModelRow.name_rank), descending=descending)]
-    if field is ModelTreatmentOrderField.STRENGTH:
-        # rank 1 is the strongest, so "strongest first" (DESC) is the ascending rank.
-        primary = SortKey(col(BranchModelRow.strongest_rank), descending=not descending)
-    else:
-        primary = SortKey(col(BranchModelRow.method_count), descending=descending)
-    return [primary, SortKey(col(BranchModelRow.recency_rank))]
+        return connection_of(page, request.list_name, rows, count)
 
 
 def children_levels(info: Info) -> int:

@@ -3,10 +3,7 @@
 from typing import Annotated
 
 import strawberry
-from sqlalchemy import select
-from sqlmodel import col
 
-from api.tables import NodeRow
 from schema.context import Info
 from schema.errors import BadUserInputError
 from schema.evidence import Evidence
@@ -25,6 +22,7 @@ from schema.pagination import After, Connection, First
 from schema.search import SearchConnection, search
 from schema.source import Source
 from schema.taxonomy import TaxonomySummary, taxonomy_summary
+from store.nodes import NodeWithStats, nodes_by_path_key
 
 Entity = Annotated[
     Node | Method | Model | Source | Evidence,
@@ -34,17 +32,16 @@ Entity = Annotated[
 PATH_SEPARATOR = "::"
 
 
-async def _node_by_path(info: Info, path: str) -> NodeRow | None:
+async def _node_by_path(info: Info, path: str) -> NodeWithStats | None:
     if PATH_SEPARATOR not in path:
         return await info.context.loaders.node_by_slug_path.load(path.strip().strip("/"))
     # Names path: matched case-insensitively, any spacing around the separators.
     wanted = " :: ".join(part.strip() for part in path.split(PATH_SEPARATOR))
-    statement = select(NodeRow).where(col(NodeRow.path_key) == wanted.casefold())
-    rows = await info.context.reader.records(statement)
-    exact = [row for row in rows if row.path == wanted]
-    candidates = exact or rows
+    found = await nodes_by_path_key(info.context.reader, path_key=wanted.casefold())
+    exact = [pair for pair in found if pair[0].path == wanted]
+    candidates = exact or found
     if len(candidates) > 1:
-        slug_paths = ", ".join(row.slug_path for row in candidates)
+        slug_paths = ", ".join(pair[0].slug_path for pair in candidates)
         raise BadUserInputError(
             f"path {path!r} names {len(candidates)} nodes ({slug_paths}); use a slug path"
         )
@@ -78,12 +75,13 @@ class Query:
             row = await loaders.node_by_slug.load(str(slug))
         else:
             row = await _node_by_path(info, str(path))
-        return Node.from_row(row) if row else None
+        return Node(row=row[0], stats=row[1]) if row else None
 
     @strawberry.field(description="The top-level nodes (level 1), by name.")
     async def roots(self, info: Info) -> list[Node]:
         # The levels of children the query asks for come in the same statement.
-        return Node.from_rows(await info.context.loaders.roots(children_levels(info)))
+        roots = await info.context.loaders.top_nodes(children_levels(info))
+        return [Node(row=row, stats=stats) for row, stats in roots]
 
     @strawberry.field(description="One method, by exactly one of `id` or `slug`; null if none.")
     async def method(
@@ -95,8 +93,8 @@ class Query:
         slug: Annotated[str | None, strawberry.argument(description="The method's slug.")] = None,
     ) -> Method | None:
         key = key_of(str(id), "Method", "id") if exactly_one(id=id, slug=slug) == "id" else slug
-        row = await info.context.loaders.method_by_slug.load(str(key))
-        return Method.from_row(row) if row else None
+        found = await info.context.loaders.method_by_slug.load(str(key))
+        return Method(row=found[0], stats=found[1]) if found else None
 
     @strawberry.field(description="All methods, a page at a time; by name unless `orderBy` says.")
     async def methods(
@@ -122,7 +120,7 @@ class Query:
     ) -> Model | None:
         key = key_of(str(id), "Model", "id") if exactly_one(id=id, slug=slug) == "id" else slug
         row = await info.context.loaders.model_by_slug.load(str(key))
-        return Model.from_row(row) if row else None
+        return Model(row=row) if row else None
 
     @strawberry.field(description="All models, a page at a time; by name unless `orderBy` says.")
     async def models(
@@ -167,18 +165,18 @@ class Query:
         loaders = info.context.loaders
         if kind == "Node":
             node = await loaders.node_by_slug.load(key)
-            return Node.from_row(node) if node else None
+            return Node(row=node[0], stats=node[1]) if node else None
         if kind == "Method":
             method = await loaders.method_by_slug.load(key)
-            return Method.from_row(method) if method else None
+            return Method(row=method[0], stats=method[1]) if method else None
         if kind == "Model":
             model = await loaders.model_by_slug.load(key)
-            return Model.from_row(model) if model else None
+            return Model(row=model) if model else None
         if kind == "Source":
             source = await loaders.source_by_slug.load(key)
-            return Source.from_row(source) if source else None
+            return Source(row=source) if source else None
         evidence = await loaders.evidence_by_key.load(key)
-        return Evidence.from_row(evidence) if evidence else None
+        return Evidence(row=evidence) if evidence else None
 
     @strawberry.field(description="Totals of the whole taxonomy, its depth, and its data version.")
     async def taxonomy(self, info: Info) -> TaxonomySummary:

@@ -5,13 +5,13 @@ from typing import Annotated
 
 import strawberry
 
-from api import search_index
 from schema.context import Info
 from schema.errors import BadUserInputError
 from schema.method import Method
 from schema.model import Model
 from schema.node import Node
 from schema.pagination import Connection, Edge, PageInfo, decode_cursor, page_size
+from store import search_index
 
 SearchHit = Annotated[
     Node | Method | Model,
@@ -73,13 +73,13 @@ async def _resolve(info: Info, hits: list[search_index.Hit]) -> list[Node | Meth
         if hit.kind == "node":
             node = await loaders.node_by_id.load(hit.ref_id)
             if node is not None:
-                items.append(Node.from_row(node))
+                items.append(Node(row=node[0], stats=node[1]))
         elif hit.kind == "method":
             method = await loaders.method_by_id.load(hit.ref_id)
             if method is not None:
-                items.append(Method.from_row(method))
+                items.append(Method(row=method[0], stats=method[1]))
         else:
             model = await loaders.model_by_id.load(hit.ref_id)
             if model is not None:
-                items.append(Model.from_row(model))
+                items.append(Model(row=model))
     return items

@@ -1,16 +1,15 @@
 """The `Source` type: a document of a model's that evidence quotes."""
 
-from collections.abc import Awaitable
 from datetime import date
 
 import strawberry
 
-from api.tables import SourceRow
-from schema.base import Slugged, direct_field, row_field
+from schema import refs
+from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import SourceKind
-from schema.follow import model_at
 from schema.refs import ModelRef
+from store.tables import SourceRow
 
 
 @strawberry.type(description="A document of a model's: technical report, model card, post...")
@@ -19,12 +18,16 @@ class Source(Slugged):
 
     title: str = row_field("The document's title.")
 
-    kind: SourceKind = row_field("What kind of document it is.", convert=SourceKind)
+    kind: SourceKind = row_field(
+        "What kind of document it is.", lambda source: SourceKind(source.row.kind)
+    )
 
     url: str | None = row_field("Where the document is published, when known.")
 
     published_on: date | None = row_field("When the document was published, when known.")
 
-    @direct_field("The model the document describes.", graphql_type=ModelRef)
-    def model(self, info: Info) -> "ModelRef | Awaitable[ModelRef]":
-        return model_at(info, self.row.model_id)
+    @strawberry.field(description="The model the document describes.")
+    async def model(self, info: Info) -> ModelRef:
+        row = await info.context.loaders.model_by_id.load(self.row.model_id)
+        assert row is not None  # a foreign key guarantees it
+        return refs.model(row)

@@ -1,14 +1,11 @@
 """`taxonomy`: the whole dataset's totals and which load is being served."""
 
 from datetime import datetime
-from typing import Any
 
 import strawberry
-from sqlalchemy import func, select
-from sqlmodel import col
 
-from api.tables import DatasetRow, EvidenceRow, MethodRow, ModelRow, NodeRow, SourceRow
 from schema.context import Info
+from store.summary import summary
 
 
 @strawberry.type(description="Totals of the whole taxonomy and the load that is being served.")
@@ -31,36 +28,17 @@ class TaxonomySummary:
     )
 
 
-def _count(column: Any) -> Any:
-    return select(func.count(column)).scalar_subquery()
-
-
 async def taxonomy_summary(info: Info) -> TaxonomySummary:
-    statement = select(
-        _count(col(NodeRow.id)),
-        select(func.count(col(NodeRow.id)))
-        .where(col(NodeRow.parent_id).is_(None))
-        .scalar_subquery(),
-        select(func.coalesce(func.max(col(NodeRow.level)), 0)).scalar_subquery(),
-        _count(col(MethodRow.id)),
-        _count(col(ModelRow.id)),
-        _count(col(SourceRow.id)),
-        _count(col(EvidenceRow.id)),
-        select(col(DatasetRow.version)).scalar_subquery(),
-        select(col(DatasetRow.loaded_at)).scalar_subquery(),
-        select(col(DatasetRow.checksum)).scalar_subquery(),
-    )
-    row = (await info.context.reader.execute(statement)).one()
-    nodes, roots, depth, methods, models, sources, evidence, version, loaded_at, checksum = row
+    found = await summary(info.context.reader)
     return TaxonomySummary(
-        node_count=nodes,
-        root_count=roots,
-        depth=depth,
-        method_count=methods,
-        model_count=models,
-        source_count=sources,
-        evidence_count=evidence,
-        data_version=str(version or 0),
-        loaded_at=loaded_at,
-        checksum=checksum,
+        node_count=found.node_count,
+        root_count=found.root_count,
+        depth=found.depth,
+        method_count=found.method_count,
+        model_count=found.model_count,
+        source_count=found.source_count,
+        evidence_count=found.evidence_count,
+        data_version=str(found.data_version or 0),
+        loaded_at=found.loaded_at,
+        checksum=found.checksum,
     )

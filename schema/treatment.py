@@ -1,16 +1,20 @@
-"""How a model treats methods: one (model, method) pair, and one By-model row."""
+"""How a model treats methods: one (model, method) pair, and one By-model row.
+
+Every statement that makes one of these reads the objects it names with it (or they are
+the objects it was reached from), so those fields are read off the object."""
 
 from collections.abc import Awaitable
 
 import strawberry
 
-from api.tables import BranchModelRow, TreatmentRow
-from schema.base import RowBacked, direct_field, row_field
+from schema import refs
+from schema.base import RowBacked, row_field
 from schema.context import Info
 from schema.enums import Strength
-from schema.follow import method_at, model_at, node_at
-from schema.loaders import now_or_later
 from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
+from store.nodes import NodeWithStats
+from store.tables import BranchModelRow, ModelRow, TreatmentRow
+from store.treatments import TreatmentWithMethod
 
 
 @strawberry.type(
@@ -18,29 +22,27 @@ from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
 )
 class MethodTreatment(RowBacked):
     row: strawberry.Private[TreatmentRow]
+    model_row: strawberry.Private[ModelRow]
+    method_object: strawberry.Private[MethodRef]
 
-    @direct_field("The model whose documents describe the method.", graphql_type=ModelRef)
-    def model(self, info: Info) -> "ModelRef | Awaitable[ModelRef]":
-        return model_at(info, self.row.model_id)
+    model: ModelRef = row_field(
+        "The model whose documents describe the method.",
+        lambda treatment: refs.model(treatment.model_row),
+    )
 
-    @direct_field("The method.", graphql_type=MethodRef)
-    def method(self, info: Info) -> "MethodRef | Awaitable[MethodRef]":
-        return method_at(info, self.row.method_id)
+    method: MethodRef = row_field("The method.", lambda treatment: treatment.method_object)
 
     strength: Strength = row_field(
         "The treatment: the strongest strength over the evidence.",
-        column="strength_rank",
-        convert=Strength.from_rank,
+        lambda treatment: Strength.from_rank(treatment.row.strength_rank),
     )
 
     @strawberry.field(description="Every piece of evidence of this pair.")
     async def evidence(self, info: Info) -> list[EvidenceRef]:
-        from schema.evidence import Evidence
-
         rows = await info.context.loaders.evidence_by_pair.load(
             (self.row.model_id, self.row.method_id)
         )
-        return [Evidence.from_row(row) for row in rows]
+        return [refs.evidence(row) for row in rows]
 
 
 @strawberry.type(
@@ -49,31 +51,37 @@ class MethodTreatment(RowBacked):
 )
 class ModelTreatment(RowBacked):
     row: strawberry.Private[BranchModelRow]
+    model_row: strawberry.Private[ModelRow]
+    node_pair: strawberry.Private[NodeWithStats]
 
-    @direct_field("The model.", graphql_type=ModelRef)
-    def model(self, info: Info) -> "ModelRef | Awaitable[ModelRef]":
-        return model_at(info, self.row.model_id)
+    model: ModelRef = row_field("The model.", lambda row: refs.model(row.model_row))
 
-    @direct_field("The node whose branch this row is about.", graphql_type=NodeRef)
-    def node(self, info: Info) -> "NodeRef | Awaitable[NodeRef]":
-        return node_at(info, self.row.node_id)
+    node: NodeRef = row_field(
+        "The node whose branch this row is about.", lambda row: refs.node(*row.node_pair)
+    )
 
     strongest: Strength = row_field(
         "The model's strongest treatment of any method in the branch.",
-        column="strongest_rank",
-        convert=Strength.from_rank,
+        lambda row: Strength.from_rank(row.row.strongest_rank),
     )
 
     method_count: int = row_field("How many of the branch's methods the model treats.")
 
-    @direct_field(
-        "The branch's methods that the model treats, strongest first, then by "
+    @strawberry.field(
+        description="The branch's methods that the model treats, strongest first, then by "
         "name case-insensitively.",
         graphql_type=list[MethodTreatment],
     )
     def methods(self, info: Info) -> "list[MethodTreatment] | Awaitable[list[MethodTreatment]]":
-        return now_or_later(
-            info.context.loaders.branch_treatments_by_pair,
-            (self.row.node_id, self.row.model_id),
-            MethodTreatment.from_rows,
+        return info.context.loaders.branch_treatments_by_pair.now_or_later(
+            (self.row.node_id, self.row.model_id), self._treatments
         )
+
+    def _treatments(self, rows: list[TreatmentWithMethod]) -> list[MethodTreatment]:
+        model = self.model_row
+        return [
+            MethodTreatment(
+                row=treatment, model_row=model, method_object=refs.method(method, stats)
+            )
+            for treatment, method, stats in rows
+        ]

@@ -14,7 +14,7 @@ from sqlalchemy.engine import make_url
 from starlette.testclient import TestClient
 
 from api.app import create_app
-from api.loading import load_directory
+from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR, Settings
 from schema import schema
 from schema.context import Context

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from api.loader.child import Producer, Row, rows_from_child
-from api.loader.progress import Meter
-from api.loader.records import ProblemLimitError, Problems
+from api.ingest.child import Producer, Row, rows_from_child
+from api.ingest.lines import ProblemLimitError, Problems
+from api.ingest.progress import Meter
 
 
 class Recording:

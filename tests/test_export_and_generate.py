@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from api.cli import main
 from api.generate import Shape, generate
-from api.loading import load_directory
+from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 
 from conftest import SEED_PAGE, Api, serve

@@ -25,12 +25,12 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from tcp_proxy import TcpProxy
 
-from api.db import make_sync_engine
 from api.generate import Shape, generate
-from api.loader.progress import Quiet
-from api.loading import load_directory
+from api.ingest.load import load_directory
+from api.ingest.progress import Quiet
 from api.settings import DEFAULT_FIXTURES_DIR
-from api.tables import TABLES_IN_LOAD_ORDER, table_of
+from store.engines import make_sync_engine
+from store.tables import TABLES_IN_LOAD_ORDER, table_of
 
 from conftest import POSTGRES_URL, serve
 from processes import running_server, worker_pids

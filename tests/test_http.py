@@ -8,7 +8,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
 from api import migrate
-from api.loading import load_directory
+from api.ingest.load import load_directory
 
 from conftest import Api, serve
 

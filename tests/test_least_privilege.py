@@ -11,7 +11,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
-from api.loading import load_directory
+from api.ingest.load import load_directory
 
 from conftest import POSTGRES_URL, Api, serve
 

@@ -18,7 +18,7 @@ import httpx2 as httpx
 import psutil
 import pytest
 
-from api.loading import load_directory
+from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 
 from processes import running_server, worker_pids
@@ -28,7 +28,7 @@ from seed_page import NODE_PAGE
 POOL_TIMEOUTS = (
     "product bug: under 64 clients on PostgreSQL with 2 workers, some requests fail with "
     "DATABASE_UNAVAILABLE while the database is up: each worker has 5 + 10 pooled "
-    "connections and pool_timeout=3 s (api/db.py), so a request that waits over 3 s for a "
+    "connections and pool_timeout=3 s (store/engines.py), so a request that waits over 3 s for a "
     "connection (p99 is near 3 s here) is refused as if the database were away"
 )
 CLIENTS = 64

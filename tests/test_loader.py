@@ -20,12 +20,12 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import inspect, text
 
-from api import search_index
 from api.cli import main
-from api.db import make_sync_engine
-from api.loader.dataset import DatasetError, read_dataset
-from api.loader.records import FILES
-from api.loading import load_directory
+from api.ingest.dataset import DatasetError, read_dataset
+from api.ingest.lines import FILES
+from api.ingest.load import load_directory
+from store import search_index
+from store.engines import make_sync_engine
 
 from conftest import DATASETS, POSTGRES_URL, Api, serve
 

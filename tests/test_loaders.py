@@ -1,10 +1,10 @@
-"""`schema.loaders.Loader`: a primed value is answered as DataLoader answers it (never
-fetched again, a value already known kept), only without a future of its own."""
+"""`schema.dataloaders.Batched`: values at hand are answered at once, without a fetch;
+the rest are fetched in one batch by Strawberry's DataLoader, and kept."""
 
 import asyncio
 from typing import Any
 
-from schema.loaders import Loader, now_or_later
+from schema.dataloaders import Batched
 
 
 class Fetches:
@@ -22,57 +22,54 @@ def run(use: Any) -> Any:
     return asyncio.run(use())
 
 
-def test_a_primed_value_is_answered_without_a_fetch() -> None:
+def test_a_value_at_hand_is_answered_without_a_fetch() -> None:
     fetches = Fetches()
 
     async def use() -> tuple[Any, ...]:
-        loader: Loader[int, str] = Loader(fetches)
-        loader.prime(1, "primed 1")
-        at_once = now_or_later(loader, 1, str.upper)
+        loader: Batched[int, str] = Batched(fetches)
+        loader.put(1, "at hand 1")
+        at_once = loader.now_or_later(1, str.upper)
         loaded = await loader.load(1)
-        both = await loader.load_many([1, 2])
-        return at_once, loaded, both
+        await loader.fetch_ahead([1, 2, 2])
+        return at_once, loaded, loader.now_or_later(2, str)
 
-    assert run(use) == ("PRIMED 1", "primed 1", ["primed 1", "fetched 2"])
+    assert run(use) == ("AT HAND 1", "at hand 1", "fetched 2")
     assert fetches.batches == [[2]]
 
 
-def test_a_known_value_stays_unless_forced() -> None:
+def test_a_known_value_stays() -> None:
     fetches = Fetches()
 
     async def use() -> list[str]:
-        loader: Loader[int, str] = Loader(fetches)
+        loader: Batched[int, str] = Batched(fetches)
         first = await loader.load(1)
-        loader.prime(1, "primed 1")  # loaded already: kept
-        loader.prime(2, "primed 2")
-        loader.prime(2, "primed again")  # primed already: kept
-        loader.prime(3, "primed 3")
-        loader.prime(3, "forced 3", force=True)
-        return [first, *(await loader.load_many([1, 2, 3]))]
+        loader.put(1, "put 1")  # loaded already: kept
+        loader.put(2, "put 2")
+        loader.put(2, "put again")  # at hand already: kept
+        return [first, await loader.load(1), await loader.load(2)]
 
-    assert run(use) == ["fetched 1", "fetched 1", "primed 2", "forced 3"]
+    assert run(use) == ["fetched 1", "fetched 1", "put 2"]
     assert fetches.batches == [[1]]
 
 
-def test_a_load_waiting_in_its_batch_is_settled_by_a_prime() -> None:
+def test_loads_in_one_turn_are_one_batch_and_then_at_hand() -> None:
     fetches = Fetches()
 
-    async def use() -> list[str]:
-        loader: Loader[int, str] = Loader(fetches)
-        waiting = loader.load_many([1, 2])
-        loader.prime(1, "primed 1")  # before the batch is sent
-        return list(await waiting)
+    async def use() -> tuple[list[str], str]:
+        loader: Batched[int, str] = Batched(fetches)
+        both = await asyncio.gather(loader.load(3), loader.load(4))
+        return list(both), loader.now_or_later(4, str.upper)  # type: ignore[return-value]
 
-    assert run(use) == ["primed 1", "fetched 2"]
-    assert fetches.batches == [[2]]
+    assert run(use) == (["fetched 3", "fetched 4"], "FETCHED 4")
+    assert fetches.batches == [[3, 4]]
 
 
 def test_a_value_not_at_hand_comes_later() -> None:
     fetches = Fetches()
 
     async def use() -> str:
-        loader: Loader[int, str] = Loader(fetches)
-        later = now_or_later(loader, 5, str.upper)
+        loader: Batched[int, str] = Batched(fetches)
+        later = loader.now_or_later(5, str.upper)
         assert asyncio.iscoroutine(later)
         return await later  # type: ignore[no-any-return]
 

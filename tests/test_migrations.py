@@ -12,10 +12,10 @@ from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from api import migrate
-from api.db import make_sync_engine
-from api.loading import load_directory
-from api.search_index import POSTGRES_TABLE, SQLITE_TABLE
-from api.tables import metadata
+from api.ingest.load import load_directory
+from store.engines import make_sync_engine
+from store.search_index import POSTGRES_TABLE, SQLITE_TABLE
+from store.tables import metadata
 
 TABLES = set(metadata.tables)
 
@@ -45,7 +45,7 @@ def test_upgrade_downgrade_upgrade(backend: str, new_database: Callable[[str, st
 def test_models_match_migrations(backend: str, new_database: Callable[[str, str], str]) -> None:
     url = new_database(backend, "check")
     migrate.upgrade(url)
-    # Raises if the tables in api/tables.py differ from what the migrations built.
+    # Raises if the tables in store/tables.py differ from what the migrations built.
     command.check(migrate.alembic_config(url))
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from api.loading import load_directory
+from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 from schema import schema
 from schema.context import Context

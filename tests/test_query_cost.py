@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from schema.reader import InLoopReader
+from store.reader import InLoopReader, sqlite_connection
 
 from conftest import Api
 from tiny_dataset import write_files
@@ -86,7 +86,7 @@ def instructions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             counted[0] += _STEP
             return 0  # go on
 
-        self._driver.set_progress_handler(tick, _STEP)
+        sqlite_connection(connection).set_progress_handler(tick, _STEP)
         return connection
 
     monkeypatch.setattr(InLoopReader, "_open", counting_open)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from api.loading import load_directory
+from api.ingest.load import load_directory
 
 from conftest import serve
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 
-from api.loading import load_directory
+from api.ingest.load import load_directory
 
 from conftest import SEED_PAGE
 from processes import running_server

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from api import search_index
+from store import search_index
 
 revision: str = "0001"
 down_revision: str | None = None
@@ -210,7 +210,7 @@ def upgrade() -> None:
     with op.batch_alter_table("treatment", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_treatment_model_id"), ["model_id"], unique=False)
 
-    # The full-text index is per database (FTS5 or tsvector): see api/search_index.py.
+    # The full-text index is per database (FTS5 or tsvector): see store/search_index.py.
     for statement in search_index.create_ddl(op.get_bind().dialect.name):
         op.execute(statement)
 

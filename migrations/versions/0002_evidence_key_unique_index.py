@@ -1,7 +1,7 @@
 """evidence key: a unique index, so loads can defer it
 
 A unique constraint cannot be dropped on SQLite; a unique index can, and a load drops
-the evidence indexes before its bulk insert and builds them after (api/loader/write.py).
+the evidence indexes before its bulk insert and builds them after (api/ingest/write.py).
 
 Revision ID: 0002
 Revises: 0001

@@ -2,7 +2,7 @@
 
 Table classes end in ``Row`` so they never read as the GraphQL types of the same name.
 The first five tables hold the dataset as loaded; the rest are derived inside the load's
-transaction (see ``api.derive``) so that no request walks the tree or scans evidence.
+transaction (see ``store.derive``) so that no request walks the tree or scans evidence.
 """
 
 from datetime import date, datetime
@@ -10,6 +10,8 @@ from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, Column, Index, MetaData, SmallInteger
 from sqlmodel import Field, SQLModel
+
+from store.strength import STRENGTHS
 
 # Constraint names are fixed before any table exists so that migrations can refer to them
 # by name on every database (SQLite needs names to alter constraints in batch mode).
@@ -23,7 +25,6 @@ NAMING_CONVENTION = {
 SQLModel.metadata = MetaData(naming_convention=NAMING_CONVENTION)
 metadata = SQLModel.metadata
 
-STRENGTHS = ("core", "used", "mentioned")
 SOURCE_KINDS = ("technical_report", "model_card", "blog_post", "paper", "other")
 
 
@@ -98,7 +99,7 @@ class EvidenceRow(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    # Stable identity derived from the row's content (see api.loader.records), so IDs
+    # Stable identity derived from the row's content (see api.ingest.lines), so IDs
     # survive reloads; never a row number.
     key: str = Field(unique=True, index=True)
     model_id: int = Field(foreign_key="model.id", index=True)

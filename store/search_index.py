@@ -98,7 +98,7 @@ def words_of(query: str) -> list[str]:
 
 
 class Reader(Protocol):
-    """What searching needs of a request's database access (schema.reader.Reader)."""
+    """What searching needs of a request's database access (store.reader.Reader)."""
 
     @property
     def dialect(self) -> str: ...

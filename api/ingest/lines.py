@@ -14,8 +14,9 @@ from typing import Any
 
 import orjson
 
-from api.loader.progress import Meter, Quiet
-from api.tables import SOURCE_KINDS, STRENGTHS
+from api.ingest.progress import Meter, Quiet
+from store.strength import STRENGTHS
+from store.tables import SOURCE_KINDS
 
 FILES = ("nodes.jsonl", "models.jsonl", "sources.jsonl", "methods.jsonl", "evidence.jsonl")
 

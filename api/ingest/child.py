@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
-from api.loader.progress import Meter
-from api.loader.records import Problems
+from api.ingest.lines import Problems
+from api.ingest.progress import Meter
 
 Row = tuple[Any, ...]
 Producer = Callable[[Problems, Meter], Iterator[Row]]

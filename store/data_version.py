@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from api.tables import DatasetRow, table_of
+from store.tables import DatasetRow, table_of
 
 log = logging.getLogger(__name__)
 

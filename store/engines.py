@@ -126,7 +126,7 @@ def make_async_engine(
         max_overflow=10,
         # No ping before each checkout (a round trip on every request): a connection the
         # database dropped is replaced when a request's first statement finds it dead
-        # (schema.reader.AsyncReader).
+        # (store.reader.AsyncReader).
         # Fail fast when the database is away (connecting gives up after 3 s), but let a
         # busy server's requests wait their turn for a connection, up to about the request
         # time limit, rather than call a busy database away.
@@ -145,7 +145,7 @@ def make_async_engine(
 def make_request_engine(
     url: str, async_engine: AsyncEngine, *, pool_size: int = 5
 ) -> Engine | AsyncEngine:
-    """What requests read through (schema.reader.Reader.of): on PostgreSQL the serving
+    """What requests read through (store.reader.Reader.of): on PostgreSQL the serving
     ``async_engine`` itself; on SQLite a synchronous engine on the same file, read-only,
     whose statements run straight from the event loop.
 

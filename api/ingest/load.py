@@ -3,10 +3,10 @@
 from pathlib import Path
 
 from api import migrate
-from api.db import make_sync_engine
-from api.loader.dataset import check_directory
-from api.loader.progress import Meter
-from api.loader.write import LoadSummary, replace_data
+from api.ingest.dataset import check_directory
+from api.ingest.progress import Meter
+from api.ingest.write import LoadSummary, replace_data
+from store.engines import make_sync_engine
 
 
 def load_directory(

@@ -6,7 +6,14 @@ method) pair, each model's strongest treatment per branch, each node's counts.
 
 from sqlalchemy import Connection, text
 
-_STRENGTH_RANK = "CASE strength WHEN 'core' THEN 1 WHEN 'used' THEN 2 ELSE 3 END"
+from store.strength import RANKS, rank_sql
+
+_STRENGTH_RANK = rank_sql("strength")
+# One count per strength (`core`, `used`, `mentioned`) of a method's treatments.
+_PAIRS_BY_STRENGTH = ",\n".join(
+    f"SUM(CASE WHEN strength_rank = {rank} THEN 1 ELSE 0 END) AS {name}"
+    for name, rank in RANKS.items()
+)
 
 
 # Each pair with its method's node's pre-order position (see TreatmentRow.node_pre), joined
@@ -44,7 +51,7 @@ NODE_STATS = (
     # Each node's own figures first (one pass over methods, evidence and treatments),
     # then each branch's as the sum over its nodes: the closure has a row per (ancestor,
     # descendant) node, far fewer than one per (ancestor, evidence).
-    """WITH here AS (
+    f"""WITH here AS (
             SELECT m.node_id, COUNT(*) AS methods, SUM(COALESCE(e.n, 0)) AS evidence,
                 SUM(COALESCE(p.core, 0)) AS core, SUM(COALESCE(p.used, 0)) AS used,
                 SUM(COALESCE(p.mentioned, 0)) AS mentioned
@@ -52,9 +59,7 @@ NODE_STATS = (
             LEFT JOIN (SELECT method_id, COUNT(*) AS n FROM evidence GROUP BY method_id) e
                 ON e.method_id = m.id
             LEFT JOIN (SELECT method_id,
-                           SUM(CASE WHEN strength_rank = 1 THEN 1 ELSE 0 END) AS core,
-                           SUM(CASE WHEN strength_rank = 2 THEN 1 ELSE 0 END) AS used,
-                           SUM(CASE WHEN strength_rank = 3 THEN 1 ELSE 0 END) AS mentioned
+                           {_PAIRS_BY_STRENGTH}
                        FROM treatment GROUP BY method_id) p ON p.method_id = m.id
             GROUP BY m.node_id),
         branch AS (

@@ -6,8 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from api.loader.progress import Meter
-from api.loader.records import (
+from api.ingest.lines import (
     FILES,
     MethodRecord,
     ModelRecord,
@@ -18,6 +17,7 @@ from api.loader.records import (
     SourceRecord,
     read_file,
 )
+from api.ingest.progress import Meter
 
 
 class DatasetError(Exception):

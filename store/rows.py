@@ -12,16 +12,15 @@ cost more than reading it.
 
 from collections import namedtuple
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import orjson
-from sqlalchemy import JSON, BindParameter, Dialect, Select, Text, bindparam, cast
+from sqlalchemy import JSON, BindParameter, Select, Text, bindparam, cast
 from sqlmodel import SQLModel
 
-from api.tables import table_of
-from schema.driver_sql import DriverForm
+from store.tables import table_of
 
 
 @cache
@@ -108,15 +107,7 @@ class Prepared:
 
     statement: AnySelect
     row_of: RowMaker
-    # Its form for each dialect's driver (`schema.driver_sql`), made on first use.
-    _forms: dict[str, DriverForm] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, statement: AnySelect) -> "Prepared":
         return cls(*as_records(statement))
-
-    def driver_form(self, dialect: Dialect) -> DriverForm:
-        form = self._forms.get(dialect.name)
-        if form is None:
-            form = self._forms[dialect.name] = DriverForm(self.statement, dialect)
-        return form

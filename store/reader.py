@@ -11,30 +11,33 @@ import asyncio
 import contextlib
 import sqlite3
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 from sqlalchemy import Connection, Dialect, Engine, Executable, Result
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from schema.errors import RequestTimeoutError
-from schema.records import AnySelect, Prepared
-
-_IN_TRANSACTION = psycopg.pq.TransactionStatus.INTRANS
+from store.rows import AnySelect, Prepared
 
 # SQLite calls the progress handler every this many virtual machine instructions
 # (a few hundred microseconds of work): often enough to stop within a millisecond.
 _PROGRESS_INSTRUCTIONS = 10_000
 
 
+class StatementTimeoutError(Exception):
+    """A statement ran past the request's deadline and the database stopped it."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"stopped at the request's time limit of {seconds:g} s")
+        self.seconds = seconds
+
+
 class Reader:
     """The request's one connection (one transaction: its snapshot), opened on first use
     and closed when the request ends; counts its statements.
 
-    A connection, not an ORM session: rows are read as records (`schema.records`), and
+    A connection, not an ORM session: rows are read as records (`store.rows`), and
     nothing is written, so the session's work on each statement (ORM compile state,
     result setup, its transaction bookkeeping) would buy nothing."""
 
@@ -57,31 +60,10 @@ class Reader:
         self, statement: "AnySelect | Prepared", params: dict[str, Any] | None = None
     ) -> list[tuple[Any, ...]]:
         """The rows of ``statement`` (a select of ORM entities and columns), each entity
-        read as a light record (`schema.records`), not an ORM instance."""
-        if isinstance(statement, Prepared):
-            prepared = statement
-            values = await self.run(prepared, params or {})
-        else:  # built for this request: SQLAlchemy's cache knows its compiled form
-            prepared = Prepared.of(statement)
-            values = (await self.execute(prepared.statement, params)).all()
+        read as a light record (`store.rows`), not an ORM instance."""
+        prepared = statement if isinstance(statement, Prepared) else Prepared.of(statement)
         row_of = prepared.row_of
-        return [row_of(row) for row in values]
-
-    async def run(self, prepared: Prepared, params: dict[str, Any]) -> Sequence[Sequence[Any]]:
-        """The rows of ``prepared`` as SQLAlchemy would give them, run by the driver itself
-        (`schema.driver_sql`). A driver's error makes SQLAlchemy run the statement again,
-        so that the error is reported as every other is (`schema.errors` knows
-        SQLAlchemy's), and a connection the database dropped is retired by the pool."""
-        form = prepared.driver_form(self._sql_dialect)
-        sql, values = form.bound(params)
-        rows = await self._by_driver(sql, values)
-        if rows is None:
-            return (await self.execute(prepared.statement, params)).all()
-        return form.converted(rows)
-
-    async def _by_driver(self, sql: str, values: Any) -> list[Any] | None:
-        """The driver's rows of ``sql`` (counted), or None if the driver failed."""
-        raise NotImplementedError
+        return [row_of(row) for row in (await self.execute(prepared.statement, params)).all()]
 
     async def records(
         self, statement: "AnySelect | Prepared", params: dict[str, Any] | None = None
@@ -119,30 +101,17 @@ class AsyncReader(Reader):
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         self._connection: AsyncConnection | None = None
-        self._driver: Any = None  # the psycopg connection under it
         self._lock = asyncio.Lock()
         self._sql_dialect = engine.dialect
 
     async def _connect(self) -> None:
         self._connection = await self._engine.connect()
-        self._driver = (await self._connection.get_raw_connection()).driver_connection
 
     async def execute(
         self, statement: Executable, params: dict[str, Any] | None = None
     ) -> Result[*tuple[Any, ...]]:
         async with self._lock:
             return await self._execute(statement, params)
-
-    async def _by_driver(self, sql: str, values: Any) -> list[Any] | None:
-        async with self._lock:
-            if self._connection is None:
-                await self._connect()
-            try:
-                rows: list[Any] = await (await self._driver.execute(sql, values)).fetchall()
-            except psycopg.Error:
-                return None
-            self.statements += 1
-            return rows
 
     async def _execute(
         self, statement: Executable, params: dict[str, Any] | None = None
@@ -165,7 +134,7 @@ class AsyncReader(Reader):
             # Forgotten before anything else: should the database still be away, the
             # request's other fields then fail to connect (DATABASE_UNAVAILABLE)
             # rather than use a closed connection.
-            dead, self._connection, self._driver = self._connection, None, None
+            dead, self._connection = self._connection, None
             with contextlib.suppress(SQLAlchemyError):
                 await dead.close()
             await self._connect()
@@ -174,22 +143,29 @@ class AsyncReader(Reader):
 
     async def close(self) -> None:
         async with self._lock:
-            if self._connection is not None:
-                connection, driver = self._connection, self._driver
-                self._connection = self._driver = None
-                try:
-                    if driver is not None and driver.info.transaction_status == _IN_TRANSACTION:
-                        # A read-only transaction ends the same either way, but psycopg
-                        # forgets a connection's prepared statements on every ROLLBACK (it
-                        # cannot tell which survive one): ended by rollbacks, no statement
-                        # would ever run often enough to be prepared, and PostgreSQL would
-                        # plan each one every time. After a COMMIT the pool's reset has
-                        # nothing to undo.
-                        await driver.commit()
-                finally:
-                    # Back to the pool even when the COMMIT failed (a dropped connection:
-                    # the pool's rollback fails too, and the pool retires it).
-                    await connection.close()
+            connection, self._connection = self._connection, None
+            if connection is None:
+                return
+            try:
+                if connection.in_transaction():
+                    # A read-only transaction ends the same either way, but psycopg
+                    # forgets a connection's prepared statements on every ROLLBACK (it
+                    # cannot tell which survive one): ended by rollbacks, no statement
+                    # would ever run often enough to be prepared, and PostgreSQL would
+                    # plan each one every time. After a COMMIT the pool's reset has
+                    # nothing to undo.
+                    await connection.commit()
+            finally:
+                # Back to the pool even when the COMMIT failed (a dropped connection:
+                # the pool's rollback fails too, and the pool retires it).
+                await connection.close()
+
+
+def sqlite_connection(connection: Connection) -> sqlite3.Connection:
+    """The sqlite3 connection under ``connection`` (SQLAlchemy's public accessor)."""
+    driver = connection.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    return driver
 
 
 class InLoopReader(Reader):
@@ -203,28 +179,18 @@ class InLoopReader(Reader):
     def __init__(self, engine: Engine, deadline: Deadline | None) -> None:
         self._engine = engine
         self._connection: Connection | None = None
-        self._driver: Any = None  # the sqlite3 connection under it
         self._deadline = deadline
         self._sql_dialect = engine.dialect
 
     def _open(self) -> Connection:
         connection = self._engine.connect()
-        connection.begin()  # the snapshot, for statements SQLAlchemy does not run too
-        self._driver = connection.connection.driver_connection
+        connection.begin()  # the snapshot (store.engines: an explicit BEGIN on SQLite)
         if self._deadline is not None:
             at = self._deadline.at
-            self._driver.set_progress_handler(lambda: time.monotonic() > at, _PROGRESS_INSTRUCTIONS)
+            sqlite_connection(connection).set_progress_handler(
+                lambda: time.monotonic() > at, _PROGRESS_INSTRUCTIONS
+            )
         return connection
-
-    async def _by_driver(self, sql: str, values: Any) -> list[Any] | None:
-        if self._connection is None:
-            self._connection = self._open()
-        try:
-            rows: list[Any] = self._driver.execute(sql, values).fetchall()
-        except sqlite3.Error:
-            return None
-        self.statements += 1
-        return rows
 
     async def execute(
         self, statement: Executable, params: dict[str, Any] | None = None
@@ -243,13 +209,12 @@ class InLoopReader(Reader):
         # answer starts; a cancellation arriving after would cut the answer short).
         await asyncio.sleep(0.05)
         # No asyncio limit watches this request (an in-process execution): the field fails.
-        raise RequestTimeoutError(self._deadline.seconds)
+        raise StatementTimeoutError(self._deadline.seconds)
 
     async def close(self) -> None:
         connection, self._connection = self._connection, None
         if connection is None:
             return
         if self._deadline is not None:  # the connection goes back to the pool without it
-            self._driver.set_progress_handler(None, _PROGRESS_INSTRUCTIONS)
-        self._driver = None
+            sqlite_connection(connection).set_progress_handler(None, _PROGRESS_INSTRUCTIONS)
         connection.close()  # rolls the read-only transaction back

@@ -13,11 +13,9 @@ from typing import Any
 from sqlalchemy import Connection, Engine, delete, insert, select, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from api import search_index
-from api.derive import derive_read_model
-from api.loader.bulk import checks_deferred, write_rows
-from api.loader.child import rows_from_child
-from api.loader.dataset import (
+from api.ingest.bulk import checks_deferred, write_rows
+from api.ingest.child import rows_from_child
+from api.ingest.dataset import (
     Catalog,
     DatasetError,
     check_directory,
@@ -25,9 +23,11 @@ from api.loader.dataset import (
     read_catalog,
     stopped_note,
 )
-from api.loader.progress import Meter, Quiet
-from api.loader.records import FILES, ProblemLimitError, Problems
-from api.tables import (
+from api.ingest.lines import FILES, ProblemLimitError, Problems
+from api.ingest.progress import Meter, Quiet
+from store import search_index
+from store.derive import derive_read_model
+from store.tables import (
     TABLES_IN_LOAD_ORDER,
     BranchModelRow,
     DatasetRow,

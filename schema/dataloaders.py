@@ -1,0 +1,287 @@
+"""Per-request DataLoaders: each batches one kind of lookup into one statement, and keeps
+the values that other statements already read at hand.
+
+A page of methods reads each method's node with it, a tree reads every node's children,
+a By-model page reads its rows' methods ahead (`schema.lookahead`): those values are put
+at hand here, and a field that asks for one gets it at once, without awaiting (a value at
+once spares graphql-core a coroutine and a turn of the event loop per field, which cost
+more than the field itself). Anything not at hand goes through Strawberry's DataLoader.
+"""
+
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from functools import cached_property
+from typing import Any, Generic, TypeVar
+
+from strawberry.dataloader import DataLoader
+
+from store import evidence, methods, models, nodes, treatments
+from store.methods import MethodWithStats
+from store.nodes import NodeWithStats
+from store.reader import Reader
+from store.tables import (
+    EvidenceRow,
+    ModelRow,
+    SourceRow,
+    TreatmentRow,
+)
+from store.treatments import TreatmentWithMethod
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+T = TypeVar("T")
+
+
+class Batched(Generic[K, V]):
+    """A DataLoader, and the values of keys already at hand."""
+
+    def __init__(self, batch: Callable[[list[K]], Awaitable[Sequence[V]]]) -> None:
+        self._at_hand: dict[K, V] = {}
+        self._batch = batch
+        self._loader = DataLoader(load_fn=self._fetch_and_keep)
+
+    async def _fetch_and_keep(self, keys: list[K]) -> Sequence[V]:
+        values = await self._batch(keys)
+        for key, value in zip(keys, values, strict=True):
+            self._at_hand.setdefault(key, value)
+        return values
+
+    def put(self, key: K | None, value: V) -> None:
+        """Keep ``value`` for ``key`` (a value already known stays). A key is a row's
+        id or slug, which a row read from the database always has."""
+        assert key is not None
+        self._at_hand.setdefault(key, value)
+
+    async def load(self, key: K) -> V:
+        if key in self._at_hand:
+            return self._at_hand[key]
+        return await self._loader.load(key)
+
+    async def fetch_ahead(self, keys: Sequence[K]) -> None:
+        """Fetch the values of ``keys`` not at hand now, in one batch, and keep them: a
+        page's sub-lists, read before its items' fields ask for them (a batch of its own,
+        not the DataLoader's, whose futures per key would buy nothing here)."""
+        missing = list(dict.fromkeys(key for key in keys if key not in self._at_hand))
+        if missing:
+            await self._fetch_and_keep(missing)
+
+    def now_or_later(self, key: K, build: Callable[[V], T]) -> T | Awaitable[T]:
+        """``build`` of the value of ``key``: at once when it is at hand, else an
+        awaitable of it."""
+        if key in self._at_hand:
+            return build(self._at_hand[key])
+
+        async def later() -> T:
+            return build(await self._loader.load(key))
+
+        return later()
+
+
+def one_each(
+    fetch: Callable[[list[K]], Awaitable[Sequence[Any]]], key_of: Callable[[Any], K]
+) -> Callable[[list[K]], Awaitable[list[Any]]]:
+    """For each key, the one row that ``fetch`` returns for it (``key_of`` reads its key),
+    None where there is none."""
+
+    async def load(keys: list[K]) -> list[Any]:
+        by_key = {key_of(row): row for row in await fetch(keys)}
+        return [by_key.get(key) for key in keys]
+
+    return load
+
+
+def many_each(
+    fetch: Callable[[list[K]], Awaitable[Sequence[Any]]], key_of: Callable[[Any], K]
+) -> Callable[[list[K]], Awaitable[list[list[Any]]]]:
+    """For each key, the rows that ``fetch`` returns for it, in their order."""
+
+    async def load(keys: list[K]) -> list[list[Any]]:
+        grouped: dict[K, list[Any]] = defaultdict(list)
+        for row in await fetch(keys):
+            grouped[key_of(row)].append(row)
+        return [grouped.get(key, []) for key in keys]
+
+    return load
+
+
+def _node_id(row: Any) -> int:
+    return row[0].id  # type: ignore[no-any-return]
+
+
+class Loaders:
+    """Every loader of one request, named for what they map. Each is made on first use: a
+    request uses a few of them."""
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+
+    def _nodes_by(self, column: str) -> Batched[Any, NodeWithStats | None]:
+        async def fetch(keys: list[Any]) -> list[NodeWithStats]:
+            return await nodes.nodes_where(self.reader, column=column, values=keys)
+
+        return Batched(one_each(fetch, lambda row: getattr(row[0], column)))
+
+    @cached_property
+    def node_by_id(self) -> Batched[int, NodeWithStats | None]:
+        return self._nodes_by("id")
+
+    @cached_property
+    def node_by_slug(self) -> Batched[str, NodeWithStats | None]:
+        return self._nodes_by("slug")
+
+    @cached_property
+    def node_by_slug_path(self) -> Batched[str, NodeWithStats | None]:
+        return self._nodes_by("slug_path")
+
+    @cached_property
+    def children_by_node_id(self) -> Batched[int, list[NodeWithStats]]:
+        async def fetch(keys: list[int]) -> list[NodeWithStats]:
+            children = await nodes.children_of(self.reader, node_ids=keys)
+            self.put_nodes(children)
+            return children
+
+        return Batched(many_each(fetch, lambda row: row[0].parent_id))
+
+    @cached_property
+    def ancestors_by_node_id(self) -> Batched[int, list[Any]]:
+        async def fetch(keys: list[int]) -> list[Any]:
+            return await nodes.ancestors_of(self.reader, node_ids=keys)
+
+        return Batched(many_each(fetch, lambda row: row[2]))
+
+    @cached_property
+    def descendants_by_node(self) -> Batched[tuple[int, int | None], list[Any]]:
+        async def fetch(keys: list[tuple[int, int | None]]) -> list[Any]:
+            # One statement per distinct maxDepth in the request (in practice one).
+            by_depth: dict[int | None, list[int]] = defaultdict(list)
+            for node_id, max_depth in keys:
+                by_depth[max_depth].append(node_id)
+            found: list[Any] = []
+            for max_depth, ids in by_depth.items():
+                rows = await nodes.descendants_of(self.reader, node_ids=ids, max_depth=max_depth)
+                found.extend(
+                    ((ancestor_id, max_depth), (node, stats)) for node, stats, ancestor_id in rows
+                )
+            return found
+
+        async def load(keys: list[tuple[int, int | None]]) -> list[list[Any]]:
+            grouped = await many_each(fetch, lambda found: found[0])(keys)
+            return [[pair for _, pair in rows] for rows in grouped]
+
+        return Batched(load)
+
+    def _methods_by(self, column: str) -> Batched[Any, MethodWithStats | None]:
+        async def fetch(keys: list[Any]) -> list[MethodWithStats]:
+            return await methods.methods_where(self.reader, column=column, values=keys)
+
+        return Batched(one_each(fetch, lambda row: getattr(row[0], column)))
+
+    @cached_property
+    def method_by_id(self) -> Batched[int, MethodWithStats | None]:
+        return self._methods_by("id")
+
+    @cached_property
+    def method_by_slug(self) -> Batched[str, MethodWithStats | None]:
+        return self._methods_by("slug")
+
+    @cached_property
+    def treatments_by_method_id(self) -> Batched[int, list[tuple[TreatmentRow, ModelRow]]]:
+        async def fetch(keys: list[int]) -> list[tuple[TreatmentRow, ModelRow]]:
+            rows = await methods.treatments_of_methods(self.reader, method_ids=keys)
+            for _, model in rows:
+                self.model_by_id.put(model.id, model)
+            return rows
+
+        return Batched(many_each(fetch, lambda row: row[0].method_id))
+
+    def _models_by(self, column: str) -> Batched[Any, ModelRow | None]:
+        async def fetch(keys: list[Any]) -> list[ModelRow]:
+            return await models.models_where(self.reader, column=column, values=keys)
+
+        return Batched(one_each(fetch, lambda row: getattr(row, column)))
+
+    @cached_property
+    def model_by_id(self) -> Batched[int, ModelRow | None]:
+        return self._models_by("id")
+
+    @cached_property
+    def model_by_slug(self) -> Batched[str, ModelRow | None]:
+        return self._models_by("slug")
+
+    def _sources_by(self, column: str) -> Callable[[list[Any]], Awaitable[list[SourceRow]]]:
+        async def fetch(keys: list[Any]) -> list[SourceRow]:
+            return await models.sources_where(self.reader, column=column, values=keys)
+
+        return fetch
+
+    @cached_property
+    def source_by_id(self) -> Batched[int, SourceRow | None]:
+        return Batched(one_each(self._sources_by("id"), lambda row: row.id))
+
+    @cached_property
+    def source_by_slug(self) -> Batched[str, SourceRow | None]:
+        return Batched(one_each(self._sources_by("slug"), lambda row: row.slug))
+
+    @cached_property
+    def sources_by_model_id(self) -> Batched[int, list[SourceRow]]:
+        return Batched(many_each(self._sources_by("model_id"), lambda row: row.model_id))
+
+    @cached_property
+    def branches_by_model_level(self) -> Batched[tuple[int, int], list[Any]]:
+        async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+            return await models.branches_of_models(self.reader, model_levels=keys)
+
+        return Batched(many_each(fetch, lambda row: (row[0].model_id, row[1].level)))
+
+    @cached_property
+    def branch_treatments_by_pair(self) -> Batched[tuple[int, int], list[TreatmentWithMethod]]:
+        async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+            return await treatments.branch_treatments(self.reader, node_models=keys)
+
+        async def load(keys: list[tuple[int, int]]) -> list[list[TreatmentWithMethod]]:
+            grouped = await many_each(fetch, lambda row: (row[3], row[0].model_id))(keys)
+            return [[row[:3] for row in rows] for rows in grouped]
+
+        return Batched(load)
+
+    @cached_property
+    def evidence_by_key(self) -> Batched[str, EvidenceRow | None]:
+        async def fetch(keys: list[str]) -> list[EvidenceRow]:
+            return await evidence.evidence_where(self.reader, column="key", values=keys)
+
+        return Batched(one_each(fetch, lambda row: row.key))
+
+    @cached_property
+    def evidence_by_pair(self) -> Batched[tuple[int, int], list[EvidenceRow]]:
+        async def fetch(keys: list[tuple[int, int]]) -> list[EvidenceRow]:
+            return await evidence.evidence_of_pairs(self.reader, model_methods=keys)
+
+        return Batched(many_each(fetch, lambda row: (row.model_id, row.method_id)))
+
+    def put_nodes(self, found: Sequence[NodeWithStats]) -> None:
+        for pair in found:
+            self.node_by_id.put(pair[0].id, pair)
+
+    async def top_nodes(self, levels_below_roots: int) -> list[NodeWithStats]:
+        """The roots; the nodes of the ``levels_below_roots`` levels below them come in
+        the same statement and are put at hand as their parents' children (a node on the
+        last of those levels is left to the loader, should anyone ask for its children)."""
+        found = await nodes.top_nodes(self.reader, levels_below_roots=levels_below_roots)
+        self.put_nodes(found)
+        roots = [pair for pair in found if pair[0].parent_id is None]
+        if not levels_below_roots:
+            return roots
+        depth: dict[int | None, int] = {pair[0].id: 0 for pair in roots}
+        children: dict[int | None, list[NodeWithStats]] = {pair[0].id: [] for pair in roots}
+        for pair in found:
+            node = pair[0]
+            if node.parent_id is None:
+                continue
+            children[node.parent_id].append(pair)
+            depth[node.id] = depth[node.parent_id] + 1
+            if depth[node.id] < levels_below_roots:
+                children[node.id] = []
+        for node_id, rows in children.items():
+            assert node_id is not None  # rows read from the database have ids
+            self.children_by_node_id.put(node_id, rows)
+        return roots

@@ -1,0 +1,101 @@
+"""Evidence: one model's document describing one method, with a strength."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from sqlalchemy import select
+from sqlmodel import col
+
+from store import paging
+from store.batches import PairsIn, rows_of_pairs, rows_where_in
+from store.nodes import branch_node_ids
+from store.paging import Page, SortKey
+from store.reader import Reader
+from store.rows import AnySelect
+from store.strength import rank_expression
+from store.tables import EvidenceRow, MethodRow, NodeRow
+
+# Evidence stores its strength by name; ordering and filtering need its rank (1 = core).
+_RANK = rank_expression(col(EvidenceRow.strength))
+
+
+@cache
+def _evidence() -> AnySelect:
+    return select(EvidenceRow)
+
+
+async def evidence_where(
+    reader: Reader, *, column: str, values: Sequence[Any]
+) -> list[EvidenceRow]:
+    """The evidence whose unique ``column`` (id or key) is one of ``values``."""
+    return [row[0] for row in await rows_where_in(reader, _evidence, EvidenceRow, column, values)]
+
+
+@dataclass(frozen=True)
+class EvidenceSelection:
+    """Which evidence a list holds; every given condition must hold."""
+
+    method_id: int | None = None
+    model_id: int | None = None
+    source_id: int | None = None
+    max_rank: int | None = None  # at least this strong (a rank)
+    within: NodeRow | None = None  # on methods in this branch
+
+
+def _selected(selection: EvidenceSelection) -> AnySelect:
+    statement = _evidence()
+    for column, value in (
+        (EvidenceRow.method_id, selection.method_id),
+        (EvidenceRow.model_id, selection.model_id),
+        (EvidenceRow.source_id, selection.source_id),
+    ):
+        if value is not None:
+            statement = statement.where(col(column) == value)
+    if selection.max_rank is not None:
+        statement = statement.where(selection.max_rank >= _RANK)
+    if selection.within is not None:
+        in_branch = select(col(MethodRow.id)).where(
+            col(MethodRow.node_id).in_(branch_node_ids(selection.within))
+        )
+        statement = statement.where(col(EvidenceRow.method_id).in_(in_branch))
+    return statement
+
+
+async def evidence_page(
+    reader: Reader,
+    *,
+    selection: EvidenceSelection,
+    first: int,
+    after: Sequence[Any] | None,
+    with_total: bool,
+) -> Page:
+    """A page of evidence (rows of one piece), strongest first, then in file order."""
+    return await paging.keyset_page(
+        reader,
+        _selected(selection),
+        [SortKey(_RANK), SortKey(col(EvidenceRow.id))],
+        first=first,
+        after=after,
+        with_total=with_total,
+    )
+
+
+async def evidence_count(reader: Reader, *, selection: EvidenceSelection) -> int:
+    return await paging.count(reader, _selected(selection))
+
+
+def _evidence_of_pairs(pairs_in: PairsIn) -> AnySelect:
+    return (
+        select(EvidenceRow)
+        .where(pairs_in([col(EvidenceRow.model_id), col(EvidenceRow.method_id)]))
+        .order_by(col(EvidenceRow.id))
+    )
+
+
+async def evidence_of_pairs(
+    reader: Reader, *, model_methods: Sequence[tuple[int, int]]
+) -> list[EvidenceRow]:
+    """The evidence of each (model, method) pair, in file order."""
+    return [row[0] for row in await rows_of_pairs(reader, _evidence_of_pairs, model_methods)]

@@ -1,0 +1,144 @@
+"""Methods, each read with its figures (`MethodStatsRow`: strongest treatment, model
+count), which every view of a method shows."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from sqlalchemy import ColumnElement, func, select
+from sqlmodel import col
+
+from store import paging
+from store.batches import rows_where_in
+from store.nodes import branch_node_ids
+from store.paging import Listing, Page, SortKey, Template
+from store.reader import Reader
+from store.rows import AnySelect, Prepared, keys
+from store.strength import UNTREATED_RANK
+from store.tables import MethodRow, MethodStatsRow, ModelRow, NodeRow, NodeStatsRow, TreatmentRow
+
+MethodWithStats = tuple[MethodRow, MethodStatsRow]
+
+
+@cache
+def with_stats() -> AnySelect:
+    """Methods joined with their figures."""
+    return select(MethodRow, MethodStatsRow).join(
+        MethodStatsRow, col(MethodStatsRow.method_id) == col(MethodRow.id)
+    )
+
+
+def contains(column: Any, text: str) -> ColumnElement[bool]:
+    """``column`` contains ``text``, any case, with LIKE's wildcards taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return col(column).ilike(f"%{escaped}%", escape="\\")
+
+
+async def methods_where(
+    reader: Reader, *, column: str, values: Sequence[Any]
+) -> list[MethodWithStats]:
+    """The methods whose unique ``column`` (id or slug) is one of ``values``."""
+    rows = await rows_where_in(reader, with_stats, MethodRow, column, values)
+    return [(row[0], row[1]) for row in rows]
+
+
+@dataclass(frozen=True)
+class MethodSelection:
+    """Which methods a list holds; every given condition must hold."""
+
+    filed_at: NodeRow | None = None  # only the methods filed at this node
+    within: Sequence[NodeRow] = ()  # only the methods in each of these branches
+    name_contains: str | None = None
+    max_rank: int | None = None  # strongest treatment at least this strong (a rank)
+    has_evidence: bool | None = None
+
+    def is_everything(self) -> bool:
+        return self == MethodSelection()
+
+
+@cache
+def _with_nodes() -> AnySelect:
+    # The page brings each method's node (with its counts) too: a list of methods almost
+    # always shows where each is filed.
+    return (
+        with_stats()
+        .add_columns(NodeRow, NodeStatsRow)
+        .join(NodeRow, col(NodeRow.id) == col(MethodRow.node_id))
+        .join(NodeStatsRow, col(NodeStatsRow.node_id) == col(NodeRow.id))
+    )
+
+
+def _selected(statement: AnySelect, selection: MethodSelection) -> AnySelect:
+    if selection.filed_at is not None:
+        statement = statement.where(col(MethodRow.node_id) == selection.filed_at.id)
+    for node in selection.within:
+        statement = statement.where(col(MethodRow.node_id).in_(branch_node_ids(node)))
+    if selection.name_contains:
+        statement = statement.where(contains(MethodRow.name, selection.name_contains))
+    if selection.max_rank is not None:
+        statement = statement.where(col(MethodStatsRow.strongest_rank) <= selection.max_rank)
+    if selection.has_evidence is not None:
+        present = col(MethodStatsRow.model_count) > 0
+        statement = statement.where(present if selection.has_evidence else ~present)
+    return statement
+
+
+def _listings(selection: MethodSelection) -> tuple[Listing, Listing]:
+    """What a page lists (methods with their nodes) and what its count counts."""
+    if selection.is_everything():  # the whole list: its statements are prepared once
+        return Template(_with_nodes(), "methods", {}), Template(with_stats(), "methods", {})
+    return _selected(_with_nodes(), selection), _selected(with_stats(), selection)
+
+
+def _order_keys(order: str, descending: bool) -> list[SortKey]:
+    name = SortKey(col(MethodRow.name_rank), descending=descending)
+    if order == "name":
+        return [name]
+    if order == "strongest":
+        # rank 1 is the strongest; untreated methods sort after every strength.
+        rank = func.coalesce(col(MethodStatsRow.strongest_rank), UNTREATED_RANK)
+        return [SortKey(rank, descending=not descending), SortKey(col(MethodRow.name_rank))]
+    count = SortKey(col(MethodStatsRow.model_count), descending=descending)
+    return [count, SortKey(col(MethodRow.name_rank))]
+
+
+async def methods_page(
+    reader: Reader,
+    *,
+    selection: MethodSelection,
+    order: str,
+    descending: bool,
+    first: int,
+    after: Sequence[Any] | None,
+    with_total: bool,
+) -> Page:
+    """A page of methods in ``order`` (`name`, `strongest` or `model_count`): rows of
+    (method, its figures, its node, the node's counts)."""
+    listed, _ = _listings(selection)
+    if isinstance(listed, Template):
+        listed = Template(listed.statement, ("methods", order, descending), {})
+    keys_ = _order_keys(order, descending)
+    return await paging.keyset_page(
+        reader, listed, keys_, first=first, after=after, with_total=with_total
+    )
+
+
+async def methods_count(reader: Reader, *, selection: MethodSelection) -> int:
+    return await paging.count(reader, _listings(selection)[1])
+
+
+_TREATMENTS_OF_METHODS = Prepared.of(
+    select(TreatmentRow, ModelRow)
+    .join(ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id))
+    .where(col(TreatmentRow.method_id).in_(keys()))
+    .order_by(col(TreatmentRow.strength_rank), col(ModelRow.name_rank))
+)
+
+
+async def treatments_of_methods(
+    reader: Reader, *, method_ids: Sequence[int]
+) -> list[tuple[TreatmentRow, ModelRow]]:
+    """Each method's treatments with their models, strongest first, then by model name."""
+    rows = await reader.rows(_TREATMENTS_OF_METHODS, {"keys": list(method_ids)})
+    return [(row[0], row[1]) for row in rows]

@@ -1,0 +1,37 @@
+"""The strength of a treatment, defined once: its names, strongest first, and the rank the
+database stores (1 for the strongest). Every SQL expression of a rank is generated here."""
+
+from typing import Any
+
+from sqlalchemy import ColumnElement, case
+
+STRENGTHS = ("core", "used", "mentioned")  # strongest first
+RANKS = {name: index for index, name in enumerate(STRENGTHS, start=1)}
+WEAKEST_RANK = len(STRENGTHS)
+# Sorts after every strength: what a method without any treatment is ordered as.
+UNTREATED_RANK = WEAKEST_RANK + 1
+
+
+def rank_of(name: str) -> int:
+    return RANKS[name]
+
+
+def name_of(rank: int) -> str:
+    return STRENGTHS[rank - 1]
+
+
+def max_rank(min_strength: str | None) -> int:
+    """The weakest rank that a "at least this strong" condition lets through."""
+    return WEAKEST_RANK if min_strength is None else rank_of(min_strength)
+
+
+def rank_sql(column: str) -> str:
+    """SQL text of the rank of the strength name in ``column`` (for the read model's
+    statements, which are written as text)."""
+    whens = " ".join(f"WHEN '{name}' THEN {rank}" for name, rank in RANKS.items())
+    return f"CASE {column} {whens} END"
+
+
+def rank_expression(column: Any) -> ColumnElement[int]:
+    """The rank of the strength name in ``column``, as a SQLAlchemy expression."""
+    return case(RANKS, value=column)

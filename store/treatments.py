@@ -1,0 +1,151 @@
+"""How models treat methods: a model's treatments, and a branch's By-model table."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import aliased
+from sqlmodel import col
+
+from store import paging
+from store.batches import PairsIn, rows_of_pairs
+from store.nodes import in_branch
+from store.paging import Page, SortKey, Template
+from store.reader import Reader
+from store.rows import AnySelect
+from store.tables import BranchModelRow, MethodRow, MethodStatsRow, ModelRow, NodeRow, TreatmentRow
+
+# A treatment with its method and the method's figures.
+TreatmentWithMethod = tuple[TreatmentRow, MethodRow, MethodStatsRow]
+
+_WITH_METHODS = (
+    select(TreatmentRow, MethodRow, MethodStatsRow)
+    .join(MethodRow, col(MethodRow.id) == col(TreatmentRow.method_id))
+    .join(MethodStatsRow, col(MethodStatsRow.method_id) == col(MethodRow.id))
+)
+_BY_STRENGTH_THEN_NAME = [
+    SortKey(col(TreatmentRow.strength_rank)),
+    SortKey(col(MethodRow.name_rank)),
+]
+
+
+def _of_model(model_id: int, max_rank: int, within: NodeRow | None) -> AnySelect:
+    statement = _WITH_METHODS.where(
+        col(TreatmentRow.model_id) == model_id, col(TreatmentRow.strength_rank) <= max_rank
+    )
+    if within is not None:
+        statement = statement.where(in_branch(col(TreatmentRow.node_pre), within))
+    return statement
+
+
+async def model_treatments_page(
+    reader: Reader,
+    *,
+    model_id: int,
+    max_rank: int,
+    within: NodeRow | None,
+    first: int,
+    after: Sequence[Any] | None,
+    with_total: bool,
+) -> Page:
+    """A page of the methods a model treats, strongest first, then by method name: rows of
+    `TreatmentWithMethod`."""
+    return await paging.keyset_page(
+        reader,
+        _of_model(model_id, max_rank, within),
+        _BY_STRENGTH_THEN_NAME,
+        first=first,
+        after=after,
+        with_total=with_total,
+    )
+
+
+async def model_treatments_count(
+    reader: Reader, *, model_id: int, max_rank: int, within: NodeRow | None
+) -> int:
+    return await paging.count(reader, _of_model(model_id, max_rank, within))
+
+
+_BY_MODEL = Template(
+    select(BranchModelRow, ModelRow)
+    .join(ModelRow, col(ModelRow.id) == col(BranchModelRow.model_id))
+    .where(
+        col(BranchModelRow.node_id) == bindparam("node"),
+        col(BranchModelRow.strongest_rank) <= bindparam("max_rank"),
+    ),
+    "byModel",
+    {},
+)
+
+
+def _by_model_listing(node_id: int, max_rank: int, order: str, descending: bool) -> Template:
+    return Template(
+        _BY_MODEL.statement, ("byModel", order, descending), {"node": node_id, "max_rank": max_rank}
+    )
+
+
+def _by_model_keys(order: str, descending: bool) -> list[SortKey]:
+    # Release order is stored as a rank with the newest first, so DESC is its ascending order.
+    recency = SortKey(col(BranchModelRow.recency_rank), descending=not descending)
+    if order == "release_date":
+        return [recency]
+    if order == "name":
+        return [SortKey(col(ModelRow.name_rank), descending=descending)]
+    if order == "strength":
+        # rank 1 is the strongest, so "strongest first" (DESC) is the ascending rank.
+        primary = SortKey(col(BranchModelRow.strongest_rank), descending=not descending)
+    else:
+        primary = SortKey(col(BranchModelRow.method_count), descending=descending)
+    return [primary, SortKey(col(BranchModelRow.recency_rank))]
+
+
+async def by_model_page(
+    reader: Reader,
+    *,
+    node_id: int,
+    max_rank: int,
+    order: str,
+    descending: bool,
+    first: int,
+    after: Sequence[Any] | None,
+    with_total: bool,
+) -> Page:
+    """A page of a branch's By-model table: one row (branch row, model) per model with
+    evidence in the branch whose strongest treatment there is ``max_rank`` or stronger,
+    in ``order`` (`release_date`, `name`, `strength` or `method_count`)."""
+    return await paging.keyset_page(
+        reader,
+        _by_model_listing(node_id, max_rank, order, descending),
+        _by_model_keys(order, descending),
+        first=first,
+        after=after,
+        with_total=with_total,
+    )
+
+
+async def by_model_count(reader: Reader, *, node_id: int, max_rank: int) -> int:
+    return await paging.count(reader, _by_model_listing(node_id, max_rank, "count", False))
+
+
+_BRANCH = aliased(NodeRow, name="branch")
+
+
+def _branch_treatments_of_pairs(pairs_in: PairsIn) -> AnySelect:
+    # For each (branch, model): the model's treatments whose node lies in the branch's
+    # interval, read off the (model_id, node_pre) index: the rows of the answer, whatever
+    # the size of the branch.
+    return (
+        _WITH_METHODS.add_columns(col(_BRANCH.id))
+        .join(_BRANCH, in_branch(col(TreatmentRow.node_pre), _BRANCH))
+        .where(pairs_in([col(_BRANCH.id), col(TreatmentRow.model_id)]))
+        .order_by(col(TreatmentRow.strength_rank), col(MethodRow.name_rank))
+    )
+
+
+async def branch_treatments(
+    reader: Reader, *, node_models: Sequence[tuple[int, int]]
+) -> list[tuple[TreatmentRow, MethodRow, MethodStatsRow, int]]:
+    """For (node, model): the model's treatments of the branch's methods (with the node's
+    id), strongest first, then by method name: the methods of one By-model row."""
+    rows = await rows_of_pairs(reader, _branch_treatments_of_pairs, node_models)
+    return [(row[0], row[1], row[2], row[3]) for row in rows]
