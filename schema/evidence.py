@@ -73,9 +73,7 @@ async def evidence_connection(
     page = await evidence.evidence_page(
         reader,
         selection=selection,
-        first=request.first,
-        after=request.after,
-        with_total=request.with_total,
+        window=request.window,
     )
 
     async def count() -> int:

@@ -12,6 +12,7 @@ from schema.enums import (
     OrderDirection,
     Strength,
 )
+from store.paging import Sort
 
 
 @strawberry.input(description="Narrows a list of methods; every given condition must hold.")
@@ -89,6 +90,11 @@ class EvidenceFilter:
     within: strawberry.ID | None = strawberry.field(
         default=None, description="Only evidence on methods in the branch of this node."
     )
+
+
+def sort_of(order: MethodOrder | ModelOrder | ModelTreatmentOrder) -> Sort:
+    """An order argument as the data layer takes it."""
+    return Sort(str(order.field.value), order.direction is OrderDirection.DESC)
 
 
 # The list fields' filter and order arguments, described once.

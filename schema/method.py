@@ -8,8 +8,8 @@ import strawberry
 from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
-from schema.enums import MethodOrderField, OrderDirection, Scope, Strength, max_rank
-from schema.inputs import EvidenceFilterArgument, MethodFilter, MethodOrder
+from schema.enums import MethodOrderField, Scope, Strength, max_rank
+from schema.inputs import EvidenceFilterArgument, MethodFilter, MethodOrder, sort_of
 from schema.lookahead import selects
 from schema.lookup import row_for_id
 from schema.pagination import After, Connection, First, PageRequest, connection_of
@@ -121,11 +121,8 @@ async def methods_connection(
     page = await methods.methods_page(
         reader,
         selection=selection,
-        order=str(order.field.value),
-        descending=order.direction is OrderDirection.DESC,
-        first=request.first,
-        after=request.after,
-        with_total=request.with_total,
+        sort=sort_of(order),
+        window=request.window,
     )
     if selects(info, "nodes", "treatments"):
         await loaders.treatments_by_method_id.fetch_ahead([row[0].id for row in page.rows])

@@ -8,9 +8,9 @@ import strawberry
 from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
-from schema.enums import ModelOrderField, OrderDirection, Strength, max_rank
+from schema.enums import ModelOrderField, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder
+from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder, sort_of
 from schema.lookup import row_for_id
 from schema.pagination import After, Connection, First, PageRequest, connection_of
 from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
@@ -61,9 +61,7 @@ class Model(Slugged):
             model_id=model_id,
             max_rank=rank,
             within=branch,
-            first=request.first,
-            after=request.after,
-            with_total=request.with_total,
+            window=request.window,
         )
         items = [
             refs.method_treatment(treatment, self.row, refs.method(method, stats))
@@ -136,11 +134,8 @@ async def models_connection(
     page = await models.models_page(
         reader,
         selection=selection,
-        order=str(order.field.value),
-        descending=order.direction is OrderDirection.DESC,
-        first=request.first,
-        after=request.after,
-        with_total=request.with_total,
+        sort=sort_of(order),
+        window=request.window,
     )
 
     async def count() -> int:

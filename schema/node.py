@@ -8,9 +8,9 @@ import strawberry
 from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
-from schema.enums import ModelTreatmentOrderField, OrderDirection, Scope, Strength, max_rank
+from schema.enums import ModelTreatmentOrderField, Scope, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatmentOrder
+from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatmentOrder, sort_of
 from schema.lookahead import selects
 from schema.pagination import After, Connection, First, PageRequest, connection_of
 from schema.refs import MethodRef, ModelTreatmentRef
@@ -188,11 +188,8 @@ class Node(Slugged):
             reader,
             node_id=node_id,
             max_rank=rank,
-            order=str(order.field.value),
-            descending=order.direction is OrderDirection.DESC,
-            first=request.first,
-            after=request.after,
-            with_total=request.with_total,
+            sort=sort_of(order),
+            window=request.window,
         )
         if selects(info, "nodes", "methods"):
             await loaders.branch_treatments_by_pair.fetch_ahead(

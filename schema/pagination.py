@@ -16,7 +16,7 @@ import strawberry
 from schema.context import Info
 from schema.errors import BadUserInputError
 from schema.lookahead import selects
-from store.paging import Page
+from store.paging import Page, Window
 
 T = TypeVar("T")
 
@@ -124,13 +124,12 @@ def decode_cursor(cursor: str, list_name: str, arity: int | None = None) -> list
 
 @dataclass(frozen=True)
 class PageRequest:
-    """What a list field was asked for: its page size, the key values to start after (from
-    the cursor), and whether a first page should bring the whole list's length along."""
+    """What a list field was asked for: the list (its name goes into cursors) and which of
+    its rows (the page size, the key values to start after, from the cursor, and whether
+    a first page should bring the whole list's length along)."""
 
     list_name: str
-    first: int
-    after: list[Any] | None
-    with_total: bool
+    window: Window
 
     @classmethod
     def of(cls, info: Info, list_name: str, first: int | None, after: str | None) -> "PageRequest":
@@ -138,9 +137,11 @@ class PageRequest:
         query asks for `totalCount`."""
         return cls(
             list_name,
-            page_size(first),
-            None if after is None else decode_cursor(after, list_name),
-            after is None and selects(info, "totalCount"),
+            Window(
+                page_size(first),
+                None if after is None else decode_cursor(after, list_name),
+                after is None and selects(info, "totalCount"),
+            ),
         )
 
 

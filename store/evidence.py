@@ -11,7 +11,7 @@ from sqlmodel import col
 from store import paging
 from store.batches import PairsIn, rows_of_pairs, rows_where_in
 from store.nodes import branch_node_ids
-from store.paging import Page, SortKey
+from store.paging import Page, SortKey, Window
 from store.reader import Reader
 from store.rows import AnySelect
 from store.strength import rank_expression
@@ -67,18 +67,14 @@ async def evidence_page(
     reader: Reader,
     *,
     selection: EvidenceSelection,
-    first: int,
-    after: Sequence[Any] | None,
-    with_total: bool,
+    window: Window,
 ) -> Page:
     """A page of evidence (rows of one piece), strongest first, then in file order."""
     return await paging.keyset_page(
         reader,
         _selected(selection),
         [SortKey(_RANK), SortKey(col(EvidenceRow.id))],
-        first=first,
-        after=after,
-        with_total=with_total,
+        window,
     )
 
 

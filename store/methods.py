@@ -12,7 +12,7 @@ from sqlmodel import col
 from store import paging
 from store.batches import rows_where_in
 from store.nodes import branch_node_ids
-from store.paging import Listing, Page, SortKey, Template
+from store.paging import Listing, Page, Sort, SortKey, Template, Window
 from store.reader import Reader
 from store.rows import AnySelect, Prepared, keys
 from store.strength import UNTREATED_RANK
@@ -91,11 +91,12 @@ def _listings(selection: MethodSelection) -> tuple[Listing, Listing]:
     return _selected(_with_nodes(), selection), _selected(with_stats(), selection)
 
 
-def _order_keys(order: str, descending: bool) -> list[SortKey]:
+def _order_keys(sort: Sort) -> list[SortKey]:
+    descending = sort.descending
     name = SortKey(col(MethodRow.name_rank), descending=descending)
-    if order == "name":
+    if sort.field == "name":
         return [name]
-    if order == "strongest":
+    if sort.field == "strongest":
         # rank 1 is the strongest; untreated methods sort after every strength.
         rank = func.coalesce(col(MethodStatsRow.strongest_rank), UNTREATED_RANK)
         return [SortKey(rank, descending=not descending), SortKey(col(MethodRow.name_rank))]
@@ -107,21 +108,15 @@ async def methods_page(
     reader: Reader,
     *,
     selection: MethodSelection,
-    order: str,
-    descending: bool,
-    first: int,
-    after: Sequence[Any] | None,
-    with_total: bool,
+    sort: Sort,
+    window: Window,
 ) -> Page:
-    """A page of methods in ``order`` (`name`, `strongest` or `model_count`): rows of
-    (method, its figures, its node, the node's counts)."""
+    """A page of methods by `name`, `strongest` or `model_count`: rows of (method, its
+    figures, its node, the node's counts)."""
     listed, _ = _listings(selection)
     if isinstance(listed, Template):
-        listed = Template(listed.statement, ("methods", order, descending), {})
-    keys_ = _order_keys(order, descending)
-    return await paging.keyset_page(
-        reader, listed, keys_, first=first, after=after, with_total=with_total
-    )
+        listed = Template(listed.statement, ("methods", sort), {})
+    return await paging.keyset_page(reader, listed, _order_keys(sort), window)
 
 
 async def methods_count(reader: Reader, *, selection: MethodSelection) -> int:

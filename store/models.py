@@ -12,7 +12,7 @@ from sqlmodel import col
 from store import paging
 from store.batches import PairsIn, rows_of_pairs, rows_where_in
 from store.methods import contains
-from store.paging import Page, SortKey
+from store.paging import Page, Sort, SortKey, Window
 from store.reader import Reader
 from store.rows import AnySelect
 from store.tables import BranchModelRow, ModelRow, NodeRow, NodeStatsRow, SourceRow
@@ -56,21 +56,16 @@ async def models_page(
     reader: Reader,
     *,
     selection: ModelSelection,
-    order: str,
-    descending: bool,
-    first: int,
-    after: Sequence[Any] | None,
-    with_total: bool,
+    sort: Sort,
+    window: Window,
 ) -> Page:
     """A page of models (rows of one model) by `name` or `release_date`."""
-    if order == "name":
-        keys = [SortKey(col(ModelRow.name_rank), descending=descending)]
+    if sort.field == "name":
+        keys = [SortKey(col(ModelRow.name_rank), descending=sort.descending)]
     else:
         # Stored newest first, so DESC (newest first) is the rank's ascending order.
-        keys = [SortKey(col(ModelRow.recency_rank), descending=not descending)]
-    return await paging.keyset_page(
-        reader, _selected(selection), keys, first=first, after=after, with_total=with_total
-    )
+        keys = [SortKey(col(ModelRow.recency_rank), descending=not sort.descending)]
+    return await paging.keyset_page(reader, _selected(selection), keys, window)
 
 
 async def models_count(reader: Reader, *, selection: ModelSelection) -> int:

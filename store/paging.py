@@ -25,6 +25,25 @@ class SortKey:
 
 
 @dataclass(frozen=True)
+class Window:
+    """Which rows of a list a page holds: ``first`` of them, after the row whose sort-key
+    values are ``after`` (from the start when None); with ``with_total`` a first page
+    brings the whole list's length along (a window over the same statement)."""
+
+    first: int
+    after: Sequence[Any] | None = None
+    with_total: bool = False
+
+
+@dataclass(frozen=True)
+class Sort:
+    """A list's order as its caller names it (a field such as `name`), and its direction."""
+
+    field: str
+    descending: bool = False
+
+
+@dataclass(frozen=True)
 class Template:
     """A list's statement built once for its shape (``shape``: whatever the statement's
     structure depends on, such as the order asked for), its values left as parameters
@@ -87,23 +106,17 @@ def _page_statement(
 
 
 async def keyset_page(
-    reader: Reader,
-    listing: Listing,
-    keys: Sequence[SortKey],
-    *,
-    first: int,
-    after: Sequence[Any] | None,
-    with_total: bool,
+    reader: Reader, listing: Listing, keys: Sequence[SortKey], window: Window
 ) -> Page:
-    """``first`` rows of ``listing`` in the order of ``keys`` (whose last key must be
-    unique), after the row whose key values are ``after``. With ``with_total`` a first
-    page brings the whole list's length along (a window over the same statement)."""
+    """The ``window`` of ``listing`` in the order of ``keys`` (whose last key must be
+    unique)."""
+    first, after = window.first, window.after
     params: dict[str, Any] = {"limit": first + 1}
     if after is not None:
         if len(after) != len(keys):
             raise PositionError(f"{len(after)} values to start after, for {len(keys)} sort keys")
         params.update({f"after{i}": value for i, value in enumerate(after)})
-    total = after is None and with_total
+    total = after is None and window.with_total
     if isinstance(listing, Template):
         template = listing
         page_statement = _prepared(

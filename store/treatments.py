@@ -1,7 +1,6 @@
 """How models treat methods: a model's treatments, and a branch's By-model table."""
 
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import aliased
@@ -10,7 +9,7 @@ from sqlmodel import col
 from store import paging
 from store.batches import PairsIn, rows_of_pairs
 from store.nodes import in_branch
-from store.paging import Page, SortKey, Template
+from store.paging import Page, Sort, SortKey, Template, Window
 from store.reader import Reader
 from store.rows import AnySelect
 from store.tables import BranchModelRow, MethodRow, MethodStatsRow, ModelRow, NodeRow, TreatmentRow
@@ -44,9 +43,7 @@ async def model_treatments_page(
     model_id: int,
     max_rank: int,
     within: NodeRow | None,
-    first: int,
-    after: Sequence[Any] | None,
-    with_total: bool,
+    window: Window,
 ) -> Page:
     """A page of the methods a model treats, strongest first, then by method name: rows of
     `TreatmentWithMethod`."""
@@ -54,9 +51,7 @@ async def model_treatments_page(
         reader,
         _of_model(model_id, max_rank, within),
         _BY_STRENGTH_THEN_NAME,
-        first=first,
-        after=after,
-        with_total=with_total,
+        window,
     )
 
 
@@ -78,20 +73,19 @@ _BY_MODEL = Template(
 )
 
 
-def _by_model_listing(node_id: int, max_rank: int, order: str, descending: bool) -> Template:
-    return Template(
-        _BY_MODEL.statement, ("byModel", order, descending), {"node": node_id, "max_rank": max_rank}
-    )
+def _by_model_listing(node_id: int, max_rank: int, sort: Sort | None) -> Template:
+    return Template(_BY_MODEL.statement, ("byModel", sort), {"node": node_id, "max_rank": max_rank})
 
 
-def _by_model_keys(order: str, descending: bool) -> list[SortKey]:
+def _by_model_keys(sort: Sort) -> list[SortKey]:
+    descending = sort.descending
     # Release order is stored as a rank with the newest first, so DESC is its ascending order.
     recency = SortKey(col(BranchModelRow.recency_rank), descending=not descending)
-    if order == "release_date":
+    if sort.field == "release_date":
         return [recency]
-    if order == "name":
+    if sort.field == "name":
         return [SortKey(col(ModelRow.name_rank), descending=descending)]
-    if order == "strength":
+    if sort.field == "strength":
         # rank 1 is the strongest, so "strongest first" (DESC) is the ascending rank.
         primary = SortKey(col(BranchModelRow.strongest_rank), descending=not descending)
     else:
@@ -104,27 +98,19 @@ async def by_model_page(
     *,
     node_id: int,
     max_rank: int,
-    order: str,
-    descending: bool,
-    first: int,
-    after: Sequence[Any] | None,
-    with_total: bool,
+    sort: Sort,
+    window: Window,
 ) -> Page:
     """A page of a branch's By-model table: one row (branch row, model) per model with
     evidence in the branch whose strongest treatment there is ``max_rank`` or stronger,
-    in ``order`` (`release_date`, `name`, `strength` or `method_count`)."""
+    by `release_date`, `name`, `strength` or `method_count`."""
     return await paging.keyset_page(
-        reader,
-        _by_model_listing(node_id, max_rank, order, descending),
-        _by_model_keys(order, descending),
-        first=first,
-        after=after,
-        with_total=with_total,
+        reader, _by_model_listing(node_id, max_rank, sort), _by_model_keys(sort), window
     )
 
 
 async def by_model_count(reader: Reader, *, node_id: int, max_rank: int) -> int:
-    return await paging.count(reader, _by_model_listing(node_id, max_rank, "count", False))
+    return await paging.count(reader, _by_model_listing(node_id, max_rank, None))
 
 
 _BRANCH = aliased(NodeRow, name="branch")
