@@ -3,7 +3,8 @@
 A run takes many minutes, and a checkout where people are editing can change under it
 (a half-done migration broke one such run). So by default the systems run the code of
 HEAD, extracted once into var/bench/src/<commit>, and RESULTS.md names that commit.
-BENCH_SOURCE=worktree measures the working tree as it is instead.
+BENCH_SOURCE=worktree measures the working tree as it is instead, and BENCH_SOURCE=<commit>
+that commit (to measure the code before a change and after it, back to back).
 """
 
 import io
@@ -39,8 +40,9 @@ def _git(*arguments: str) -> str:
 
 
 def current() -> Source:
-    commit = _git("rev-parse", "HEAD")
-    if os.environ.get("BENCH_SOURCE", "head") == "worktree":
+    wanted = os.environ.get("BENCH_SOURCE", "head")
+    commit = _git("rev-parse", "HEAD" if wanted in ("head", "worktree") else wanted)
+    if wanted == "worktree":
         dirty = " with uncommitted changes" if _git("status", "--porcelain") else ""
         return Source(CHECKOUT, f"working tree at {commit[:12]}{dirty}")
     directory = CHECKOUT / "var" / "bench" / "src" / commit[:12]
