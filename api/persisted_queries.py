@@ -11,36 +11,35 @@ are refused, and nothing new is registered."""
 
 import hashlib
 import json
-from collections import OrderedDict
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import orjson
+from cachetools import LRUCache
 
 from api.http_guards import send_error
 from api.middleware import ASGIApp, Receive, Scope, Send, header, read_body, replay
 
 
 class QueryStore:
+    """Documents by sha256: with an allowlist, its documents and no others, none ever
+    evicted; without, those registered, at most ``max_entries``, least recent out first."""
+
     def __init__(self, max_entries: int, allowlist: dict[str, str] | None = None) -> None:
-        self._entries: OrderedDict[str, str] = OrderedDict(allowlist or {})
-        self._max_entries = max_entries
         self.frozen = allowlist is not None
+        self._entries: MutableMapping[str, str] = (
+            dict(allowlist) if allowlist is not None else LRUCache(max_entries)
+        )
+        self._max_entries = max_entries
 
     def get(self, digest: str) -> str | None:
-        found = self._entries.get(digest)
-        if found is not None:
-            self._entries.move_to_end(digest)
-        return found
+        return self._entries.get(digest)
 
     def put(self, digest: str, document: str) -> None:
-        if self.frozen:
-            return
-        self._entries[digest] = document
-        self._entries.move_to_end(digest)
-        while len(self._entries) > self._max_entries:
-            self._entries.popitem(last=False)
+        if not self.frozen and self._max_entries > 0:  # LRUCache(0) refuses any entry
+            self._entries[digest] = document
 
     def allows(self, document: str) -> bool:
         return not self.frozen or sha256(document) in self._entries

@@ -6,11 +6,11 @@ ETag. A load changes the version (see store.data_version), so nothing stale is s
 one poll interval, and no entry needs to be evicted by hand."""
 
 import hashlib
-from collections import OrderedDict
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
 import orjson
+from cachetools import LRUCache
 
 from api.middleware import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
 from store.data_version import DataVersion
@@ -32,31 +32,20 @@ class Cached:
         return Cached(self.status, headers, self.body)
 
 
-class LRU:
-    """At most ``max_entries`` answers and ``max_bytes`` of bodies, least recent out first."""
+class LRU(LRUCache[str, Cached]):
+    """At most ``max_entries`` answers and ``max_bytes`` of bodies, least recent out first:
+    the cache's size is its bodies' bytes (maxsize ``max_bytes``); ``put`` counts entries."""
 
     def __init__(self, max_entries: int, max_bytes: int) -> None:
-        self._entries: OrderedDict[str, Cached] = OrderedDict()
-        self._max_entries = max_entries
-        self._max_bytes = max_bytes
-        self._bytes = 0
-
-    def get(self, key: str) -> Cached | None:
-        found = self._entries.get(key)
-        if found is not None:
-            self._entries.move_to_end(key)
-        return found
+        super().__init__(max_bytes, getsizeof=lambda answer: len(answer.body))
+        self.max_entries = max_entries
 
     def put(self, key: str, value: Cached) -> None:
-        if len(value.body) > self._max_bytes // 4:
+        if len(value.body) > self.maxsize // 4:
             return  # one huge answer must not push out everything else
-        if key in self._entries:
-            self._bytes -= len(self._entries.pop(key).body)
-        self._entries[key] = value
-        self._bytes += len(value.body)
-        while len(self._entries) > self._max_entries or self._bytes > self._max_bytes:
-            _, evicted = self._entries.popitem(last=False)
-            self._bytes -= len(evicted.body)
+        self[key] = value  # out go the least recent, down to max_bytes
+        while len(self) > self.max_entries:
+            self.popitem()
 
 
 def _query_key(scope: Scope, body: bytes) -> str | None:

@@ -44,24 +44,38 @@ def test_a_hash_that_is_not_the_documents_is_refused(tiny: Api) -> None:
     )
 
 
-def test_the_store_is_bounded(tiny: Api) -> None:
-    with serve(tiny.database_url, persisted_queries_entries=1) as client:
-        other = "query Other { taxonomy { nodeCount } }"
-        other_hash = _persisted(hashlib.sha256(other.encode()).hexdigest())
-        assert _post(client, query=QUERY, extensions=_persisted())[0] == 200
-        assert _post(client, query=other, extensions=other_hash)[0] == 200
-        # The first document was pushed out by the second.
-        assert _post(client, extensions=_persisted())[1]["errors"][0]["message"] == (
-            "PersistedQueryNotFound"
-        )
-        assert "errors" not in _post(client, extensions=other_hash)[1]
+def _hash_of(document: str) -> dict[str, Any]:
+    return _persisted(hashlib.sha256(document.encode()).hexdigest())
+
+
+def _runs_by_hash(client: TestClient, document: str) -> bool:
+    return "errors" not in _post(client, extensions=_hash_of(document))[1]
+
+
+def test_the_store_is_bounded_least_recently_used_out_first(tiny: Api) -> None:
+    documents = [QUERY, "query Other { taxonomy { nodeCount } }", "query Third { roots { id } }"]
+    with serve(tiny.database_url, persisted_queries_entries=2) as client:
+        for document in documents[:2]:
+            assert _post(client, query=document, extensions=_hash_of(document))[0] == 200
+        assert _runs_by_hash(client, QUERY)  # Other is now the least recently used
+        assert _post(client, query=documents[2], extensions=_hash_of(documents[2]))[0] == 200
+        assert [_runs_by_hash(client, document) for document in documents] == [True, False, True]
 
 
 def test_allowlist_mode_runs_only_registered_operations(tiny: Api, tmp_path: Path) -> None:
     allowlist = tmp_path / "operations.json"
-    allowlist.write_text(json.dumps({DIGEST: QUERY}), encoding="utf-8")
-    with serve(tiny.database_url, persisted_queries_allowlist=str(allowlist)) as client:
-        assert _post(client, extensions=_persisted()) == (200, ROOTS)
+    other = "query Other { taxonomy { nodeCount } }"
+    listed = {
+        hashlib.sha256(document.encode()).hexdigest(): document for document in (QUERY, other)
+    }
+    allowlist.write_text(json.dumps(listed), encoding="utf-8")
+    with serve(
+        tiny.database_url, persisted_queries_allowlist=str(allowlist), persisted_queries_entries=1
+    ) as client:
+        # Both listed documents stay, whatever the bound on registered ones.
+        for _ in range(2):
+            assert _runs_by_hash(client, other)
+            assert _post(client, extensions=_persisted()) == (200, ROOTS)
         assert _post(client, query=QUERY) == (200, ROOTS)
         status, body = _post(client, query="{ taxonomy { nodeCount } }")
         assert status == 400

@@ -8,6 +8,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from api.ingest.load import load_directory
+from api.response_cache import LRU, Cached
 
 from conftest import serve
 
@@ -89,3 +90,28 @@ def test_the_cache_moves_to_new_data_after_a_load(
         fresh = client.post("/graphql", json=document)
         assert fresh.headers["x-cache"] == "miss"
         assert fresh.json()["data"]["taxonomy"] == {"dataVersion": "2", "nodeCount": 40}
+
+
+def _answer(size: int) -> Cached:
+    return Cached(200, [], b"x" * size)
+
+
+def test_the_cache_keeps_at_most_its_entries_least_recently_used_out_first() -> None:
+    cache = LRU(max_entries=2, max_bytes=1_000)
+    cache.put("a", _answer(1))
+    cache.put("b", _answer(1))
+    assert cache.get("a") is not None  # now b is the least recently used
+    cache.put("c", _answer(1))
+    assert (cache.get("a"), cache.get("b"), cache.get("c")) == (_answer(1), None, _answer(1))
+
+
+def test_the_cache_keeps_at_most_its_bytes_and_no_answer_over_a_quarter_of_them() -> None:
+    cache = LRU(max_entries=100, max_bytes=100)
+    for key in "abcd":
+        cache.put(key, _answer(25))
+    assert cache.get("a") is not None
+    cache.put("e", _answer(25))  # 125 bytes: b, the least recently used, goes
+    assert [key for key in "abcde" if cache.get(key) is None] == ["b"]
+    cache.put("huge", _answer(26))
+    assert cache.get("huge") is None
+    assert len(cache) == 4
