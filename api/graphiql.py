@@ -8,42 +8,29 @@ ASSETS_URL. Without a build, the page says how to make one and loads nothing.
 from html import escape
 from pathlib import Path
 
+from api.operations import operation
+
 ASSETS_DIR = Path(__file__).resolve().parent / "static" / "graphiql"
 ASSETS_URL = "/graphiql-assets"
 
-SAMPLE_QUERY = """\
-# The taxonomy browser's node page for `optimization :: training parallelism`.
-# Press the run button (or Ctrl-Enter); open the docs for every type and field.
-query NodePage($path: String = "optimization/training-parallelism") {
-  node(path: $path) {
-    name
-    level
-    path
-    counts {
-      methodsInBranch
-      methodsFiledHere
-      modelsInBranch
-    }
-    matchingAids
-    byModel(first: 50) {
-      totalCount
-      nodes {
-        model {
-          name
-          releaseDate
-        }
-        strongest
-        methods {
-          method {
-            name
-          }
-          strength
-        }
-      }
-    }
-  }
-}
-"""
+
+def sample_query() -> str:
+    """The seed page's query (examples/operations/NodePage.graphql); without the repository
+    beside this package, a query of the taxonomy's size that says where that one is."""
+    try:
+        page = operation("NodePage")
+    except FileNotFoundError:
+        return (
+            "# The seed page's query is examples/operations/NodePage.graphql in the\n"
+            "# repository, which this install does not have. Open the docs for every type.\n"
+            "{ taxonomy { nodeCount methodCount modelCount depth } }\n"
+        )
+    return (
+        f"# Press the run button (or Ctrl-Enter); open the docs for every type and field.\n{page}"
+    )
+
+
+SAMPLE_QUERY = sample_query()
 
 _PAGE = """\
 <!doctype html>

@@ -3,25 +3,9 @@ seed page can be compared whole, byte for byte."""
 
 from typing import Any
 
-NODE_PAGE = """
-query NodePage($path: String!) {
-  node(path: $path) {
-    name
-    level
-    path
-    matchingAids
-    counts { methodsInBranch methodsFiledHere modelsInBranch }
-    children { name counts { methodsInBranch methodsFiledHere } }
-    byModel(first: 100) {
-      nodes {
-        model { name }
-        strongest
-        methods { method { name } strength }
-      }
-    }
-  }
-}
-"""
+from api.operations import operation
+
+NODE_PAGE = operation("NodePage")
 
 
 def render(node: dict[str, Any]) -> str:

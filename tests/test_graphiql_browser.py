@@ -5,12 +5,14 @@ GraphiQL opens, its docs list the types, and the sample query runs and shows its
 import re
 import shutil
 import subprocess
+from html import escape
 from pathlib import Path
 
 import pytest
 
-from api import graphiql
+from api import graphiql, operations
 from api.graphiql import ASSETS_DIR, ASSETS_URL, graphiql_page
+from api.operations import operation
 
 from processes import running_server
 
@@ -26,7 +28,7 @@ def urls(page: str) -> list[str]:
 def test_the_page_loads_only_same_origin_assets() -> None:
     assert (ASSETS_DIR / "main.js").is_file(), BUILT
     page = graphiql_page()
-    assert 'query NodePage($path: String = "optimization/training-parallelism")' in page
+    assert escape(operation("NodePage"), quote=False) in page
     assert sorted(url.split("?")[0] for url in urls(page) if url != "data:,") == [
         f"{ASSETS_URL}/main.css",
         f"{ASSETS_URL}/main.js",
@@ -41,9 +43,18 @@ def test_without_assets_the_page_says_run_make_install(
     page = graphiql_page()
     assert "GraphiQL is not built" in page
     assert "make install" in page
-    assert 'query NodePage($path: String = "optimization/training-parallelism")' in page
+    assert escape(operation("NodePage"), quote=False) in page
     assert urls(page) == ["data:,"]
     assert "<script" not in page
+
+
+def test_without_the_examples_the_page_opens_on_a_query_that_says_where_they_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(operations, "OPERATIONS_DIR", tmp_path)  # as in an installed wheel
+    query = graphiql.sample_query()
+    assert "examples/operations/NodePage.graphql" in query
+    assert "{ taxonomy { nodeCount" in query
 
 
 @pytest.mark.skipif(

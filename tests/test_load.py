@@ -19,6 +19,7 @@ import psutil
 import pytest
 
 from api.ingest.load import load_directory
+from api.operations import operation
 from api.settings import DEFAULT_FIXTURES_DIR
 
 from processes import running_server, worker_pids
@@ -36,37 +37,12 @@ WARM_UP_SECONDS = 5.0
 LOAD_SECONDS = float(os.environ.get("TAXONOMY_LOAD_SECONDS", "30"))
 MEMORY_GROWTH = 1.2
 
-TREE = """
-{
-  roots {
-    name counts { methodsInBranch modelsInBranch }
-    children {
-      name counts { methodsInBranch }
-      children { name slugPath counts { methodsInBranch childCount } }
-    }
-  }
-}"""
-METHODS_PAGE = """
-query($after: String) {
-  methods(first: 20, after: $after, orderBy: {field: MODEL_COUNT, direction: DESC}) {
-    totalCount
-    nodes { name strongest modelCount node { path } }
-    pageInfo { hasNextPage endCursor }
-  }
-}"""
-SEARCH = """
-query($q: String!) {
-  search(query: $q, first: 10) {
-    totalCount
-    nodes { __typename ... on Node { path } ... on Method { name } ... on Model { name } }
-  }
-}"""
 WORKLOAD: list[dict[str, Any]] = [
     {"query": NODE_PAGE, "variables": {"path": "optimization/training-parallelism"}},
-    {"query": TREE},
-    {"query": METHODS_PAGE, "variables": {"after": None}},
-    {"query": SEARCH, "variables": {"q": "expert parallel"}},
-    {"query": SEARCH, "variables": {"q": "pipeline"}},
+    {"query": operation("Tree")},
+    {"query": operation("MethodsPage"), "variables": {"after": None}},
+    {"query": operation("Search"), "variables": {"query": "expert parallel"}},
+    {"query": operation("Search"), "variables": {"query": "pipeline"}},
 ]
 
 

@@ -98,7 +98,7 @@ query NodePage($path: String!) {
   }
 }
 fragment Rows on ModelTreatmentConnection { nodes { model { name } strongest ...Methods } }
-fragment Methods on ModelTreatment { ... { methods { method { name } strength } } }
+fragment Methods on ModelTreatment { ... { methodCount methods { method { name } strength } } }
 """
 
 

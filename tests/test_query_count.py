@@ -8,48 +8,18 @@ from pathlib import Path
 import pytest
 
 from api.generate import Shape, generate
+from api.operations import operation
 
 from conftest import Api
-from seed_page import NODE_PAGE
 
 SMALL = Shape(nodes=40, methods=150, models=30, evidence=500, depth=4)
 LARGE = Shape(nodes=400, methods=1500, models=300, evidence=5000, depth=4)
 
-ROOTS_THREE_LEVELS = """
-{
-  roots {
-    name counts { methodsInBranch modelsInBranch }
-    children {
-      name counts { methodsInBranch modelsInBranch }
-      children {
-        name counts { methodsInBranch modelsInBranch }
-        children { name counts { methodsInBranch modelsInBranch childCount } }
-      }
-    }
-  }
-}
-"""
-
-METHODS_PAGE = """
-{
-  methods(first: 50, orderBy: {field: MODEL_COUNT, direction: DESC}) {
-    totalCount
-    nodes {
-      name
-      node { path }
-      strongest
-      modelCount
-      treatments { strength model { name } }
-    }
-  }
-}
-"""
-
 # (query, variables, most statements allowed): the bound holds for any size of data.
 WORKLOADS = {
-    "seed-page": (NODE_PAGE, {"path": "n0"}, 6),
-    "roots-three-levels": (ROOTS_THREE_LEVELS, None, 8),
-    "methods-page": (METHODS_PAGE, None, 5),
+    "seed-page": (operation("NodePage"), {"path": "n0"}, 6),
+    "tree": (operation("Tree"), None, 8),
+    "methods-page": (operation("MethodsPage"), {"first": 50}, 5),
 }
 
 

@@ -104,7 +104,7 @@ class TaxonomyClient(AsyncBaseClient):
 
     async def node_page(self, path: str, **kwargs: Any) -> NodePage:
         query = gql("""
-            query NodePage($path: String!) {
+            query NodePage($path: String! = "optimization/training-parallelism") {
               node(path: $path) {
                 name
                 level
