@@ -102,9 +102,11 @@ class TaxonomyClient(AsyncBaseClient):
         data = self.get_data(response)
         return ModelProfile.model_validate(data)
 
-    async def node_page(self, path: str, **kwargs: Any) -> NodePage:
+    async def node_page(
+        self, path: Union[Optional[str], UnsetType] = UNSET, **kwargs: Any
+    ) -> NodePage:
         query = gql("""
-            query NodePage($path: String! = "optimization/training-parallelism") {
+            query NodePage($path: String = "optimization/training-parallelism") {
               node(path: $path) {
                 name
                 level

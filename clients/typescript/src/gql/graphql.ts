@@ -69,7 +69,7 @@ export type ModelProfileQueryVariables = Exact<{
 export type ModelProfileQuery = { model: { name: string, organization: string | null, releaseDate: string | null, branches: Array<{ strongest: Strength, methodCount: number, node: { path: string } }>, treatments: { totalCount: number, nodes: Array<{ strength: Strength, method: { name: string, node: { path: string } } }> } } | null };
 
 export type NodePageQueryVariables = Exact<{
-  path?: string;
+  path?: string | null | undefined;
 }>;
 
 
@@ -160,7 +160,7 @@ export const ModelProfileDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ModelProfileQuery, ModelProfileQueryVariables>;
 export const NodePageDocument = new TypedDocumentString(`
-    query NodePage($path: String! = "optimization/training-parallelism") {
+    query NodePage($path: String = "optimization/training-parallelism") {
   node(path: $path) {
     name
     level
