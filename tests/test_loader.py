@@ -385,8 +385,103 @@ BAD_LINES = [
         {"parent": "twig"},
         ["nodes.jsonl:6: node 'twig' is in a cycle of parents: twig -> twig"],
     ),
+    # Dates are YYYY-MM-DD only: date.fromisoformat alone also takes these two.
+    Case(
+        "date-basic-format",
+        "models.jsonl",
+        3,
+        {"release_date": "20260220"},
+        ["models.jsonl:3: field 'release_date' '20260220' is not an ISO date (YYYY-MM-DD)"],
+    ),
+    Case(
+        "date-week-format",
+        "sources.jsonl",
+        3,
+        {"published_on": "2026-W08-5"},
+        ["sources.jsonl:3: field 'published_on' '2026-W08-5' is not an ISO date (YYYY-MM-DD)"],
+    ),
+    Case(
+        "date-other-digits",
+        "models.jsonl",
+        3,
+        {"release_date": "٢٠٢٤-01-01"},
+        ["models.jsonl:3: field 'release_date' '٢٠٢٤-01-01' is not an ISO date (YYYY-MM-DD)"],
+    ),
+    # What the JSON parsers raise, beyond their syntax errors: Python's int() refuses a
+    # string of over 4,300 digits (ValueError), and the standard library's parser recurses
+    # (RecursionError). Each is a problem at its line, never a traceback.
+    Case(
+        "huge-integer",
+        "models.jsonl",
+        3,
+        '{"slug": "m3", "name": ' + "7" * 5_000 + "}",
+        [
+            "models.jsonl:3: field 'name' must be a non-empty string, "
+            f"got {'7' * 80}… (5,000 characters)"
+        ],
+    ),
+    Case(
+        "deep-nesting",
+        "evidence.jsonl",
+        3,
+        "[" * 100_000 + "]" * 100_000,
+        [
+            "evidence.jsonl:3: is nested too deeply: "
+            "arrays or objects 100,000 levels inside each other"
+        ],
+    ),
+    Case(
+        "deep-nesting-in-a-field",
+        "methods.jsonl",
+        4,
+        '{"slug": "lonely", "name": ' + "[" * 5_000 + "]" * 5_000 + ', "node": "root"}',
+        ["methods.jsonl:4: is nested too deeply: arrays or objects 5,001 levels inside each other"],
+    ),
+    Case(
+        "nan",
+        "models.jsonl",
+        3,
+        '{"slug": "m3", "name": NaN}',
+        ["models.jsonl:3: is not valid JSON (NaN is not a JSON number)"],
+    ),
+    # Numbers are shown as the line wrote them, not as a parser read them.
+    Case(
+        "number-with-exponent",
+        "models.jsonl",
+        3,
+        '{"slug": "m3", "name": 1e3}',
+        ["models.jsonl:3: field 'name' must be a non-empty string, got 1e3"],
+    ),
+    Case(
+        "number-beyond-64-bits",
+        "evidence.jsonl",
+        4,
+        '{"model": "m2", "method": "gamma", "strength": 99999999999999999999}',
+        [
+            "evidence.jsonl:4: field 'strength' must be one of core, used, mentioned, "
+            "got 99999999999999999999"
+        ],
+    ),
+    Case(
+        "numbers-in-a-list",
+        "nodes.jsonl",
+        6,
+        '{"slug": "twig", "name": "Twig", "parent": "spare", "matching_aids": [1.50, "x", 1E400]}',
+        [
+            "nodes.jsonl:6: field 'matching_aids' must be a list of strings, "
+            'got [1.50, "x", 1E400]'
+        ],
+    ),
+    Case(
+        "a-number-not-an-object",
+        "evidence.jsonl",
+        4,
+        "-0.0",
+        ["evidence.jsonl:4: must be a JSON object, got number"],
+    ),
 ]
 CLI_CASES = ["invalid-json", "unknown-field", "duplicate-method", "source-of-another-model"]
+CLI_CASES += ["huge-integer", "deep-nesting", "date-basic-format"]
 
 
 @pytest.mark.parametrize("case", [pytest.param(case, id=case.id) for case in BAD_LINES])
@@ -416,6 +511,99 @@ def test_problems_in_several_files_are_all_reported_at_once(tmp_path: Path) -> N
         "nodes.jsonl:6: parent 'nope' is not a node in nodes.jsonl",
         f"evidence.jsonl:2: {STRENGTH_PROBLEM}",
     ]
+
+
+@pytest.mark.parametrize("naming", [1, 200])
+def test_lines_naming_a_rejected_record_say_so_once(tmp_path: Path, naming: int) -> None:
+    """A bad model line is its own problem; the lines naming that model are one more,
+    with their count, not one each (200 of them filled the cap of 50 problems)."""
+    folder = write_dataset(tmp_path / "bad")
+    write_lines(folder / "evidence.jsonl", [small_line("evidence.jsonl", 3)] * naming)  # m2
+    edit_line(folder, "models.jsonl", 2, {"release_date": "2024-1-1"})
+    evidence = (
+        "evidence.jsonl:1: model 'm2' was rejected at models.jsonl:2"
+        if naming == 1
+        else "evidence.jsonl:1: 200 evidence lines refer to model 'm2', rejected at "
+        "models.jsonl:2 (this is the first)"
+    )
+    assert problems_of(folder) == [
+        "models.jsonl:2: field 'release_date' '2024-1-1' is not an ISO date (YYYY-MM-DD)",
+        "sources.jsonl:2: model 'm2' was rejected at models.jsonl:2",
+        evidence,
+    ]
+
+
+def test_lines_naming_a_missing_record_say_so_once(tmp_path: Path) -> None:
+    folder = write_dataset(tmp_path / "bad")
+    nowhere = {"model": "m1", "method": "nope", "strength": "core"}
+    write_lines(
+        folder / "evidence.jsonl", [small_line("evidence.jsonl", 1)] + [json.dumps(nowhere)] * 120
+    )
+    assert problems_of(folder) == [
+        "evidence.jsonl:2: 120 evidence lines refer to method 'nope', which is not in "
+        "methods.jsonl (this is the first)"
+    ]
+
+
+def test_a_rejected_node_is_the_one_problem_of_its_subtree(tmp_path: Path) -> None:
+    """`root` is rejected: `child` names it as parent, a method is filed at it, and `leaf`
+    (below `child`) is not reached from any root; only the first two say so."""
+    folder = write_dataset(tmp_path / "bad")
+    edit_line(folder, "nodes.jsonl", 2, {"name": 7})
+    assert problems_of(folder) == [
+        "nodes.jsonl:2: field 'name' must be a non-empty string, got 7",
+        "nodes.jsonl:1: parent 'root' was rejected at nodes.jsonl:2",
+        "methods.jsonl:4: node 'root' was rejected at nodes.jsonl:2",
+    ]
+
+
+def test_nodes_below_a_cycle_are_one_problem(tmp_path: Path) -> None:
+    folder = write_dataset(tmp_path / "bad")
+    edit_line(folder, "nodes.jsonl", 5, {"parent": "twig"})  # spare <-> twig
+    bud = {"slug": "bud", "name": "Bud", "parent": "twig", "matching_aids": []}
+    edit_line(folder, "nodes.jsonl", 7, json.dumps(bud))
+    edit_line(folder, "nodes.jsonl", 8, json.dumps({**bud, "slug": "bloom", "parent": "bud"}))
+    assert problems_of(folder) == [
+        "nodes.jsonl:5: node 'spare' is in a cycle of parents: spare -> twig -> spare",
+        "nodes.jsonl:6: node 'twig' is in a cycle of parents: twig -> spare -> twig",
+        "nodes.jsonl:7: 2 node lines hang below the cycle of parents twig -> spare -> twig "
+        "(this is the first)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("empty", "problems"),
+    [
+        (
+            "nodes.jsonl",
+            [
+                "methods.jsonl:1: 4 method lines name a node, but nodes.jsonl is empty "
+                "(this is the first)"
+            ],
+        ),
+        (
+            "models.jsonl",
+            [
+                "sources.jsonl:1: 3 source lines name a model, but models.jsonl is empty "
+                "(this is the first)",
+                "evidence.jsonl:1: 4 evidence lines name a model, but models.jsonl is empty "
+                "(this is the first)",
+            ],
+        ),
+        (
+            "methods.jsonl",
+            [
+                "evidence.jsonl:1: 4 evidence lines name a method, but methods.jsonl is empty "
+                "(this is the first)"
+            ],
+        ),
+    ],
+)
+def test_an_empty_file_is_named_as_the_cause(
+    tmp_path: Path, empty: str, problems: list[str]
+) -> None:
+    folder = write_dataset(tmp_path / "bad", {**SMALL, empty: []})
+    assert problems_of(folder) == problems
 
 
 @pytest.mark.parametrize(

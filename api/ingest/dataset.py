@@ -18,6 +18,7 @@ from api.ingest.lines import (
     read_file,
 )
 from api.ingest.progress import Meter
+from api.ingest.references import missing, target
 
 
 class DatasetError(Exception):
@@ -108,27 +109,24 @@ def checked_evidence(
     seen: set[bytes] = set()
     repeats: Counter[str] = Counter()
     source_owner = {source.slug: source.model for source in catalog.sources}
+    models = target("models.jsonl", "model", catalog.model_ids, problems)
+    methods = target("methods.jsonl", "method", catalog.method_ids, problems)
+    sources = target("sources.jsonl", "source", source_owner, problems)
     count = 0
     for item in read_file(directory / "evidence.jsonl", problems, meter):
         model_id = catalog.model_ids.get(item.model)
         method_id = catalog.method_ids.get(item.method)
         ok = True
         if model_id is None:
-            problems.add(
-                "evidence.jsonl", item.line, f"model {item.model!r} is not in models.jsonl"
-            )
+            missing(problems, "evidence.jsonl", item.line, item.model, models)
             ok = False
         if method_id is None:
-            problems.add(
-                "evidence.jsonl", item.line, f"method {item.method!r} is not in methods.jsonl"
-            )
+            missing(problems, "evidence.jsonl", item.line, item.method, methods)
             ok = False
         if item.source is not None:
             owner = source_owner.get(item.source)
             if owner is None:
-                problems.add(
-                    "evidence.jsonl", item.line, f"source {item.source!r} is not in sources.jsonl"
-                )
+                missing(problems, "evidence.jsonl", item.line, item.source, sources)
                 ok = False
             elif owner != item.model:
                 problems.add(
@@ -200,12 +198,11 @@ def _check_unique(
 
 def _place_nodes(nodes: list[NodeRecord], problems: Problems) -> list[PlacedNode]:
     by_slug = {node.slug: node for node in nodes}
+    parents = target("nodes.jsonl", "parent", by_slug, problems, "is not a node in nodes.jsonl")
     children: dict[str | None, list[NodeRecord]] = {}
     for node in nodes:
         if node.parent is not None and node.parent not in by_slug:
-            problems.add(
-                "nodes.jsonl", node.line, f"parent {node.parent!r} is not a node in nodes.jsonl"
-            )
+            missing(problems, "nodes.jsonl", node.line, node.parent, parents)
             continue
         children.setdefault(node.parent, []).append(node)
     for siblings in children.values():
@@ -233,9 +230,8 @@ def _place_nodes(nodes: list[NodeRecord], problems: Problems) -> list[PlacedNode
 
     reached = {entry.record.slug for entry in placed}
     for node in nodes:
-        # A node not reached from any root, whose parent exists, sits on a cycle or below one.
         if node.slug not in reached and (node.parent is None or node.parent in by_slug):
-            problems.add("nodes.jsonl", node.line, _cycle_message(node, by_slug))
+            _report_unreached(node, by_slug, problems)
     return placed
 
 
@@ -243,28 +239,39 @@ def _with_last(node: PlacedNode, last: int) -> PlacedNode:
     return PlacedNode(node.record, node.level, node.path, node.slug_path, node.pre, last)
 
 
-def _cycle_message(node: NodeRecord, by_slug: dict[str, NodeRecord]) -> str:
+def _report_unreached(node: NodeRecord, by_slug: dict[str, NodeRecord], problems: Problems) -> None:
+    """A node no root reaches, though its parent is in the file: it is on a cycle of
+    parents, or below one, or below a node whose parent is missing (reported there)."""
     seen: list[str] = []
     current: NodeRecord | None = node
     while current is not None and current.slug not in seen:
         seen.append(current.slug)
         current = by_slug.get(current.parent) if current.parent else None
-    if current is None:  # pragma: no cover - only nodes unreachable from a root get here
-        return f"node {node.slug!r} is not reachable from a root"
+    if current is None:
+        return  # the node at the top of the chain names a missing parent: its own problem
     cycle = [*seen[seen.index(current.slug) :], current.slug]
-    where = "is in" if node.slug in cycle else "hangs below"
-    return f"node {node.slug!r} {where} a cycle of parents: {' -> '.join(cycle)}"
+    loop = " -> ".join(cycle)
+    if node.slug in cycle:
+        problems.add(
+            "nodes.jsonl", node.line, f"node {node.slug!r} is in a cycle of parents: {loop}"
+        )
+        return
+    problems.add(
+        "nodes.jsonl",
+        node.line,
+        f"node {node.slug!r} hangs below a cycle of parents: {loop}",
+        key=("below", frozenset(cycle)),
+        many=f"node lines hang below the cycle of parents {loop} (this is the first)",
+    )
 
 
 def _check_references(catalog: Catalog, node_slugs: set[str], problems: Problems) -> None:
     model_slugs = {model.slug for model in catalog.models}
+    models = target("models.jsonl", "model", model_slugs, problems)
     for source in catalog.sources:
         if source.model not in model_slugs:
-            problems.add(
-                "sources.jsonl", source.line, f"model {source.model!r} is not in models.jsonl"
-            )
+            missing(problems, "sources.jsonl", source.line, source.model, models)
+    nodes = target("nodes.jsonl", "node", node_slugs, problems)
     for method in catalog.methods:
         if method.node not in node_slugs:
-            problems.add(
-                "methods.jsonl", method.line, f"node {method.node!r} is not in nodes.jsonl"
-            )
+            missing(problems, "methods.jsonl", method.line, method.node, nodes)

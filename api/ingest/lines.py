@@ -5,15 +5,16 @@ line so that one run reports as many problems as it can (up to a cap).
 """
 
 import hashlib
-import json
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from api.ingest.json_line import LineError, decode, decode_as_written, kind, shown
 from api.ingest.progress import Meter, Quiet
 from store.strength import STRENGTHS
 from store.tables import SOURCE_KINDS
@@ -23,16 +24,19 @@ FILES = ("nodes.jsonl", "models.jsonl", "sources.jsonl", "methods.jsonl", "evide
 
 @dataclass(frozen=True)
 class Problem:
+    """What is wrong at a line; ``count`` lines of the file share it, and then ``many``
+    says so (after the count), the first of them being ``line``."""
+
     file: str
     line: int
     message: str
+    count: int = 1
+    many: str = ""
 
     def __str__(self) -> str:
-        return (
-            f"{self.file}:{self.line}: {self.message}"
-            if self.line
-            else f"{self.file}: {self.message}"
-        )
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        said = f"{self.count:,} {self.many}" if self.count > 1 else self.message
+        return f"{where}: {said}"
 
 
 class ProblemLimitError(Exception):
@@ -41,15 +45,36 @@ class ProblemLimitError(Exception):
 
 @dataclass
 class Problems:
-    """Collects problems; stops reading once there are more than anyone will read."""
+    """Collects problems; stops reading once there are more than anyone will read.
+
+    A problem given a ``key`` is reported once: the lines after the first with the same
+    key only count (and do not count towards the limit), so that one bad line does not
+    come back once for every line that depends on it. ``rejected`` holds the slug of
+    each rejected line, so that lines naming it can say why it is missing."""
 
     limit: int = 50
     items: list[Problem] = field(default_factory=list)
+    rejected: dict[tuple[str, str], int] = field(default_factory=dict)  # (file, slug): line
+    _first: dict[Hashable, int] = field(default_factory=dict, repr=False)  # key: index
 
-    def add(self, file: str, line: int, message: str) -> None:
+    def add(
+        self, file: str, line: int, message: str, *, key: Hashable = None, many: str = ""
+    ) -> None:
+        if key is not None and key in self._first:
+            first = self.items[self._first[key]]
+            self.items[self._first[key]] = replace(first, count=first.count + 1)
+            return
         if len(self.items) >= self.limit:
             raise ProblemLimitError
-        self.items.append(Problem(file, line, message))
+        if key is not None:
+            self._first[key] = len(self.items)
+        self.items.append(Problem(file, line, message, many=many))
+
+    def reject(self, file: str, slug: str, line: int) -> None:
+        self.rejected.setdefault((file, slug), line)
+
+    def in_file(self, file: str) -> bool:
+        return any(problem.file == file for problem in self.items)
 
 
 @dataclass(slots=True)
@@ -132,7 +157,7 @@ def _storable(value: str) -> str:
 
 def text(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise FieldError(f"must be a non-empty string, got {json.dumps(value)}")
+        raise FieldError(f"must be a non-empty string, got {shown(value)}")
     return _storable(value)
 
 
@@ -140,7 +165,7 @@ def optional_text(value: Any) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise FieldError(f"must be a string or null, got {json.dumps(value)}")
+        raise FieldError(f"must be a string or null, got {shown(value)}")
     return _storable(value)
 
 
@@ -155,29 +180,36 @@ def optional_slug(value: Any) -> str | None:
     return None if value is None else slug(value)
 
 
+# date.fromisoformat also takes the basic format (20260220) and week dates (2026-W08-5);
+# the dataset format has one way to write a date. ASCII digits only (\d takes any script's).
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
 def optional_date(value: Any) -> date | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise FieldError(f"must be an ISO date (YYYY-MM-DD) or null, got {json.dumps(value)}")
+        raise FieldError(f"must be an ISO date (YYYY-MM-DD) or null, got {shown(value)}")
     try:
-        return date.fromisoformat(value)
+        if _ISO_DATE.fullmatch(value):
+            return date.fromisoformat(value)
     except ValueError:
-        raise FieldError(f"{value!r} is not an ISO date (YYYY-MM-DD)") from None
+        pass
+    raise FieldError(f"{value!r} is not an ISO date (YYYY-MM-DD)")
 
 
 def text_list(value: Any) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise FieldError(f"must be a list of strings, got {json.dumps(value)[:80]}")
+        raise FieldError(f"must be a list of strings, got {shown(value)}")
     return [_storable(item) for item in value]
 
 
 def one_of(*allowed: str) -> Callable[[Any], str]:
     def read(value: Any) -> str:
         if value not in allowed:
-            raise FieldError(f"must be one of {', '.join(allowed)}, got {json.dumps(value)}")
+            raise FieldError(f"must be one of {', '.join(allowed)}, got {shown(value)}")
         return str(value)
 
     return read
@@ -266,64 +298,51 @@ def read_file(path: Path, problems: Problems, meter: Meter | None = None) -> Ite
                 meter.advance(bytes_read, line_number)
             if raw_bytes.isspace():
                 continue  # blank lines (a trailing newline, say) carry nothing
-            obj = _decoded(raw_bytes, name, line_number, problems)
-            if obj is None:
-                continue
-            record = _record(obj, spec, record_class, name, line_number, problems)
+            record = _record(raw_bytes, spec, record_class, name, line_number, problems)
             if record is not None:
                 yield record
     meter.advance(bytes_read, line_number)
     meter.finish()
 
 
-def _decoded(raw: bytes, name: str, line: int, problems: Problems) -> dict[str, Any] | None:
-    """The line's JSON object, or None once its problem is reported."""
-    try:
-        obj = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        # orjson is fast but terse, and stricter than JSON about lone surrogates; ask the
-        # standard library what exactly is wrong, and where.
-        obj = _decoded_slowly(raw, name, line, problems)
-        if obj is None:
-            return None
-    if not isinstance(obj, dict):
-        problems.add(name, line, f"must be a JSON object, got {type(obj).__name__}")
-        return None
-    return obj
-
-
-def _decoded_slowly(raw: bytes, name: str, line: int, problems: Problems) -> Any:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        problems.add(name, line, f"is not valid UTF-8 (byte {exc.start + 1})")
-        return None
-    try:
-        return json.loads(text.rstrip("\r\n"))
-    except json.JSONDecodeError as exc:
-        problems.add(name, line, f"is not valid JSON ({exc.msg} at column {exc.colno})")
-        return None
-
-
 def _record(
-    obj: dict[str, Any], spec: Spec, record_class: type, name: str, line: int, problems: Problems
+    raw: bytes, spec: Spec, record_class: type, name: str, line: int, problems: Problems
 ) -> Any:
+    """The line's record, or None once its problems are reported."""
+    try:
+        obj = decode(raw)
+        values, wrong = _fields(obj, spec)
+        if wrong:  # said again from the line as written: orjson reads 1e3 as 1000.0
+            obj = decode_as_written(raw)
+            values, wrong = _fields(obj, spec)
+    except LineError as exc:
+        problems.add(name, line, str(exc))
+        return None
+    if not wrong:
+        return record_class(line=line, **values)
+    for message in wrong:
+        problems.add(name, line, message)
+    slug = obj.get("slug") if isinstance(obj, dict) else None
+    if isinstance(slug, str):
+        problems.reject(name, slug, line)
+    return None
+
+
+def _fields(obj: Any, spec: Spec) -> tuple[dict[str, Any], list[str]]:
+    """The record's values, and what is wrong with them."""
+    if not isinstance(obj, dict):
+        return {}, [f"must be a JSON object, got {kind(obj)}"]
     if not obj.keys() <= spec.keys():
         unknown = sorted(set(obj) - set(spec))
-        problems.add(
-            name, line, f"unknown field(s) {', '.join(unknown)}; expected {', '.join(spec)}"
-        )
-        return None
-    values: dict[str, Any] = {"line": line}
-    ok = True
+        return {}, [f"unknown field(s) {', '.join(unknown)}; expected {', '.join(spec)}"]
+    values: dict[str, Any] = {}
+    wrong: list[str] = []
     for field_name, (reader, required) in spec.items():
         if field_name not in obj and required:
-            problems.add(name, line, f"missing required field '{field_name}'")
-            ok = False
+            wrong.append(f"missing required field '{field_name}'")
             continue
         try:
             values[field_name] = reader(obj.get(field_name))
         except FieldError as exc:
-            problems.add(name, line, f"field '{field_name}' {exc}")
-            ok = False
-    return record_class(**values) if ok else None
+            wrong.append(f"field '{field_name}' {exc}")
+    return values, wrong
