@@ -27,7 +27,7 @@ from api.settings import Settings
 from schema import build_schema
 from schema.context import Context
 from schema.errors import classified
-from store.data_version import DataVersion
+from store.data_version import DataVersion, data_version
 from store.engines import is_sqlite, make_async_engine, make_request_engine, sqlite_path
 from store.tables import DatasetRow, table_of
 
@@ -43,6 +43,7 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         context = Context.for_request(request.app.state.request_engine, request, response)
         context.report_statements = self.report_statements
         context.request_id = request.scope.get("state", {}).get("request_id")
+        context.data_version = request.app.state.data_version.current
         return context
 
     async def process_result(self, request: Any, result: Any) -> Any:
@@ -76,7 +77,9 @@ async def _database_state(engine: AsyncEngine, head: str | None) -> tuple[str | 
         revision = await connection.run_sync(migrate.current_revision)
         version = None
         if revision == head:
-            version = (await connection.execute(select(table_of(DatasetRow).c.version))).scalar()
+            dataset = table_of(DatasetRow)
+            row = (await connection.execute(select(dataset.c.version, dataset.c.identity))).first()
+            version = None if row is None else data_version(*row)
     return revision, version
 
 

@@ -15,13 +15,11 @@ from strawberry.extensions import (
     SchemaExtension,
     ValidationCache,
 )
-from strawberry.extensions.max_aliases import create_validator as aliases_rule
-from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types import ExecutionContext
 
 from schema.errors import ErrorCodes, is_unexpected
-from schema.limits import cost_limiter
+from schema.limits import cost_limiter, shape_limits
 from schema.query import Query
 
 log = logging.getLogger("taxonomy.errors")
@@ -103,8 +101,7 @@ def build_schema(
     # The limits' validation rules are made once, so that validated documents stay in
     # the validation cache across requests (its key holds the rules).
     limit_rules: list[type[ASTValidationRule]] = [
-        depth_rule(max_depth, None, None),
-        aliases_rule(max_aliases),
+        shape_limits(max_depth, max_aliases),
     ]
     extensions: list[Any] = [
         # Parsing and validating a document costs more than running most queries; the same

@@ -21,6 +21,9 @@ class Context:
     report_statements: bool = False
     # The id of this request (api.http_guards.RequestId), for masked errors and the log.
     request_id: str | None = None
+    # The served data's version (store.data_version), which cursors carry: a cursor from
+    # other data is refused. None (in-process executions) leaves cursors without one.
+    data_version: str | None = None
 
     @classmethod
     def for_request(

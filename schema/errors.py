@@ -66,7 +66,6 @@ _DATABASE_ERRORS = (
     OperationalError,
     InterfaceError,
     PendingRollbackError,
-    PoolTimeoutError,
     ConnectionError,
     OSError,
 )
@@ -110,7 +109,9 @@ def is_unexpected(error: GraphQLError) -> bool:
     original = error.original_error
     return (
         original is not None
-        and not isinstance(original, GraphQLError | StatementTimeoutError | PositionError)
+        and not isinstance(
+            original, GraphQLError | StatementTimeoutError | PositionError | PoolTimeoutError
+        )
         and not _is_database_error(original)
     )
 
@@ -133,6 +134,14 @@ def classified(error: GraphQLError, request_id: str | None) -> GraphQLError:
     if isinstance(original, PositionError):
         return _with_code(
             error, "BAD_USER_INPUT", "`after` cursor is damaged; start again without it"
+        )
+    if isinstance(original, PoolTimeoutError):
+        # Every pooled connection stayed busy: this server is overloaded, the database is
+        # not at fault (requests take their turn first: store.engines.request_slots).
+        return _with_code(
+            error,
+            "OVERLOADED",
+            "the server is busy: no database connection came free in time; retry in a few seconds",
         )
     if _is_database_error(original):
         return _with_code(

@@ -12,6 +12,7 @@ from schema.enums import (
     OrderDirection,
     Strength,
 )
+from schema.errors import BadUserInputError
 from store.paging import Sort
 
 
@@ -90,6 +91,21 @@ class EvidenceFilter:
     within: strawberry.ID | None = strawberry.field(
         default=None, description="Only evidence on methods in the branch of this node."
     )
+
+
+# Longer than any name here; SQLite refuses LIKE patterns over 50,000 bytes.
+MAX_NAME_CONTAINS = 200
+
+
+def name_contains(given: MethodFilter | ModelFilter | None) -> str | None:
+    """A filter's `nameContains`, refused when it could name nothing (too long)."""
+    text = given.name_contains if given is not None else None
+    if text is not None and len(text) > MAX_NAME_CONTAINS:
+        raise BadUserInputError(
+            f"`filter.nameContains` is {len(text):,} characters; at most "
+            f"{MAX_NAME_CONTAINS} are looked for in names"
+        )
+    return text
 
 
 def sort_of(order: MethodOrder | ModelOrder | ModelTreatmentOrder) -> Sort:

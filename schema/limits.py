@@ -4,10 +4,12 @@ the number of objects above it by its `first` (20 when not given), a list withou
 objects it may return, summed over all its object fields. A connection's `nodes` and
 `edges` are the page its `first` already counted."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
+from functools import partial
 from typing import Any
 
 from graphql import (
+    ASTValidationRule,
     DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
@@ -18,8 +20,10 @@ from graphql import (
     GraphQLSchema,
     InlineFragmentNode,
     IntValueNode,
+    OperationDefinitionNode,
     SelectionSetNode,
     StringValueNode,
+    ValidationContext,
     VariableNode,
     Visitor,
     get_named_type,
@@ -55,61 +59,107 @@ def _is_page_of(parent: GraphQLObjectType, field: str) -> bool:
     return field in ("nodes", "edges") and "pageInfo" in parent.fields
 
 
-def _selection_cost(
-    schema: GraphQLSchema,
-    selections: SelectionSetNode,
-    parent: GraphQLNamedType | None,
-    count: int,
-    fragments: dict[str, FragmentDefinitionNode],
-    variables: dict[str, Any],
-    visiting: frozenset[str],
-) -> int:
-    total = 0
-    for selection in selections.selections:
-        if isinstance(selection, FieldNode):
-            if selection.selection_set is None or not isinstance(parent, GraphQLObjectType):
-                continue  # scalars cost nothing; unions only have __typename
-            field = parent.fields.get(selection.name.value)
-            if field is None:
-                continue
-            has_first = "first" in field.args
-            is_list = isinstance(get_nullable_type(field.type), GraphQLList)
-            factor = 1
-            if has_first:
-                factor = max(_first(selection, variables) or DEFAULT_PAGE_SIZE, 1)
-            elif is_list and not _is_page_of(parent, selection.name.value):
-                factor = LIST_ESTIMATE
-            objects = count * factor
-            total += objects + _selection_cost(
-                schema,
-                selection.selection_set,
-                get_named_type(field.type),
-                objects,
-                fragments,
-                variables,
-                visiting,
-            )
-        elif isinstance(selection, InlineFragmentNode):
-            condition = selection.type_condition
-            target = schema.get_type(condition.name.value) if condition else parent
-            total += _selection_cost(
-                schema, selection.selection_set, target, count, fragments, variables, visiting
-            )
-        elif isinstance(selection, FragmentSpreadNode):
-            name = selection.name.value
-            fragment = fragments.get(name)
-            if fragment is None or name in visiting:
-                continue  # validation has already refused such documents
-            total += _selection_cost(
-                schema,
-                fragment.selection_set,
-                schema.get_type(fragment.type_condition.name.value),
-                count,
-                fragments,
-                variables,
-                visiting | {name},
-            )
-    return total
+def _fragments(document: DocumentNode) -> dict[str, FragmentDefinitionNode]:
+    return {
+        definition.name.value: definition
+        for definition in document.definitions
+        if isinstance(definition, FragmentDefinitionNode)
+    }
+
+
+class _Walk:
+    """Figures of a document's selections, each fragment's worked out once and then reused
+    wherever it is spread: the work is linear in the document's size, however many times
+    fragments spread each other (a few hundred bytes can spread one fragment millions of
+    times over). A fragment spread inside itself counts for nothing (validation refuses
+    such documents anyway)."""
+
+    def __init__(self, fragments: dict[str, FragmentDefinitionNode]) -> None:
+        self.fragments = fragments
+        self._memo: dict[tuple[str, Hashable], int] = {}
+
+    def _fragment(self, name: str, key: Hashable, figure: Callable[[SelectionSetNode], int]) -> int:
+        fragment = self.fragments.get(name)
+        if fragment is None:
+            return 0
+        memo_key = (name, key)
+        if memo_key not in self._memo:
+            self._memo[memo_key] = 0  # in progress: a cycle counts for nothing
+            self._memo[memo_key] = figure(fragment.selection_set)
+        return self._memo[memo_key]
+
+    def depth(self, selections: SelectionSetNode) -> int:
+        """How many levels of fields with selections nest here; introspection fields
+        (`__schema`, `__type`) do not count."""
+        deepest = 0
+        for selection in selections.selections:
+            if isinstance(selection, FieldNode):
+                if selection.selection_set is None or selection.name.value.startswith("__"):
+                    continue
+                deepest = max(deepest, 1 + self.depth(selection.selection_set))
+            elif isinstance(selection, InlineFragmentNode):
+                deepest = max(deepest, self.depth(selection.selection_set))
+            elif isinstance(selection, FragmentSpreadNode):
+                deepest = max(deepest, self._fragment(selection.name.value, "depth", self.depth))
+        return deepest
+
+    def aliases(self, selections: SelectionSetNode) -> int:
+        """How many aliased fields the selections hold once every fragment is spread."""
+        count = 0
+        for selection in selections.selections:
+            if isinstance(selection, FieldNode):
+                count += selection.alias is not None
+                if selection.selection_set is not None:
+                    count += self.aliases(selection.selection_set)
+            elif isinstance(selection, InlineFragmentNode):
+                count += self.aliases(selection.selection_set)
+            elif isinstance(selection, FragmentSpreadNode):
+                count += self._fragment(selection.name.value, "aliases", self.aliases)
+        return count
+
+    def unit_cost(
+        self,
+        schema: GraphQLSchema,
+        selections: SelectionSetNode,
+        parent: GraphQLNamedType | None,
+        variables: dict[str, Any],
+    ) -> int:
+        """The cost of ``selections`` for one object of ``parent`` (for n objects it is n
+        times this: every count below multiplies the one above)."""
+        total = 0
+        for selection in selections.selections:
+            if isinstance(selection, FieldNode):
+                if selection.selection_set is None or not isinstance(parent, GraphQLObjectType):
+                    continue  # scalars cost nothing; unions only have __typename
+                field = parent.fields.get(selection.name.value)
+                if field is None:
+                    continue
+                factor = 1
+                if "first" in field.args:
+                    factor = max(_first(selection, variables) or DEFAULT_PAGE_SIZE, 1)
+                elif isinstance(get_nullable_type(field.type), GraphQLList) and not _is_page_of(
+                    parent, selection.name.value
+                ):
+                    factor = LIST_ESTIMATE
+                below = self.unit_cost(
+                    schema, selection.selection_set, get_named_type(field.type), variables
+                )
+                total += factor * (1 + below)
+            elif isinstance(selection, InlineFragmentNode):
+                condition = selection.type_condition
+                target = schema.get_type(condition.name.value) if condition else parent
+                total += self.unit_cost(schema, selection.selection_set, target, variables)
+            elif isinstance(selection, FragmentSpreadNode):
+                fragment = self.fragments.get(selection.name.value)
+                if fragment is None:
+                    continue
+                target = schema.get_type(fragment.type_condition.name.value)
+                total += self._fragment(
+                    selection.name.value,
+                    ("cost", target.name if target else None),
+                    partial(self.unit_cost, schema, parent=target, variables=variables),
+                )
+        return total
 
 
 def query_cost(
@@ -121,15 +171,50 @@ def query_cost(
     operation = get_operation_ast(document, operation_name)
     if operation is None:
         return 0
-    fragments = {
-        definition.name.value: definition
-        for definition in document.definitions
-        if isinstance(definition, FragmentDefinitionNode)
-    }
     root = schema.get_root_type(operation.operation)
-    return _selection_cost(
-        schema, operation.selection_set, root, 1, fragments, variables or {}, frozenset()
-    )
+    walk = _Walk(_fragments(document))
+    return walk.unit_cost(schema, operation.selection_set, root, variables or {})
+
+
+def shape_limits(max_depth: int, max_aliases: int) -> type[ASTValidationRule]:
+    """A validation rule refusing documents nested deeper than ``max_depth`` or with more
+    than ``max_aliases`` aliases (fragments spread), worked out in time linear in the
+    document's size before any other rule visits it."""
+
+    class ShapeLimits(ASTValidationRule):
+        def __init__(self, context: ValidationContext) -> None:
+            super().__init__(context)
+            document = context.document
+            walk = _Walk(_fragments(document))
+            operations = [
+                definition
+                for definition in document.definitions
+                if isinstance(definition, OperationDefinitionNode)
+            ]
+            for operation in operations:
+                depth = walk.depth(operation.selection_set)
+                if depth > max_depth:
+                    context.report_error(
+                        LimitError(
+                            f"query depth {depth} over the limit `max_depth` of {max_depth}; "
+                            "split the query or ask for less",
+                            limit="max_depth",
+                            value=max_depth,
+                        )
+                    )
+                    break
+            aliases = sum(walk.aliases(operation.selection_set) for operation in operations)
+            if aliases > max_aliases:
+                context.report_error(
+                    LimitError(
+                        f"{aliases} aliases over the limit `max_aliases` of {max_aliases}; "
+                        "split the query or ask for less",
+                        limit="max_aliases",
+                        value=max_aliases,
+                    )
+                )
+
+    return ShapeLimits
 
 
 def _has_nul(value: Any) -> bool:

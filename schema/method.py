@@ -9,7 +9,7 @@ from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import MethodOrderField, Scope, Strength, max_rank
-from schema.inputs import EvidenceFilterArgument, MethodFilter, MethodOrder, sort_of
+from schema.inputs import EvidenceFilterArgument, MethodFilter, MethodOrder, name_contains, sort_of
 from schema.lookahead import selects
 from schema.lookup import row_for_id
 from schema.pagination import After, Connection, First, PageRequest, connection_of
@@ -149,7 +149,7 @@ async def _selection(
     return MethodSelection(
         filed_at=at_node if scope is Scope.HERE else None,
         within=tuple(within),
-        name_contains=filter.name_contains if filter else None,
+        name_contains=name_contains(filter),
         max_rank=filter.min_strength.rank if filter and filter.min_strength else None,
         has_evidence=filter.has_evidence if filter else None,
     )

@@ -10,7 +10,7 @@ from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import ModelOrderField, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder, sort_of
+from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder, name_contains, sort_of
 from schema.lookup import row_for_id
 from schema.pagination import After, Connection, First, PageRequest, connection_of
 from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
@@ -118,7 +118,7 @@ async def models_connection(
 ) -> Connection[Model]:
     selection = (
         ModelSelection(
-            name_contains=filter.name_contains,
+            name_contains=name_contains(filter),
             organization=filter.organization,
             released_after=filter.released_after,
             released_before=filter.released_before,

@@ -22,6 +22,7 @@ T = TypeVar("T")
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
+MAX_CURSOR_LENGTH = 1_000
 
 First = Annotated[
     int | None,
@@ -93,6 +94,12 @@ def page_size(first: int | None) -> int:
     return first
 
 
+def cursor_list(list_name: str, data_version: str | None) -> str:
+    """What a cursor names its list by: the list (field and order) and, when known, the
+    version of the data it was read from, so that a cursor outlives no load."""
+    return list_name if data_version is None else f"{list_name}@{data_version}"
+
+
 def encode_cursor(list_name: str, values: Sequence[Any]) -> str:
     raw = json.dumps([list_name, *values], separators=(",", ":"))
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
@@ -101,17 +108,23 @@ def encode_cursor(list_name: str, values: Sequence[Any]) -> str:
 def decode_cursor(cursor: str, list_name: str, arity: int | None = None) -> list[Any]:
     """The key values of ``cursor``, a cursor of ``list_name`` (with ``arity`` values when
     given; the list's statement checks their number otherwise: store.paging)."""
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        decoded = json.loads(raw)
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        decoded = None
+    decoded: Any = None
+    if len(cursor) <= MAX_CURSOR_LENGTH:  # ours are far shorter; a long one is forged
+        try:
+            decoded = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError):
+            decoded = None
     if not isinstance(decoded, list) or not decoded or not isinstance(decoded[0], str):
         raise BadUserInputError(
             f"`after` cursor {cursor!r} is not a cursor of this API; "
             "pass a `cursor` or `pageInfo.endCursor` from an earlier answer"
         )
     if decoded[0] != list_name:
+        if decoded[0].partition("@")[0] == list_name.partition("@")[0]:
+            raise BadUserInputError(
+                "`after` cursor was made from data that has been replaced since (a new load); "
+                "start again from the first page, without `after`"
+            )
         raise BadUserInputError(
             f"`after` cursor {cursor!r} belongs to another list or ordering; "
             "use a cursor from the same field with the same `orderBy`"
@@ -135,6 +148,7 @@ class PageRequest:
     def of(cls, info: Info, list_name: str, first: int | None, after: str | None) -> "PageRequest":
         """The request of the field being resolved: the total comes with the page when the
         query asks for `totalCount`."""
+        list_name = cursor_list(list_name, info.context.data_version)
         return cls(
             list_name,
             Window(

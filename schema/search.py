@@ -10,8 +10,11 @@ from schema.errors import BadUserInputError
 from schema.method import Method
 from schema.model import Model
 from schema.node import Node
-from schema.pagination import Connection, Edge, PageInfo, decode_cursor, page_size
+from schema.pagination import Connection, Edge, PageInfo, cursor_list, decode_cursor, page_size
 from store import search_index
+
+# No search is paged this far: a cursor past it was not made here.
+MAX_SEARCH_HITS = 2**31
 
 SearchHit = Annotated[
     Node | Method | Model,
@@ -36,11 +39,12 @@ async def search(info: Info, query: str, first: int | None, after: str | None) -
     size = page_size(first)
     # Ranked hits have no stable sort key to resume from, so the cursor holds the offset,
     # tied to the words so that a cursor of another search is refused.
-    list_name = "search:" + hashlib.sha256(" ".join(words).encode()).hexdigest()[:12]
+    searched = "search:" + hashlib.sha256(" ".join(words).encode()).hexdigest()[:12]
+    list_name = cursor_list(searched, info.context.data_version)
     offset = 0
     if after is not None:
         (position,) = decode_cursor(after, list_name, 1)
-        if not isinstance(position, int) or position < 0:
+        if type(position) is not int or not 0 <= position < MAX_SEARCH_HITS:
             raise BadUserInputError(f"`after` cursor {after!r} is damaged; start again without it")
         offset = position + 1
     reader = info.context.reader

@@ -5,6 +5,7 @@ from datetime import datetime
 import strawberry
 
 from schema.context import Info
+from store.data_version import data_version
 from store.summary import summary
 
 
@@ -18,7 +19,9 @@ class TaxonomySummary:
     source_count: int = strawberry.field(description="All sources.")
     evidence_count: int = strawberry.field(description="All pieces of evidence.")
     data_version: str = strawberry.field(
-        description="Changes with every load (even of the same files); `0` before the first."
+        description="Which load is served: its number and a random identity, unique to that "
+        "load in any database (`7-3f2a...`), new with every load (even of the same files); "
+        "`0` before the first."
     )
     loaded_at: datetime | None = strawberry.field(
         description="When the served data was loaded (UTC); null before the first load."
@@ -38,7 +41,7 @@ async def taxonomy_summary(info: Info) -> TaxonomySummary:
         model_count=found.model_count,
         source_count=found.source_count,
         evidence_count=found.evidence_count,
-        data_version=str(found.data_version or 0),
+        data_version=data_version(found.version, found.identity) or "0",
         loaded_at=found.loaded_at,
         checksum=found.checksum,
     )

@@ -1,8 +1,9 @@
 """The version of the served data, as every server process sees it.
 
-Each load bumps `dataset.version` in the database; each process polls it, so after a
-load every worker of every server on that database moves to the new version within one
-poll interval. Responses are cached and tagged (ETag) by this version."""
+Each load writes a new `dataset` row (its number and a random identity); each process
+polls it, so after a load every worker of every server on that database moves to the new
+version within one poll interval. Responses are cached and tagged (ETag) by this
+version, and cursors carry it."""
 
 import asyncio
 import contextlib
@@ -17,25 +18,55 @@ from store.tables import DatasetRow, table_of
 log = logging.getLogger(__name__)
 
 
+def data_version(version: int | None, identity: str | None) -> str | None:
+    """The served data's version as clients see it: the load's number and its random
+    identity (`DatasetRow.identity`), unique to that load in any database."""
+    return None if version is None else f"{version}-{identity}"
+
+
+_VERSION = select(table_of(DatasetRow).c.version, table_of(DatasetRow).c.identity)
+
+
 class DataVersion:
-    def __init__(self, engine: AsyncEngine, interval: float) -> None:
+    """The version every request of this process is tagged with, read every ``interval``
+    seconds. A read that does not answer within ``timeout`` (a connection that hangs) is
+    left behind and the version is unknown until one answers: requests then go to the
+    database, uncached, rather than be answered from an older version. So after a load
+    commits, no answer is tagged with the version before it for longer than
+    ``interval + timeout``."""
+
+    def __init__(self, engine: AsyncEngine, interval: float, timeout: float = 1.0) -> None:
         self._engine = engine
         self._interval = interval
-        self.current: int | None = None
+        self._timeout = timeout
+        self.current: str | None = None
         self._task: asyncio.Task[None] | None = None
+        self._left_behind: set[asyncio.Task[str | None]] = set()
 
-    async def refresh(self) -> int | None:
-        """Read the version now; None when the database cannot say (away, not loaded)."""
+    async def refresh(self) -> str | None:
+        """Read the version now; None when the database cannot say (away, hanging, not
+        loaded)."""
+        reading = asyncio.ensure_future(self._read())
+        done, _ = await asyncio.wait({reading}, timeout=self._timeout)
+        if not done:
+            # Not awaited: ending a hanging connection can hang as well.
+            reading.cancel()
+            self._left_behind.add(reading)
+            reading.add_done_callback(self._left_behind.discard)
+            log.warning("the data version did not come within %g s", self._timeout)
+            self.current = None
+        else:
+            self.current = reading.result()
+        return self.current
+
+    async def _read(self) -> str | None:
         try:
             async with self._engine.connect() as connection:
-                version = (
-                    await connection.execute(select(table_of(DatasetRow).c.version))
-                ).scalar()
+                row = (await connection.execute(_VERSION)).first()
         except (SQLAlchemyError, OSError) as exc:
             log.warning("cannot read the data version: %s", type(exc).__name__)
-            version = None
-        self.current = version
-        return version
+            return None
+        return None if row is None else data_version(*row)
 
     async def _poll(self) -> None:
         while True:
@@ -51,3 +82,5 @@ class DataVersion:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self._left_behind:  # reads still hanging: a last chance to end, briefly
+            await asyncio.wait(set(self._left_behind), timeout=self._timeout)

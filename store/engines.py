@@ -1,5 +1,7 @@
 """Engines for the two databases: URLs, SQLite's pragmas, and read snapshots."""
 
+import asyncio
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +110,18 @@ def _read_only_sqlite_url(url: str, driver: str) -> URL:
     return make_url(f"{driver}:///file:{path.resolve()}?mode=ro&uri=true")
 
 
+# Connections a PostgreSQL pool opens beyond its size when busy.
+_MAX_OVERFLOW = 10
+_REQUEST_SLOTS: "weakref.WeakKeyDictionary[AsyncEngine, asyncio.Semaphore]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def request_slots(engine: AsyncEngine) -> asyncio.Semaphore | None:
+    """The turns requests take for ``engine``'s connections (None: no turns to take)."""
+    return _REQUEST_SLOTS.get(engine)
+
+
 def make_async_engine(
     url: str, *, pool_size: int = 5, prepared_statements: bool = True
 ) -> AsyncEngine:
@@ -120,10 +134,10 @@ def make_async_engine(
         )
         _sqlite_connection_setup(engine.sync_engine, writer=False)
         return engine
-    return create_async_engine(
+    engine = create_async_engine(
         async_url(url),
         pool_size=pool_size,
-        max_overflow=10,
+        max_overflow=_MAX_OVERFLOW,
         # No ping before each checkout (a round trip on every request): a connection the
         # database dropped is replaced when a request's first statement finds it dead
         # (store.reader.AsyncReader).
@@ -136,10 +150,22 @@ def make_async_engine(
             "options": "-c default_transaction_read_only=on",
             # psycopg's own default (5 runs before preparing), or never.
             "prepare_threshold": 5 if prepared_statements else None,
+            # A connection whose peer went silent (a cut network, a frozen host) is found
+            # dead by the kernel in about 5 + 2 x 2 s, rather than never.
+            "keepalives": 1,
+            "keepalives_idle": 5,
+            "keepalives_interval": 2,
+            "keepalives_count": 2,
         },
         # One snapshot for all of a request's statements, so no answer mixes two loads.
         isolation_level="REPEATABLE READ",
     )
+    # Requests take their turn for a connection in arrival order: the pool's own wait is
+    # not first come, first served, and under load some requests waited past its timeout
+    # while later ones were served. One connection is left over for the data version's
+    # poll and /readyz.
+    _REQUEST_SLOTS[engine] = asyncio.Semaphore(pool_size + _MAX_OVERFLOW - 1)
+    return engine
 
 
 def make_request_engine(

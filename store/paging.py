@@ -78,6 +78,25 @@ def _prepared(key: tuple[Hashable, ...], build: Callable[[], AnySelect]) -> Prep
     return prepared
 
 
+# The range of the integer columns keys are made of (64 bits on both databases).
+_INTEGERS = range(-(2**63), 2**63)
+
+
+def _check_position(keys: Sequence[SortKey], values: Sequence[Any]) -> None:
+    """``values`` fit ``keys``: as many, each of its key's type (an integer in range, or
+    text), so that no statement is sent with a value the database would refuse."""
+    if len(values) != len(keys):
+        raise PositionError(f"{len(values)} values to start after, for {len(keys)} sort keys")
+    for key, value in zip(keys, values, strict=True):
+        wanted = key.column.type.python_type
+        if wanted is int:
+            fits = isinstance(value, int) and not isinstance(value, bool) and value in _INTEGERS
+        else:
+            fits = isinstance(value, wanted)
+        if not fits:
+            raise PositionError(f"{value!r} is not a {wanted.__name__} of this list's order")
+
+
 def _after(keys: Sequence[SortKey], values: Sequence[Any]) -> ColumnElement[bool]:
     """Rows strictly after ``values`` in the order of ``keys`` (directions may differ)."""
     alternatives = []
@@ -113,8 +132,7 @@ async def keyset_page(
     first, after = window.first, window.after
     params: dict[str, Any] = {"limit": first + 1}
     if after is not None:
-        if len(after) != len(keys):
-            raise PositionError(f"{len(after)} values to start after, for {len(keys)} sort keys")
+        _check_position(keys, after)
         params.update({f"after{i}": value for i, value in enumerate(after)})
     total = after is None and window.with_total
     if isinstance(listing, Template):

@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Dialect, Engine, Executable, Result
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from store.engines import request_slots
 from store.rows import AnySelect, Prepared
 
 # SQLite calls the progress handler every this many virtual machine instructions
@@ -102,10 +103,20 @@ class AsyncReader(Reader):
         self._engine = engine
         self._connection: AsyncConnection | None = None
         self._lock = asyncio.Lock()
+        self._slots = request_slots(engine)
+        self._holds_slot = False
         self._sql_dialect = engine.dialect
 
     async def _connect(self) -> None:
+        if self._slots is not None and not self._holds_slot:
+            await self._slots.acquire()  # first come, first served (store.engines)
+            self._holds_slot = True
         self._connection = await self._engine.connect()
+
+    def _release_slot(self) -> None:
+        if self._slots is not None and self._holds_slot:
+            self._holds_slot = False
+            self._slots.release()
 
     async def execute(
         self, statement: Executable, params: dict[str, Any] | None = None
@@ -145,6 +156,7 @@ class AsyncReader(Reader):
         async with self._lock:
             connection, self._connection = self._connection, None
             if connection is None:
+                self._release_slot()  # taken, then connecting failed
                 return
             try:
                 if connection.in_transaction():
@@ -158,7 +170,10 @@ class AsyncReader(Reader):
             finally:
                 # Back to the pool even when the COMMIT failed (a dropped connection:
                 # the pool's rollback fails too, and the pool retires it).
-                await connection.close()
+                try:
+                    await connection.close()
+                finally:
+                    self._release_slot()
 
 
 def sqlite_connection(connection: Connection) -> sqlite3.Connection:

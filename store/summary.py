@@ -21,7 +21,8 @@ class Summary:
     model_count: int
     source_count: int
     evidence_count: int
-    data_version: int | None
+    version: int | None
+    identity: str | None
     loaded_at: datetime | None
     checksum: str | None
 
@@ -42,6 +43,7 @@ _SUMMARY = Prepared.of(
         _count(col(SourceRow.id)),
         _count(col(EvidenceRow.id)),
         select(col(DatasetRow.version)).scalar_subquery(),
+        select(col(DatasetRow.identity)).scalar_subquery(),
         select(col(DatasetRow.loaded_at)).scalar_subquery(),
         select(col(DatasetRow.checksum)).scalar_subquery(),
     )

@@ -5,6 +5,7 @@ The first five tables hold the dataset as loaded; the rest are derived inside th
 transaction (see ``store.derive``) so that no request walks the tree or scans evidence.
 """
 
+import uuid
 from datetime import date, datetime
 from typing import Any
 
@@ -195,6 +196,9 @@ class DatasetRow(SQLModel, table=True):
 
     id: int = Field(default=1, primary_key=True)
     version: int
+    # 128 random bits, new with every load (the row is written anew by each): with the
+    # version, an identity of the served data that no other load, in any database, has.
+    identity: str = Field(max_length=32, sa_column_kwargs={"default": lambda: uuid.uuid4().hex})
     checksum: str
     loaded_at: datetime
     source_dir: str | None = None

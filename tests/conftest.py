@@ -3,6 +3,7 @@ TEST_DATABASE_URL is set), datasets loaded once per session, and an `Api` that s
 GraphQL to the ASGI app."""
 
 import os
+import re
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -34,6 +35,13 @@ DATASETS = {
     "pwc": TESTDATA / "pwc-methods",
     "go": TESTDATA / "go-pombase",
 }
+
+
+def release_of(data_version: str) -> int:
+    """The load's number in a data version (`7-<32 hex digits>`: its number and the load's
+    random identity), checking its form."""
+    assert re.fullmatch(r"[1-9][0-9]*-[0-9a-f]{32}", data_version), data_version
+    return int(data_version.split("-")[0])
 
 
 class GraphQLResponseError(AssertionError):

@@ -4,6 +4,7 @@ the log shares), and hand-written attacks never get a 5xx or an `INTERNAL`."""
 
 import asyncio
 import base64
+import json
 import logging
 import time
 from collections.abc import Iterator
@@ -129,6 +130,61 @@ def test_aliases_are_limited(tiny: Api) -> None:
             client.post("/graphql", json={"query": aliased(3)}),
             *("QUERY_TOO_COMPLEX", "max_aliases", 2),
         )
+
+
+def _spreading(levels: int, fan: int, leaf: str) -> str:
+    """A document whose fragments each spread the next ``fan`` times, ``levels`` deep, down
+    to one holding ``leaf``: a few hundred bytes standing for fan**levels copies of it."""
+    parts = ["query { ...F0 }"]
+    parts += [
+        f"fragment F{level} on Query {{ {' '.join([f'...F{level + 1}'] * fan)} }}"
+        for level in range(levels)
+    ]
+    parts.append(f"fragment F{levels} on Query {{ {leaf} }}")
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize(
+    ("levels", "leaf", "limit"),
+    [
+        (7, "taxonomy { nodeCount }", "max_cost"),  # 574 bytes: 8**7 objects
+        (8, "taxonomy { nodeCount }", "max_cost"),
+        (8, "a: taxonomy { nodeCount } b: taxonomy { nodeCount }", "max_aliases"),
+    ],
+)
+def test_fragments_spread_millions_of_times_are_refused_at_once(
+    tiny: Api, levels: int, leaf: str, limit: str
+) -> None:
+    """Each fragment's figures are worked out once: before, this document took 20-30 s
+    to refuse (every spread walked again), and held up every other request meanwhile."""
+    document = _spreading(levels, 8, leaf)
+    started = time.monotonic()
+    response = tiny.client.post("/graphql", json={"query": document})
+    took = time.monotonic() - started
+    assert response.status_code == 400
+    error = _errors(response)[0]
+    assert error["extensions"]["code"] == "QUERY_TOO_COMPLEX"
+    assert error["extensions"]["limit"] == limit
+    # A bound far above the milliseconds it takes, far below the seconds it took.
+    assert took < 2, f"{len(document)} bytes took {took:.1f} s to refuse"
+
+
+def test_depth_through_fragments_is_the_depth_of_the_fields(tiny: Api) -> None:
+    """A fragment counts the depth of its fields wherever it is spread."""
+
+    def spread_under(parents: int) -> str:
+        # node, then `parents` levels of parent, then the fragment's three: 1 + parents + 3
+        return (
+            '{ node(slug: "gamma") { '
+            + "parent { " * parents
+            + "...N"
+            + " }" * parents
+            + " } } fragment N on Node { parent { parent { parent { name } } } }"
+        )
+
+    assert tiny.post(spread_under(6)).get("errors") is None  # 10 levels: at the limit
+    response = tiny.client.post("/graphql", json={"query": spread_under(7)})
+    _refusal(response, "QUERY_TOO_COMPLEX", "max_depth", 10)
 
 
 def test_tokens_are_limited(tiny: Api) -> None:
@@ -656,6 +712,7 @@ def test_attacks_get_no_fault(client: TestClient, name: str) -> None:
         ("ID of another kind", "BAD_USER_INPUT"),
         ("garbage cursor", "BAD_USER_INPUT"),
         ("huge cursor", "BAD_USER_INPUT"),
+        ("huge filter string", "BAD_USER_INPUT"),
         ("string for int", "GRAPHQL_VALIDATION_FAILED"),
         ("null for non-null", "GRAPHQL_VALIDATION_FAILED"),
         ("unknown enum", "GRAPHQL_VALIDATION_FAILED"),
@@ -673,6 +730,72 @@ def test_attacks_are_refused_with_their_code(client: TestClient, name: str, code
     errors = _assert_no_fault(_attack(client, ATTACKS[name]))
     assert errors, f"{name} was answered without an error"
     assert {error["extensions"]["code"] for error in errors} == {code}
+
+
+def _forged(raw: str) -> str:
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+FORGED_CURSORS = {
+    "an integer past 64 bits": '["%s", 1180591620717411303424]',
+    "text for an integer": '["%s", "x"]',
+    "a boolean": '["%s", true]',
+    "a fraction": '["%s", 1.5]',
+    "null": '["%s", null]',
+    "too many values": '["%s", 1, 2, 3]',
+    "none at all": '["%s"]',
+    "nested 100,000 deep": '["%s", ' + "[" * 100_000 + "]" * 100_000 + "]",
+}
+CURSORED_LISTS = {
+    "methods": ("methods:name:asc", "query($a: String) { methods(after: $a) { totalCount } }"),
+    "by model count": (
+        "methods:model_count:desc",
+        "query($a: String) { methods(after: $a, orderBy: {field: MODEL_COUNT, direction: DESC})"
+        " { nodes { slug } } }",
+    ),
+    "byModel": (
+        "byModel:release_date:desc",
+        'query($a: String) { node(slug: "alpha") { byModel(after: $a) { nodes { strongest } } } }',
+    ),
+    "models": ("models:name:asc", "query($a: String) { models(after: $a) { nodes { slug } } }"),
+}
+
+
+@pytest.mark.parametrize("forgery", sorted(FORGED_CURSORS))
+@pytest.mark.parametrize("listing", sorted(CURSORED_LISTS))
+def test_forged_cursors_are_bad_input_never_internal(
+    client: TestClient, listing: str, forgery: str
+) -> None:
+    """A cursor is the client's to send back: one we never made (values out of range, of
+    the wrong type or number, nested deep) is refused as input, on either database,
+    before any statement could fail on it."""
+    list_name, document = CURSORED_LISTS[listing]
+    summary = client.post("/graphql", json={"query": "{ taxonomy { dataVersion } }"}).json()
+    version = summary["data"]["taxonomy"]["dataVersion"]  # cursors name their data's
+    cursor = _forged(FORGED_CURSORS[forgery] % f"{list_name}@{version}")
+    response = client.post("/graphql", json={"query": document, "variables": {"a": cursor}})
+    errors = _assert_no_fault(response)
+    assert [error["extensions"]["code"] for error in errors] == ["BAD_USER_INPUT"], errors
+    assert "cursor" in errors[0]["message"]
+
+
+def test_a_forged_search_position_is_bad_input(client: TestClient) -> None:
+    document = 'query($a: String) { search(query: "alpha", after: $a) { totalCount } }'
+    first = client.post(
+        "/graphql", json={"query": '{ search(query: "alpha") { edges { cursor } } }'}
+    )
+    list_name = json.loads(
+        base64.urlsafe_b64decode(first.json()["data"]["search"]["edges"][0]["cursor"] + "==")
+    )[0]
+    for position in ("1180591620717411303424", "-1", '"x"', "true"):
+        cursor = _forged(f'["{list_name}", {position}]')
+        errors = _assert_no_fault(
+            client.post("/graphql", json={"query": document, "variables": {"a": cursor}})
+        )
+        assert [error["extensions"]["code"] for error in errors] == ["BAD_USER_INPUT"], (
+            position,
+            errors,
+        )
 
 
 @pytest.mark.parametrize("name", ["duplicated fields", "huge string variable", "search syntax"])

@@ -16,7 +16,6 @@ from typing import Any
 
 import httpx2 as httpx
 import psutil
-import pytest
 
 from api.ingest.load import load_directory
 from api.operations import operation
@@ -25,13 +24,6 @@ from api.settings import DEFAULT_FIXTURES_DIR
 from processes import running_server, worker_pids
 from seed_page import NODE_PAGE
 
-# A product bug that shows now and then (one request in a thousand or so).
-POOL_TIMEOUTS = (
-    "product bug: under 64 clients on PostgreSQL with 2 workers, some requests fail with "
-    "DATABASE_UNAVAILABLE while the database is up: each worker has 5 + 10 pooled "
-    "connections and pool_timeout=3 s (store/engines.py), so a request that waits over 3 s for a "
-    "connection (p99 is near 3 s here) is refused as if the database were away"
-)
 CLIENTS = 64
 WARM_UP_SECONDS = 5.0
 LOAD_SECONDS = float(os.environ.get("TAXONOMY_LOAD_SECONDS", "30"))
@@ -114,10 +106,7 @@ def test_load(backend: str, new_database: Callable[[str, str], str], tmp_path: P
     (tmp_path / f"load-{backend}.txt").write_text(report + "\n", encoding="utf-8")
     assert len(tally.latencies) > CLIENTS
     assert at_end <= MEMORY_GROWTH * after_warm_up, report
+    # Not one request refused: a busy server queues its requests for connections in
+    # arrival order (store.engines.request_slots); under this load none waits past a limit.
     failures = warm_up.failures + tally.failures
-    pool_timeouts = [f for f in failures if "DATABASE_UNAVAILABLE" in f]
-    assert [f for f in failures if f not in pool_timeouts] == [], failures[:3]
-    if pool_timeouts and backend == "postgresql":
-        # Every other check has passed; this one fails now and then, so it is no strict marker.
-        pytest.xfail(f"{POOL_TIMEOUTS} ({len(pool_timeouts)} of {len(failures)} failures here)")
-    assert pool_timeouts == [], pool_timeouts[:3]
+    assert failures == [], failures[:3]

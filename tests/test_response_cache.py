@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from api.ingest.load import load_directory
 from api.response_cache import LRU, Cached
 
-from conftest import serve
+from conftest import release_of, serve
 
 QUERY = "query($slug: String!) { node(slug: $slug) { name counts { methodsInBranch } } }"
 POLL = 0.1
@@ -64,7 +64,7 @@ def test_get_answers_304_until_a_load_changes_the_data(
     with serve(url, version_poll_seconds=POLL, response_cache=False) as client:
         params = {"query": "{ taxonomy { dataVersion } }"}
         first = client.get("/graphql", params=params)
-        assert first.json() == {"data": {"taxonomy": {"dataVersion": "1"}}}
+        assert release_of(first.json()["data"]["taxonomy"]["dataVersion"]) == 1
         etag = first.headers["etag"]
         again = client.get("/graphql", params=params, headers={"if-none-match": etag})
         assert (again.status_code, again.content) == (304, b"")
@@ -73,7 +73,7 @@ def test_get_answers_304_until_a_load_changes_the_data(
         time.sleep(POLL * 5)
         after = client.get("/graphql", params=params, headers={"if-none-match": etag})
         assert after.status_code == 200
-        assert after.json() == {"data": {"taxonomy": {"dataVersion": "2"}}}
+        assert release_of(after.json()["data"]["taxonomy"]["dataVersion"]) == 2
         assert after.headers["etag"] != etag
 
 
@@ -89,7 +89,8 @@ def test_the_cache_moves_to_new_data_after_a_load(
         time.sleep(POLL * 5)
         fresh = client.post("/graphql", json=document)
         assert fresh.headers["x-cache"] == "miss"
-        assert fresh.json()["data"]["taxonomy"] == {"dataVersion": "2", "nodeCount": 40}
+        taxonomy = fresh.json()["data"]["taxonomy"]
+        assert (release_of(taxonomy["dataVersion"]), taxonomy["nodeCount"]) == (2, 40)
 
 
 def _answer(size: int) -> Cached:

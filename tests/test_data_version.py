@@ -1,0 +1,59 @@
+"""The served data's version never repeats: each load gets a random identity beside its
+number, so two databases loaded alike, or one rebuilt, never pass for each other, and a
+cursor or an ETag outlives no load."""
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from api.ingest.load import load_directory
+
+from conftest import release_of, serve
+
+VERSION = {"query": "{ taxonomy { dataVersion } }"}
+PAGE = "query($a: String) { methods(first: 2, after: $a) { pageInfo { endCursor } } }"
+
+
+def _loaded(backend: str, new_database: Callable[[str, str], str], folder: Path, name: str) -> str:
+    url = new_database(backend, name)
+    load_directory(folder, url)
+    return url
+
+
+def test_two_databases_loaded_alike_have_different_versions(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    first = _loaded(backend, new_database, tiny_folder, "version_a")
+    second = _loaded(backend, new_database, tiny_folder, "version_b")
+    with serve(first) as a, serve(second) as b:
+        version_a = a.post("/graphql", json=VERSION).json()["data"]["taxonomy"]["dataVersion"]
+        version_b = b.post("/graphql", json=VERSION).json()["data"]["taxonomy"]["dataVersion"]
+        assert release_of(version_a) == release_of(version_b) == 1
+        assert version_a != version_b
+        # An ETag of one is not taken for current by the other: a full answer, not a 304.
+        etag = a.get("/graphql", params=VERSION).headers["etag"]
+        other = b.get("/graphql", params=VERSION, headers={"if-none-match": etag})
+        assert other.status_code == 200
+
+
+def test_a_cursor_from_before_a_load_is_refused_after_it(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    url = _loaded(backend, new_database, tiny_folder, "version_cursor")
+    with serve(url, version_poll_seconds=0.05, response_cache=False) as client:
+        page = client.post("/graphql", json={"query": PAGE}).json()
+        cursor = page["data"]["methods"]["pageInfo"]["endCursor"]
+        again = {"query": PAGE, "variables": {"a": cursor}}
+        assert "errors" not in client.post("/graphql", json=again).json()  # the same data
+
+        load_directory(tiny_folder, url)  # the same files: a new load all the same
+        refused = client.post("/graphql", json=again).json()
+        for _ in range(100):  # the server moves to the new version within its poll
+            if "errors" in refused:
+                break
+            time.sleep(0.02)
+            refused = client.post("/graphql", json=again).json()
+        (error,) = refused["errors"]
+        assert error["extensions"]["code"] == "BAD_USER_INPUT"
+        assert "replaced" in error["message"]
+        assert "first page" in error["message"]
