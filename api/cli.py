@@ -14,6 +14,7 @@ from api.generate import SCALES, generate_scale
 from api.ingest.dataset import DatasetError
 from api.ingest.load import load_directory
 from api.ingest.progress import Bars, meter_for
+from api.ingest.shrink import ShrinkError
 from api.settings import Settings
 from store.engines import DatabaseUrlError, make_sync_engine, parse_url
 from store.tables import DatasetRow, table_of
@@ -55,18 +56,31 @@ def main() -> None:
 @main.command()
 @click.argument("directory", type=click.Path(path_type=Path))
 @DB_OPTION
-def load(directory: Path, database_url: str | None) -> None:
+@click.option(
+    "--allow-shrink",
+    is_flag=True,
+    help="Load even if that empties a table that has rows, or removes over half of the "
+    "served methods, models or evidence (refused otherwise).",
+)
+def load(directory: Path, database_url: str | None, allow_shrink: bool) -> None:
     """Load the dataset in DIRECTORY, replacing the data, all or nothing."""
     settings = _settings(database_url)
     meter = meter_for(sys.stderr)
     try:
-        summary = load_directory(directory, settings.database_url, meter=meter)
+        summary = load_directory(
+            directory, settings.database_url, meter=meter, allow_shrink=allow_shrink
+        )
     except DatasetError as exc:
         for problem in exc.problems:
             click.echo(problem, err=True)
         raise click.ClickException(
             f"nothing was loaded: {directory} has problems (listed above); the database is "
             "unchanged"
+        ) from None
+    except ShrinkError as exc:
+        raise click.ClickException(
+            f"nothing was loaded: {exc}; pass --allow-shrink to load it anyway; the database "
+            "is unchanged"
         ) from None
     except OperationalError as exc:
         raise _unreachable(settings.database_url, exc) from None

@@ -25,6 +25,7 @@ from api.ingest.dataset import (
 )
 from api.ingest.lines import FILES, ProblemLimitError, Problems
 from api.ingest.progress import Meter, Quiet
+from api.ingest.shrink import evidence_lines, refuse_shrink, served_counts
 from store import search_index
 from store.derive import derive_read_model
 from store.tables import (
@@ -75,10 +76,16 @@ def _recency_key(release_date: date | None, name: str, slug: str) -> tuple[Any, 
 
 
 def replace_data(
-    engine: Engine, directory: Path, *, meter: Meter | None = None, max_problems: int = 50
+    engine: Engine,
+    directory: Path,
+    *,
+    meter: Meter | None = None,
+    max_problems: int = 50,
+    allow_shrink: bool = True,
 ) -> LoadSummary:
     """Swap the served data for ``directory``'s, all or nothing: readers see the old data
-    or the new, never a mix; on any problem the database is left as it was."""
+    or the new, never a mix; on any problem the database is left as it was. Unless
+    ``allow_shrink``, a load that would wipe what is served raises ShrinkError."""
     started = time.perf_counter()
     meter = meter or Quiet()
     check_directory(directory)
@@ -90,24 +97,38 @@ def replace_data(
             for _ in checked_evidence(directory, catalog, problems):
                 pass
             raise DatasetError([str(p) for p in problems.items])
-        version = _write(engine, directory, catalog, problems, meter)
+        # Counted before the load takes its lock, which the evidence file's lines are not
+        # worth holding it for.
+        expected = None if allow_shrink else _counts(catalog, evidence_lines(directory))
+        version = _write(engine, directory, catalog, problems, meter, expected)
         _reclaim_replaced_rows(engine, meter)
     except ProblemLimitError:
         problems.items.append(stopped_note(max_problems))
         raise DatasetError([str(p) for p in problems.items]) from None
-    counts = {
+    counts = _counts(catalog, catalog.evidence_count)
+    return LoadSummary(version, counts, time.perf_counter() - started)
+
+
+def _counts(catalog: Catalog, evidence: int) -> dict[str, int]:
+    return {
         "nodes": len(catalog.nodes),
         "models": len(catalog.models),
         "sources": len(catalog.sources),
         "methods": len(catalog.methods),
-        "evidence": catalog.evidence_count,
+        "evidence": evidence,
     }
-    return LoadSummary(version, counts, time.perf_counter() - started)
 
 
 def _write(
-    engine: Engine, directory: Path, catalog: Catalog, problems: Problems, meter: Meter
+    engine: Engine,
+    directory: Path,
+    catalog: Catalog,
+    problems: Problems,
+    meter: Meter,
+    expected: dict[str, int] | None,
 ) -> int:
+    """Replace the data; ``expected`` (the dataset's counts) is checked against what is
+    served before anything is deleted, unless it is None (shrinking allowed)."""
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             # One load at a time; readers are not blocked (see checks_deferred).
@@ -117,6 +138,11 @@ def _write(
             connection.execute(text("SET LOCAL maintenance_work_mem = '256MB'"))
             # Compiling the few large statements of a load costs more than it saves.
             connection.execute(text("SET LOCAL jit = off"))
+        # Under the lock: what this load replaces, not what a load before it served.
+        rows: dict[str, int] = {}
+        if expected is not None:
+            rows = served_counts(connection)
+            refuse_shrink(rows, expected)
         previous = connection.execute(select(table_of(DatasetRow).c.version)).scalar()
         served = previous is not None  # loads are all or nothing: no version, no data
         for row_class in reversed(TABLES_IN_LOAD_ORDER):
@@ -142,6 +168,8 @@ def _write(
             )
             if problems.items:  # leaving the block by an exception rolls everything back
                 raise DatasetError([str(p) for p in problems.items])
+            if expected is not None:  # the rows, exactly: the file may have changed since
+                refuse_shrink(rows, {"evidence": catalog.evidence_count})
         step = time.perf_counter()
         derived = (TreatmentRow, MethodStatsRow, BranchModelRow, NodeStatsRow)
         with checks_deferred(connection, *(table_of(row) for row in derived), served=served):
