@@ -15,6 +15,7 @@ from api.ingest.dataset import DatasetError
 from api.ingest.load import load_directory
 from api.ingest.progress import Bars, meter_for
 from api.ingest.shrink import ShrinkError
+from api.ingest.turns import LoadBusyError
 from api.settings import Settings
 from store.engines import DatabaseUrlError, make_sync_engine, parse_url
 from store.tables import DatasetRow, table_of
@@ -62,13 +63,23 @@ def main() -> None:
     help="Load even if that empties a table that has rows, or removes over half of the "
     "served methods, models or evidence (refused otherwise).",
 )
-def load(directory: Path, database_url: str | None, allow_shrink: bool) -> None:
+@click.option(
+    "--no-wait",
+    is_flag=True,
+    help="Fail at once if another load is running (by default, wait for it to finish).",
+)
+def load(directory: Path, database_url: str | None, allow_shrink: bool, no_wait: bool) -> None:
     """Load the dataset in DIRECTORY, replacing the data, all or nothing."""
     settings = _settings(database_url)
     meter = meter_for(sys.stderr)
     try:
         summary = load_directory(
-            directory, settings.database_url, meter=meter, allow_shrink=allow_shrink
+            directory,
+            settings.database_url,
+            meter=meter,
+            allow_shrink=allow_shrink,
+            wait=not no_wait,
+            say=meter.note,
         )
     except DatasetError as exc:
         for problem in exc.problems:
@@ -81,6 +92,11 @@ def load(directory: Path, database_url: str | None, allow_shrink: bool) -> None:
         raise click.ClickException(
             f"nothing was loaded: {exc}; pass --allow-shrink to load it anyway; the database "
             "is unchanged"
+        ) from None
+    except LoadBusyError as exc:
+        raise click.ClickException(
+            f"nothing was loaded: {exc}; run it again once that load is done, or without "
+            "--no-wait to wait for it"
         ) from None
     except OperationalError as exc:
         raise _unreachable(settings.database_url, exc) from None

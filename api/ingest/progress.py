@@ -70,6 +70,10 @@ class Lines:
     def step(self, what: str, seconds: float) -> None:
         print(f"{what}: {seconds:.1f} s", file=self._stream, flush=True)
 
+    def note(self, text: str) -> None:
+        """A sentence for whoever runs the load (another load is running, say)."""
+        print(text, file=self._stream, flush=True)
+
 
 class _RowsPerSecond(ProgressColumn):
     def render(self, task: Task) -> Text:
@@ -111,6 +115,9 @@ class Bars:
 
     def step(self, what: str, seconds: float) -> None:
         self._progress.console.print(f"{what}: {seconds:.1f} s")
+
+    def note(self, text: str) -> None:
+        self._progress.console.print(text, markup=False, highlight=False)
 
     def close(self) -> None:
         self._progress.stop()

@@ -24,8 +24,10 @@ from api.ingest.dataset import (
     stopped_note,
 )
 from api.ingest.lines import FILES, ProblemLimitError, Problems
+from api.ingest.lock import one_load_at_a_time
 from api.ingest.progress import Meter, Quiet
 from api.ingest.shrink import evidence_lines, refuse_shrink, served_counts
+from api.ingest.turns import Say
 from store import search_index
 from store.derive import derive_read_model
 from store.tables import (
@@ -82,10 +84,14 @@ def replace_data(
     meter: Meter | None = None,
     max_problems: int = 50,
     allow_shrink: bool = True,
+    wait: bool = True,
+    say: Say = log.warning,
 ) -> LoadSummary:
     """Swap the served data for ``directory``'s, all or nothing: readers see the old data
     or the new, never a mix; on any problem the database is left as it was. Unless
-    ``allow_shrink``, a load that would wipe what is served raises ShrinkError."""
+    ``allow_shrink``, a load that would wipe what is served raises ShrinkError. Loads go
+    one at a time: another one running is waited for (saying so through ``say``), or if
+    not ``wait``, LoadBusyError is raised."""
     started = time.perf_counter()
     meter = meter or Quiet()
     check_directory(directory)
@@ -100,7 +106,7 @@ def replace_data(
         # Counted before the load takes its lock, which the evidence file's lines are not
         # worth holding it for.
         expected = None if allow_shrink else _counts(catalog, evidence_lines(directory))
-        version = _write(engine, directory, catalog, problems, meter, expected)
+        version = _write(engine, directory, catalog, problems, meter, expected, wait=wait, say=say)
         _reclaim_replaced_rows(engine, meter)
     except ProblemLimitError:
         problems.items.append(stopped_note(max_problems))
@@ -126,13 +132,15 @@ def _write(
     problems: Problems,
     meter: Meter,
     expected: dict[str, int] | None,
+    *,
+    wait: bool,
+    say: Say,
 ) -> int:
     """Replace the data; ``expected`` (the dataset's counts) is checked against what is
     served before anything is deleted, unless it is None (shrinking allowed)."""
-    with engine.begin() as connection:
+    # One load at a time; readers are not blocked (see checks_deferred).
+    with one_load_at_a_time(engine, wait=wait, say=say) as connection:
         if connection.dialect.name == "postgresql":
-            # One load at a time; readers are not blocked (see checks_deferred).
-            connection.execute(text("LOCK TABLE dataset IN SHARE ROW EXCLUSIVE MODE"))
             # Room to sort and hash in memory while deriving and indexing (this load only).
             connection.execute(text("SET LOCAL work_mem = '256MB'"))
             connection.execute(text("SET LOCAL maintenance_work_mem = '256MB'"))
