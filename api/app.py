@@ -5,7 +5,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import orjson
 from sqlalchemy import Engine, select, text
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -16,53 +15,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from strawberry.asgi import GraphQL
 
 from api import migrate
-from api.graphiql import ASSETS_DIR, ASSETS_URL, with_sample_query
+from api.graphiql import ASSETS_DIR, ASSETS_URL
 from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit
 from api.persisted_queries import PersistedQueries, QueryStore, load_allowlist
 from api.response_cache import LRU, ResponseCache
 from api.settings import Settings
+from api.view import TaxonomyGraphQL
 from schema import build_schema
-from schema.context import Context
-from schema.errors import classified
 from store.data_version import DataVersion, data_version
 from store.engines import is_sqlite, make_async_engine, make_request_engine, sqlite_path
 from store.tables import DatasetRow, table_of
-
-
-class TaxonomyGraphQL(GraphQL[Context, None]):
-    """Strawberry's ASGI app, with one Context (one session, fresh loaders) per request."""
-
-    def __init__(self, *args: Any, report_statements: bool, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.report_statements = report_statements
-
-    async def get_context(self, request: Any, response: Any) -> Context:
-        context = Context.for_request(request.app.state.request_engine, request, response)
-        context.report_statements = self.report_statements
-        context.request_id = request.scope.get("state", {}).get("request_id")
-        context.data_version = request.app.state.data_version.current
-        return context
-
-    async def process_result(self, request: Any, result: Any) -> Any:
-        """Every error leaves with a code. The schema's ErrorCodes extension codes what
-        happens inside an operation; this catches what fails around it (a connection that
-        dies while the operation is being closed), which would otherwise reach the client
-        uncoded, with the driver's own words."""
-        if result.errors:
-            request_id = request.scope.get("state", {}).get("request_id")
-            result.errors = [classified(error, request_id) for error in result.errors]
-        return await super().process_result(request, result)
-
-    def encode_json(self, data: object) -> bytes:
-        # orjson: several times faster than json.dumps, and UTF-8 rather than \u escapes.
-        return orjson.dumps(data)
-
-    @property
-    def graphql_ide_html(self) -> str:
-        return with_sample_query(super().graphql_ide_html)
 
 
 async def healthz(_: Request) -> Response:
