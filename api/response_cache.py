@@ -1,9 +1,11 @@
 """Answers to repeated queries without running them again, and `304 Not Modified`.
 
-An ASGI middleware in front of the GraphQL endpoint. A query's key is its document,
-operation name and variables; with the data version it makes the cache key and the
-ETag. A load changes the version (see store.data_version), so nothing stale is served past
-one poll interval, and no entry needs to be evicted by hand."""
+An ASGI middleware in front of the GraphQL endpoint. A query's key is all of the request
+that the layers behind read (method, media types, document, operation name, variables,
+extensions); with the data version it makes the cache key and the ETag. A load changes
+the version, and a version the process could not read again lately is none (see
+store.data_version: within a poll interval and a read's timeout, 2 s), so nothing older
+is served after that, and no entry needs to be evicted by hand."""
 
 import hashlib
 from dataclasses import dataclass
@@ -49,29 +51,38 @@ class LRU(LRUCache[str, Cached]):
 
 
 def _query_key(scope: Scope, body: bytes) -> str | None:
-    """What identifies the query of this request, or None if it is not a plain query."""
+    """What decides this request's answer, and whether it is accepted at all, as one key;
+    None if it is not a plain query (batches and oddities go the slow way).
+
+    That is everything the layers behind this one read: the method, the media types
+    (Content-Type decides whether a POST is read at all: Strawberry refuses a `text/plain`
+    one, the cross-site "simple request"; Accept decides the answer's media type and status)
+    and the whole request, not only its document and variables (`operationName` and
+    `extensions` may make it refused). Only accepted answers are kept, so a hit goes only
+    to a request that would have been accepted and answered alike."""
     method = scope["method"]
     try:
         if method == "GET":
-            params = parse_qs(scope.get("query_string", b"").decode())
-            document = params.get("query", [None])[0]
-            operation = params.get("operationName", [None])[0]
-            variables = orjson.loads(params["variables"][0]) if "variables" in params else None
+            raw = scope.get("query_string", b"").decode()
+            request: object = raw  # as sent: any difference is another request
+            # Of repeated parameters Starlette (so Strawberry) reads the last.
+            document = parse_qs(raw).get("query", [None])[-1]
+            media = b""  # a GET has no body, so nothing reads its Content-Type
         elif method == "POST":
-            payload = orjson.loads(body)
-            if not isinstance(payload, dict):
-                return None  # batches and oddities go the slow way
-            document, operation = payload.get("query"), payload.get("operationName")
-            variables = payload.get("variables")
+            request = orjson.loads(body)
+            document = request.get("query") if isinstance(request, dict) else None
+            media = header(scope, b"content-type")
         else:
             return None
-    except (orjson.JSONDecodeError, UnicodeDecodeError, KeyError, IndexError):
+    except (orjson.JSONDecodeError, UnicodeDecodeError):
         return None
     if not isinstance(document, str):
         return None
-    # The answer's media type follows the Accept header, so it is part of the key.
-    accept = header(scope, b"accept").decode("latin-1")
-    canonical = orjson.dumps([document, operation, variables, accept], option=orjson.OPT_SORT_KEYS)
+    accept = header(scope, b"accept")
+    canonical = orjson.dumps(
+        [method, media.decode("latin-1"), accept.decode("latin-1"), request],
+        option=orjson.OPT_SORT_KEYS,
+    )
     return hashlib.sha256(canonical).hexdigest()
 
 

@@ -1,6 +1,7 @@
 """A TCP proxy that a test owns: it forwards a local port to a target (PostgreSQL) and can
-be cut (every connection closed, new ones refused) and restored on the same port, so a
-test can take the database away from a server without touching the shared database."""
+be cut (every connection closed, new ones refused) and restored on the same port, or
+frozen (connections stay open, nothing goes through: a database that hangs) and thawed,
+so a test can take the database away from a server without touching the shared database."""
 
 import asyncio
 import contextlib
@@ -8,6 +9,8 @@ import socket
 import threading
 from concurrent.futures import Future
 from typing import Any
+
+from sqlalchemy.engine import make_url
 
 
 class TcpProxy:
@@ -22,7 +25,23 @@ class TcpProxy:
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._flowing: asyncio.Event | None = None  # made in the proxy's loop (restore)
+        self._frozen_only: set[asyncio.StreamWriter] | None = None  # None: all frozen
         self.connections = 0  # accepted since the start
+
+    @classmethod
+    def to_database(cls, url: str) -> "TcpProxy":
+        """A proxy to the database server of ``url``; ``through(url)`` goes through it."""
+        target = make_url(url)
+        return cls(target.host or "127.0.0.1", target.port or 5432)
+
+    def through(self, url: str) -> str:
+        """``url``, to this proxy's port instead of its database server's."""
+        return (
+            make_url(url)
+            .set(host="127.0.0.1", port=self.port)
+            .render_as_string(hide_password=False)
+        )
 
     def __enter__(self) -> "TcpProxy":
         self._thread.start()
@@ -47,7 +66,31 @@ class TcpProxy:
         """Listen again on the same port."""
         self._run(self._listen())
 
+    def freeze(self, *, new_connections: bool = True) -> None:
+        """Hold every byte in both directions, connections open: what a hung database or a
+        silent network looks like to a client (the kernel still acknowledges, so TCP
+        keepalives find nothing wrong). With ``new_connections`` False, only the
+        connections open now hang; later ones go through."""
+        self._run(self._freeze(new_connections))
+
+    def thaw(self) -> None:
+        """Let everything held go through, and whatever comes after."""
+        self._run(self._thaw())
+
+    async def _freeze(self, new_connections: bool) -> None:
+        assert self._flowing is not None
+        self._frozen_only = None if new_connections else set(self._writers)
+        self._flowing.clear()
+
+    async def _thaw(self) -> None:
+        self._frozen_only = None
+        if self._flowing is not None:
+            self._flowing.set()
+
     async def _listen(self) -> None:
+        if self._flowing is None:
+            self._flowing = asyncio.Event()
+            self._flowing.set()
         if self._server is None:
             self._server = await asyncio.start_server(
                 self._accept, "127.0.0.1", self.port, reuse_address=True
@@ -59,6 +102,7 @@ class TcpProxy:
             self._server = None
         writers, self._writers = list(self._writers), set()
         await asyncio.gather(*(_abort(writer) for writer in writers))
+        await self._thaw()  # what was held goes nowhere now: its pipes end
 
     async def _close(self) -> None:
         """Cut, then let every connection's tasks finish, so that none is left pending
@@ -82,9 +126,20 @@ class TcpProxy:
         self._writers.update((client, server))
         await asyncio.gather(self._pipe(client_reader, server), self._pipe(server_reader, client))
 
+    async def _may_pass(self, writer: asyncio.StreamWriter) -> None:
+        """Wait while ``writer``'s connection is frozen."""
+        assert self._flowing is not None
+        while not self._flowing.is_set() and (
+            self._frozen_only is None or writer in self._frozen_only
+        ):
+            await self._flowing.wait()
+
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while data := await reader.read(65536):
+                await self._may_pass(writer)
+                if writer.is_closing():
+                    break
                 writer.write(data)
                 await writer.drain()
         except (ConnectionError, OSError):

@@ -1,16 +1,25 @@
 """The response cache and ETags: repeated queries are answered without SQL, GET answers
-`304 Not Modified` while the data is the same, and a load makes both move on."""
+`304 Not Modified` while the data is the same, and a load makes both move on; the cache
+answers only what the server would accept, and no older version 2 s after a load, even
+with the database's connections hanging."""
 
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import httpx2 as httpx
+import orjson
+import pytest
 from starlette.testclient import TestClient
+from tcp_proxy import TcpProxy
 
 from api.ingest.load import load_directory
 from api.response_cache import LRU, Cached
+from api.settings import DEFAULT_FIXTURES_DIR
 
-from conftest import release_of, serve
+from conftest import POSTGRES_URL, release_of, serve
+from processes import running_server
 
 QUERY = "query($slug: String!) { node(slug: $slug) { name counts { methodsInBranch } } }"
 POLL = 0.1
@@ -116,3 +125,89 @@ def test_the_cache_keeps_at_most_its_bytes_and_no_answer_over_a_quarter_of_them(
     cache.put("huge", _answer(26))
     assert cache.get("huge") is None
     assert len(cache) == 4
+
+
+# What the cache answers: only what the server would accept, never an older version.
+
+SEED = orjson.dumps({"query": QUERY, "variables": {"slug": "alpha"}})
+
+
+def _refused(response: Any) -> list[str]:
+    """The codes of a refused request's errors (and that it was not a cached answer)."""
+    assert response.status_code == 400, (response.status_code, response.text)
+    assert "x-cache" not in response.headers
+    return [error["extensions"]["code"] for error in response.json()["errors"]]
+
+
+def test_the_cache_answers_only_requests_the_server_accepts(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    url = _loaded(backend, new_database, tiny_folder)
+    with serve(url) as client:
+        as_json = {"content-type": "application/json"}
+        # A cross-site "simple request" (a form or fetch without preflight) can send only
+        # text/plain: refused before anything is cached, and after.
+        for _ in range(2):
+            plain = client.post("/graphql", content=SEED, headers={"content-type": "text/plain"})
+            assert _refused(plain) == ["BAD_REQUEST"]
+        for expected in ("miss", "hit"):
+            answer = client.post("/graphql", content=SEED, headers=as_json)
+            assert (answer.status_code, answer.headers["x-cache"]) == (200, expected)
+        plain = client.post("/graphql", content=SEED, headers={"content-type": "text/plain"})
+        assert _refused(plain) == ["BAD_REQUEST"]
+        # The rest of the request: `extensions` that are not an object are refused.
+        seed = orjson.loads(SEED)
+        assert _refused(client.post("/graphql", json={**seed, "extensions": "x"})) == [
+            "BAD_REQUEST"
+        ]
+        # An operation the document does not have is no cached answer.
+        unnamed = client.post("/graphql", json={**seed, "operationName": "Elsewhere"})
+        assert "x-cache" not in unnamed.headers
+        assert unnamed.json().get("errors"), unnamed.json()
+        # The same holds for GET: what Strawberry reads of a query string is in the key.
+        params = {"query": QUERY, "variables": orjson.dumps(seed["variables"]).decode()}
+        assert client.get("/graphql", params=params).status_code == 200
+        assert client.get("/graphql", params=params).headers["x-cache"] == "hit"
+        assert _refused(client.get("/graphql", params={**params, "extensions": "[1]"})) == [
+            "BAD_REQUEST"
+        ]
+
+
+FROZEN_WITHIN_SECONDS = 2.0
+
+
+@pytest.mark.skipif(POSTGRES_URL is None, reason="PostgreSQL only (TEST_DATABASE_URL)")
+def test_no_older_version_is_answered_2_s_after_a_load_while_a_connection_hangs(
+    new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """The server's connections hang (the proxy holds their bytes, TCP keeps them open),
+    among them the one its data-version poll uses; a load commits meanwhile (not through
+    the proxy). Cached answers of the version before it stop within 2 s."""
+    url = new_database("postgresql", "frozen_cache")
+    load_directory(tiny_folder, url)
+    document = {"query": "{ taxonomy { dataVersion nodeCount } }"}
+    answers: list[tuple[float, int, dict[str, Any]]] = []
+    with TcpProxy.to_database(url) as proxy:
+        proxied = proxy.through(url)
+        with (
+            running_server(proxied, request_timeout_seconds="3") as base,
+            httpx.Client(base_url=base, timeout=10) as http,
+        ):
+            old = http.post("/graphql", json=document).json()["data"]["taxonomy"]
+            assert http.post("/graphql", json=document).headers["x-cache"] == "hit"
+            proxy.freeze(new_connections=False)  # those open now hang; new ones work
+            load_directory(DEFAULT_FIXTURES_DIR, url)
+            committed = time.monotonic()
+            while time.monotonic() < committed + FROZEN_WITHIN_SECONDS + 2:
+                started = time.monotonic() - committed
+                response = http.post("/graphql", json=document)
+                answers.append((started, response.status_code, response.json()))
+                time.sleep(0.05)
+            proxy.thaw()
+    taxonomies = [(at, (answer.get("data") or {}).get("taxonomy")) for at, _, answer in answers]
+    stale = [at for at, taxonomy in taxonomies if taxonomy == old]
+    print(f"the older version was answered until {max(stale, default=0):.2f} s after the load")
+    assert max(stale, default=0) <= FROZEN_WITHIN_SECONDS, answers
+    late = [taxonomy for at, taxonomy in taxonomies if at > FROZEN_WITHIN_SECONDS]
+    assert late, answers
+    assert all(taxonomy and taxonomy["nodeCount"] == 40 for taxonomy in late), answers
