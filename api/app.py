@@ -3,6 +3,7 @@
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 from sqlalchemy import Engine, select, text
@@ -20,6 +21,7 @@ from api import migrate
 from api.graphiql import ASSETS_DIR, ASSETS_URL
 from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit
 from api.persisted_queries import PersistedQueries, QueryStore, load_allowlist
+from api.readiness import BoundedCheck, CheckTimeoutError
 from api.response_cache import LRU, ResponseCache
 from api.settings import Settings
 from api.view import TaxonomyGraphQL
@@ -27,6 +29,9 @@ from schema import build_schema
 from store.data_version import DataVersion, data_version
 from store.engines import is_sqlite, make_async_engine, make_request_engine, sqlite_path
 from store.tables import DatasetRow, table_of
+
+# What a readiness probe waits for at most (a load balancer's own timeout is a few seconds).
+READY_WITHIN_SECONDS = 2.0
 
 
 async def healthz(_: Request) -> Response:
@@ -47,20 +52,33 @@ async def _database_state(engine: AsyncEngine, head: str | None) -> tuple[str | 
     return revision, version
 
 
-async def readyz(request: Request) -> Response:
-    """Ready when the database answers, is migrated to this code's head, and holds data."""
-    engine = request.app.state.engine
+async def _checked_state(engine: AsyncEngine) -> tuple[str | None, str | None, Any]:
+    """This code's head, the database's migration and its data version."""
     head = migrate.head_revision()
     try:
-        try:
-            revision, version = await _database_state(engine, head)
-        except DBAPIError as exc:
-            if not exc.connection_invalidated:
-                raise
-            # A pooled connection the database dropped while idle; the pool has retired
-            # it and its like, so a second try reads through a new one (as requests do:
-            # store.reader.AsyncReader).
-            revision, version = await _database_state(engine, head)
+        return head, *await _database_state(engine, head)
+    except DBAPIError as exc:
+        if not exc.connection_invalidated:
+            raise
+        # A pooled connection the database dropped while idle; the pool has retired
+        # it and its like, so a second try reads through a new one (as requests do:
+        # store.reader.AsyncReader).
+        return head, *await _database_state(engine, head)
+
+
+async def readyz(request: Request) -> Response:
+    """Ready when the database answers, is migrated to this code's head, and holds data;
+    answered within READY_WITHIN_SECONDS even while the database hangs."""
+    try:
+        head, revision, version = await request.app.state.readiness.run()
+    except CheckTimeoutError as exc:
+        return JSONResponse(
+            {
+                "status": "unavailable",
+                "reason": f"the database did not answer within {exc.within:g} s",
+            },
+            status_code=503,
+        )
     except (SQLAlchemyError, OSError) as exc:
         path = (
             sqlite_path(request.app.state.database_url)
@@ -112,6 +130,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         settings.database_url, engine, pool_size=settings.pool_size
     )
     version = DataVersion(engine, settings.version_poll_seconds)
+    readiness = BoundedCheck(partial(_checked_state, engine), READY_WITHIN_SECONDS)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -119,6 +138,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.request_engine = request_engine
         app.state.database_url = settings.database_url
         app.state.data_version = version
+        app.state.readiness = readiness
         await version.start()
         _freeze_long_lived_objects()
         try:

@@ -17,10 +17,22 @@ from store.reader import Deadline
 
 GRAPHQL_RESPONSE = b"application/graphql-response+json"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
+# Codes of answers that failed for want of the server or the database, not for anything
+# in the request: HTTP 503, and the same request may be sent again after Retry-After.
+RETRY_LATER_CODES = frozenset({"TIMEOUT", "DATABASE_UNAVAILABLE", "OVERLOADED"})
+# A restarted database, a dropped connection or a busy spell is over within seconds.
+RETRY_AFTER = (b"retry-after", b"2")
 
 
 async def send_error(
-    send: Send, scope: Scope, status: int, code: str, message: str, **extensions: Any
+    send: Send,
+    scope: Scope,
+    status: int,
+    code: str,
+    message: str,
+    *,
+    headers: tuple[tuple[bytes, bytes], ...] = (),
+    **extensions: Any,
 ) -> None:
     body = orjson.dumps(
         {
@@ -44,6 +56,7 @@ async def send_error(
             "headers": [
                 (b"content-type", media + b"; charset=utf-8"),
                 (b"content-length", str(len(body)).encode()),
+                *headers,
             ],
         }
     )
@@ -143,6 +156,7 @@ class TimeLimit:
                 503,
                 "TIMEOUT",
                 time_limit_message(self.seconds),
+                headers=(RETRY_AFTER,),
                 limit="request_timeout_seconds",
                 limitValue=self.seconds,
             )
@@ -156,7 +170,9 @@ def _wants_graphql_response(scope: Scope) -> bool:
 class GraphQLOverHTTP:
     """GraphQL over HTTP's rules for the answers of /graphql: the media type
     `application/graphql-response+json` (unless the client asks only for JSON), 400 for a
-    request that could not be executed, and JSON errors instead of plain text."""
+    request that could not be executed, and JSON errors instead of plain text; and, for
+    every client, 503 with Retry-After for an answer that failed for want of the database
+    or of time (RETRY_LATER_CODES), so that clients and proxies retry it."""
 
     def __init__(self, app: ASGIApp, batching_max_operations: int = 0) -> None:
         self.app = app
@@ -198,9 +214,17 @@ class GraphQLOverHTTP:
                 return
             await send_error(send, scope, status, "BAD_REQUEST", reason)
             return
-        if media.startswith(b"application/json") and _wants_graphql_response(scope):
-            headers[b"content-type"] = GRAPHQL_RESPONSE + b"; charset=utf-8"
-            status = _status_of(body, status)
+        if media.startswith(b"application/json"):
+            answer = _parsed(body) if status == 200 and b'"errors"' in body else None
+            codes = _codes_of(answer)
+            wants_graphql_response = _wants_graphql_response(scope)
+            if codes & RETRY_LATER_CODES:
+                status = 503
+                headers[RETRY_AFTER[0]] = RETRY_AFTER[1]
+            elif wants_graphql_response and _not_executed(answer, codes):
+                status = 400
+            if wants_graphql_response:
+                headers[b"content-type"] = GRAPHQL_RESPONSE + b"; charset=utf-8"
         headers[b"content-length"] = str(len(body)).encode()
         await send(
             {"type": "http.response.start", "status": status, "headers": list(headers.items())}
@@ -208,19 +232,29 @@ class GraphQLOverHTTP:
         await send({"type": "http.response.body", "body": body})
 
 
-def _status_of(body: bytes, status: int) -> int:
-    """400 when the request could not be executed at all (no data, only request errors)."""
-    if status != 200 or b'"errors"' not in body:
-        return status
+def _parsed(body: bytes) -> Any:
     try:
-        result = orjson.loads(body)
+        return orjson.loads(body)
     except orjson.JSONDecodeError:
-        return status
-    if not isinstance(result, dict) or result.get("data") is not None:
-        return status
-    codes = {
-        error.get("extensions", {}).get("code")
-        for error in result.get("errors", [])
+        return None
+
+
+def _codes_of(answer: Any) -> set[str]:
+    """The codes of the errors of an answer (of each answer of a batch)."""
+    return {
+        str(error.get("extensions", {}).get("code"))
+        for result in (answer if isinstance(answer, list) else [answer])
+        if isinstance(result, dict)
+        for error in result.get("errors") or []
         if isinstance(error, dict)
     }
-    return 400 if codes and codes <= REQUEST_ERROR_CODES else status
+
+
+def _not_executed(answer: Any, codes: set[str]) -> bool:
+    """The request could not be executed at all: no data, only request errors (400)."""
+    return (
+        isinstance(answer, dict)
+        and answer.get("data") is None
+        and bool(codes)
+        and codes <= REQUEST_ERROR_CODES
+    )

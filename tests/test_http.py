@@ -1,18 +1,25 @@
-"""HTTP through the ASGI app: GraphQL by POST and GET, GraphiQL, /healthz and /readyz."""
+"""HTTP through the ASGI app: GraphQL by POST and GET, GraphiQL, /healthz and /readyz, and
+what they answer when the database is away or hangs."""
 
+import socket
+import time
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
+import httpx2 as httpx
+import orjson
 import pytest
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
+from tcp_proxy import TcpProxy
 
 from api import migrate
 from api.ingest.load import load_directory
 from api.operations import operation
 
-from conftest import Api, release_of, serve
+from conftest import POSTGRES_URL, Api, release_of, serve
+from processes import running_server
 
 
 def test_post_and_get(tiny: Api) -> None:
@@ -92,3 +99,85 @@ def test_the_serving_engine_cannot_write(tiny: Api) -> None:
         with pytest.raises(DBAPIError, match=r"(?i)read-?only"), request_engine.begin() as sync:
             sync.execute(text("DELETE FROM node_stats"))
     assert tiny.query("{ taxonomy { nodeCount } }") == {"taxonomy": {"nodeCount": 5}}
+
+
+# Answers when the database is away or hangs
+
+
+def _unreachable(backend: str, tmp_path: Path) -> str:
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path}/missing/taxonomy.db"
+    return "postgresql://nobody@127.0.0.1:1/nothing"  # nothing listens on port 1
+
+
+@pytest.mark.parametrize("accept", ["application/json", "application/graphql-response+json"])
+def test_database_unavailable_is_503_with_retry_after(
+    backend: str, tmp_path: Path, accept: str
+) -> None:
+    """Like TIMEOUT: the request was fine, the server could not answer it now; every
+    client (not only those of GraphQL over HTTP's media type) hears so in the status."""
+    with serve(_unreachable(backend, tmp_path)) as client:
+        response = client.post(
+            "/graphql", json={"query": "{ taxonomy { nodeCount } }"}, headers={"accept": accept}
+        )
+        assert response.status_code == 503, response.text
+        assert response.headers["retry-after"] == "2"
+        assert response.headers["content-type"].startswith(accept)
+        codes = {error["extensions"]["code"] for error in response.json()["errors"]}
+        assert codes == {"DATABASE_UNAVAILABLE"}
+
+
+def test_timeout_is_503_with_retry_after(tmp_path: Path) -> None:
+    """A body that never comes in full is waited for no longer than the request's time."""
+    with running_server(f"sqlite:///{tmp_path}/taxonomy.db", request_timeout_seconds="1") as base:
+        host, port = base.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            started = time.monotonic()
+            sock.sendall(
+                b"POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 100\r\n\r\n{"
+            )
+            answer = b""
+            while b"\r\n\r\n" not in answer or not answer.endswith(b"}"):
+                answer += sock.recv(65536)
+            elapsed = time.monotonic() - started
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 503 "), answer
+    assert b"\r\nretry-after: 2\r\n" in head.lower()
+    assert orjson.loads(body)["errors"][0]["extensions"]["code"] == "TIMEOUT"
+    assert elapsed < 2
+
+
+READY_WITHIN = 2.0
+
+
+@pytest.mark.skipif(POSTGRES_URL is None, reason="PostgreSQL only (TEST_DATABASE_URL)")
+def test_readyz_answers_within_2_s_while_the_database_hangs(
+    new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Every byte to and from PostgreSQL held (connections open, so nothing fails): /readyz
+    says unavailable within 2 s, again and again, and ready once the database answers."""
+    url = new_database("postgresql", "hanging_ready")
+    load_directory(tiny_folder, url)
+    with TcpProxy.to_database(url) as proxy:
+        proxied = proxy.through(url)
+        with running_server(proxied) as base, httpx.Client(base_url=base, timeout=10) as http:
+            assert http.get("/readyz").status_code == 200
+            proxy.freeze()
+            times = []
+            for _ in range(3):
+                started = time.monotonic()
+                ready = http.get("/readyz")
+                times.append(time.monotonic() - started)
+                assert ready.status_code == 503, ready.text
+                assert ready.json() == {
+                    "status": "unavailable",
+                    "reason": "the database did not answer within 2 s",
+                }
+                assert times[-1] < READY_WITHIN + 0.5, times
+            proxy.thaw()
+            deadline = time.monotonic() + 10
+            while http.get("/readyz").status_code != 200:
+                assert time.monotonic() < deadline, "not ready again after the database came back"
+                time.sleep(0.2)
+    print(f"/readyz while the database hung: {', '.join(f'{t:.2f} s' for t in times)}")
