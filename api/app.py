@@ -19,10 +19,11 @@ from starlette.staticfiles import StaticFiles
 
 from api import migrate
 from api.graphiql import ASSETS_DIR, ASSETS_URL
-from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit
+from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit, UrlLimit
 from api.persisted_queries import PersistedQueries, QueryStore, load_allowlist
 from api.readiness import BoundedCheck, CheckTimeoutError
 from api.response_cache import LRU, ResponseCache
+from api.security_headers import secured
 from api.settings import Settings
 from api.view import TaxonomyGraphQL
 from schema import build_schema
@@ -161,6 +162,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         schema,
         graphql_ide="graphiql" if settings.graphiql else None,
         report_statements=settings.statement_header,
+        suggestions=settings.introspection,
+        max_tokens=settings.max_tokens,
     )
     store = (
         LRU(settings.response_cache_entries, settings.response_cache_megabytes << 20)
@@ -185,7 +188,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         ),
         settings.request_timeout_seconds,
     )
-    middleware = [Middleware(RequestId)]
+    middleware = [
+        Middleware(RequestId),
+        Middleware(secured),
+        Middleware(UrlLimit, max_bytes=settings.max_url_bytes),
+    ]
     if settings.cors_origins:
         middleware.append(
             Middleware(

@@ -224,6 +224,12 @@ def serve(
         log_level="info",
         # A line per request costs throughput; errors are logged with their request id.
         access_log=False,
+        # Bounds on how a request's head arrives (api.http_protocol), and an idle
+        # keep-alive connection closed after keep_alive_seconds.
+        http="api.http_protocol:BoundedHttpProtocol",
+        timeout_keep_alive=settings.keep_alive_seconds,
+        # Nothing says which server this is (api.security_headers adds what browsers need).
+        server_header=False,
     )
 
 

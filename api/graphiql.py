@@ -59,6 +59,31 @@ _MISSING = """\
     </div>"""
 
 
+# The one style GraphiQL writes into the page itself: react-remove-scroll-bar's, when a
+# dialog or a menu opens (always the same text: the page never has a scroll bar, page.css).
+# Allowed by its hash, so that no other inline style applies; tests/test_graphiql_browser.py
+# opens a dialog, so a GraphiQL build whose style differs fails it.
+_SCROLL_LOCK_STYLE = "'sha256-nzTgYzXYDNe6BAHiiI7NNlfK8n/auuOAhh2t92YvuXo='"
+# What the built page may load: its own script and style sheet (no inline script, no inline
+# style but that one), the fonts and icons its style sheet carries as data: URLs, and
+# /graphql to fetch from.
+PAGE_POLICY = (
+    f"default-src 'none'; script-src 'self'; style-src 'self' {_SCROLL_LOCK_STYLE}; "
+    "font-src 'self' data:; img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
+)
+# The page without a build: no script at all, and its few inline styles.
+MISSING_POLICY = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
+)
+
+
+def page_policy() -> str:
+    """The Content-Security-Policy of the page graphiql_page() writes."""
+    return PAGE_POLICY if (ASSETS_DIR / "main.js").is_file() else MISSING_POLICY
+
+
 def graphiql_page() -> str:
     """The GraphiQL page: only same-origin assets, opened on SAMPLE_QUERY (kept as text in
     #graphiql-query); without built assets, a page that says to run `make install`."""

@@ -11,7 +11,17 @@ from typing import Any
 
 import orjson
 
-from api.middleware import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
+from api.middleware import (
+    ASGIApp,
+    Message,
+    Receive,
+    Scope,
+    Send,
+    header,
+    read_body,
+    replay,
+    with_headers,
+)
 from schema.errors import REQUEST_ERROR_CODES, time_limit_message
 from store.reader import Deadline
 
@@ -24,6 +34,15 @@ RETRY_LATER_CODES = frozenset({"TIMEOUT", "DATABASE_UNAVAILABLE", "OVERLOADED"})
 RETRY_AFTER = (b"retry-after", b"2")
 
 
+def error_body(code: str, message: str, request_id: str | None, **extensions: Any) -> bytes:
+    """A refusal as GraphQL clients read one: `errors`, with the code and the request id."""
+    error = {
+        "message": message,
+        "extensions": {"code": code, "requestId": request_id, **extensions},
+    }
+    return orjson.dumps({"errors": [error]})
+
+
 async def send_error(
     send: Send,
     scope: Scope,
@@ -34,20 +53,7 @@ async def send_error(
     headers: tuple[tuple[bytes, bytes], ...] = (),
     **extensions: Any,
 ) -> None:
-    body = orjson.dumps(
-        {
-            "errors": [
-                {
-                    "message": message,
-                    "extensions": {
-                        "code": code,
-                        "requestId": scope.get("state", {}).get("request_id"),
-                        **extensions,
-                    },
-                }
-            ]
-        }
-    )
+    body = error_body(code, message, scope.get("state", {}).get("request_id"), **extensions)
     media = GRAPHQL_RESPONSE if _wants_graphql_response(scope) else b"application/json"
     await send(
         {
@@ -77,16 +83,35 @@ class RequestId:
         given = header(scope, b"x-request-id").decode("latin-1")
         request_id = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = request_id
+        echoed = (b"x-request-id", request_id.encode())
+        await self.app(scope, receive, with_headers(send, lambda given: [*given, echoed]))
 
-        async def send_with_id(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [
-                    *message.get("headers", []),
-                    (b"x-request-id", request_id.encode()),
-                ]
-            await send(message)
 
-        await self.app(scope, receive, send_with_id)
+def url_too_long(max_bytes: int) -> tuple[str, dict[str, Any]]:
+    """The refusal of a URL over ``max_bytes``: its message and extensions."""
+    message = (
+        f"the URL is over the limit `max_url_bytes` of {max_bytes:,} bytes; "
+        "send the query in the body of a POST"
+    )
+    return message, {"limit": "max_url_bytes", "limitValue": max_bytes}
+
+
+class UrlLimit:
+    """Refuses URLs (path and query string) over ``max_bytes`` with 414: a GET's query
+    travels in its URL, and no layer behind should parse an unbounded one."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            path = scope.get("raw_path") or scope["path"].encode()
+            if len(path) + 1 + len(scope.get("query_string", b"")) > self.max_bytes:
+                message, extensions = url_too_long(self.max_bytes)
+                await send_error(send, scope, 414, "BAD_REQUEST", message, **extensions)
+                return
+        await self.app(scope, receive, send)
 
 
 class BodyLimit:

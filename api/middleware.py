@@ -1,5 +1,5 @@
-"""What the project's ASGI middlewares share: types, headers, and reading a request body
-once while letting the app behind read it again."""
+"""What the project's ASGI middlewares share: types, headers (read, and added to an
+answer), and reading a request body once while letting the app behind read it again."""
 
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -46,3 +46,17 @@ def replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return receive_again
+
+
+Headers = list[tuple[bytes, bytes]]
+
+
+def with_headers(send: Send, headers: Callable[[Headers], Headers]) -> Send:
+    """``send``, with the response's headers given to ``headers`` and sent as it returns."""
+
+    async def send_with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = headers(list(message.get("headers", [])))
+        await send(message)
+
+    return send_with_headers

@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     max_tokens: int = 5_000
     max_cost: int = 50_000
     max_body_bytes: int = 1_000_000
+    # The URL (path and query string): a GET's query goes in it. Under 64 KiB, the most
+    # uvicorn's URL parser takes (api.http_protocol answers longer ones itself).
+    max_url_bytes: int = Field(default=16_384, gt=0, lt=65_536)
     request_timeout_seconds: float = 10.0
     # Several operations in one request (a JSON array): off unless given a cap.
     batching_max_operations: int = 0
@@ -65,3 +68,9 @@ class Settings(BaseSettings):
     persisted_queries_allowlist: Path | None = None
     # Origins allowed to call the API from a browser; none unless listed (JSON list).
     cors_origins: list[str] = []
+
+    # Connections (`taxonomy serve`): a request's line and headers must arrive within this
+    # many seconds of its first byte (of the connection, for a client that sends nothing),
+    # and an idle keep-alive connection is closed after keep_alive_seconds.
+    header_timeout_seconds: float = 10.0
+    keep_alive_seconds: int = 5

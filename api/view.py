@@ -1,12 +1,19 @@
-"""Strawberry's GraphQL view as this API runs it: a context per request, every error coded,
-and the GraphiQL page."""
+"""Strawberry's GraphQL view as this API runs it: a context per request, every error coded
+(and worded for clients), the operation a request runs chosen without guessing, and the
+GraphiQL page with its own Content-Security-Policy."""
 
 from typing import Any
 
 import orjson
+from graphql import GraphQLError
+from starlette.responses import HTMLResponse, Response
 from strawberry.asgi import GraphQL
+from strawberry.http import GraphQLRequestData
+from strawberry.types import ExecutionResult
 
-from api.graphiql import with_sample_query
+from api.error_messages import for_clients
+from api.graphiql import page_policy, with_sample_query
+from api.operation_choice import operation_names, unchosen
 from schema.context import Context
 from schema.errors import classified
 
@@ -14,9 +21,18 @@ from schema.errors import classified
 class TaxonomyGraphQL(GraphQL[Context, None]):
     """Strawberry's ASGI app, with one Context (one session, fresh loaders) per request."""
 
-    def __init__(self, *args: Any, report_statements: bool, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        report_statements: bool,
+        suggestions: bool = True,
+        max_tokens: int = 5_000,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.report_statements = report_statements
+        self.suggestions = suggestions  # off with introspection: api.error_messages
+        self.max_tokens = max_tokens
 
     async def get_context(self, request: Any, response: Any) -> Context:
         context = Context.for_request(request.app.state.request_engine, request, response)
@@ -32,8 +48,34 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         uncoded, with the driver's own words."""
         if result.errors:
             request_id = request.scope.get("state", {}).get("request_id")
-            result.errors = [classified(error, request_id) for error in result.errors]
+            result.errors = for_clients(
+                [classified(error, request_id) for error in result.errors],
+                suggestions=self.suggestions,
+            )
         return await super().process_result(request, result)
+
+    async def execute_single(
+        self,
+        request: Any,
+        request_adapter: Any,
+        sub_response: Any,
+        context: Context,
+        root_value: None,
+        request_data: GraphQLRequestData,
+    ) -> ExecutionResult:
+        """Runs the operation the request names, refusing one that leaves the choice
+        between several open (api.operation_choice)."""
+        document = request_data.query
+        names = operation_names(document, self.max_tokens) if isinstance(document, str) else ()
+        reason = unchosen(names, request_data.operation_name)
+        if reason is not None:
+            refusal = GraphQLError(
+                reason, extensions={"code": "BAD_REQUEST", "operations": list(names)}
+            )
+            return ExecutionResult(data=None, errors=[refusal])
+        return await super().execute_single(
+            request, request_adapter, sub_response, context, root_value, request_data
+        )
 
     def encode_json(self, data: object) -> bytes:
         # orjson: several times faster than json.dumps, and UTF-8 rather than \u escapes.
@@ -42,3 +84,9 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
     @property
     def graphql_ide_html(self) -> str:
         return with_sample_query(super().graphql_ide_html)
+
+    async def render_graphql_ide(self, request: Any) -> Response:
+        # The page's own policy: api.security_headers gives every other response its own.
+        return HTMLResponse(
+            self.graphql_ide_html, headers={"content-security-policy": page_policy()}
+        )

@@ -101,6 +101,14 @@ try {
   }
   step(`the result shows ${data.data.node.name}, ${data.data.node.byModel.nodes.length} models (Kimi K3 among them)`);
 
+  // A dialog opens and closes (GraphiQL then writes its one inline style, which the
+  // page's Content-Security-Policy allows by hash: api/graphiql.py).
+  await page.getByRole("button", { name: "Open settings dialog" }).click();
+  await page.getByRole("dialog").waitFor();
+  await page.keyboard.press("Escape");
+  await page.getByRole("dialog").waitFor({ state: "detached" });
+  step("the settings dialog opened and closed");
+
   await page.screenshot({ path: screenshot });
   step(`screenshot ${screenshot}`);
   if (blocked.length) throw new Error(`requests beyond this machine were made: ${blocked}`);
