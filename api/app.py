@@ -1,6 +1,7 @@
 """The ASGI application: GraphQL at /graphql (with GraphiQL), /healthz and /readyz."""
 
 import gc
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -17,11 +18,12 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from api import migrate
+from api import fault_log, migrate
 from api.graphiql import ASSETS_DIR, ASSETS_URL
 from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit, UrlLimit
 from api.persisted_queries import PersistedQueries, QueryStore, load_allowlist
 from api.readiness import BoundedCheck, CheckTimeoutError
+from api.request_log import RequestLog
 from api.response_cache import LRU, ResponseCache
 from api.security_headers import secured
 from api.settings import Settings
@@ -31,6 +33,8 @@ from store.data_version import DataVersion, data_version
 from store.engines import is_sqlite, make_async_engine, make_request_engine, sqlite_path
 from store.tables import DatasetRow, table_of
 
+# Where the schema logs our faults (schema.TaxonomySchema), each under its request id.
+FAULTS_LOGGER = "taxonomy.errors"
 # What a readiness probe waits for at most (a load balancer's own timeout is a few seconds).
 READY_WITHIN_SECONDS = 2.0
 
@@ -121,6 +125,7 @@ def _freeze_long_lived_objects() -> None:
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
+    fault_log.guard(logging.getLogger(FAULTS_LOGGER))
 
     engine = make_async_engine(
         settings.database_url,
@@ -190,6 +195,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     middleware = [
         Middleware(RequestId),
+        *([Middleware(RequestLog)] if settings.request_log else []),
         Middleware(secured),
         Middleware(UrlLimit, max_bytes=settings.max_url_bytes),
     ]

@@ -16,6 +16,7 @@ from api.ingest.load import load_directory
 from api.ingest.progress import Bars, meter_for
 from api.ingest.shrink import ShrinkError
 from api.ingest.turns import LoadBusyError
+from api.request_log import log_config
 from api.settings import Settings
 from store.engines import DatabaseUrlError, make_sync_engine, parse_url
 from store.tables import DatasetRow, table_of
@@ -222,8 +223,10 @@ def serve(
         port=port,
         workers=workers or settings.workers,
         log_level="info",
-        # A line per request costs throughput; errors are logged with their request id.
+        # The app logs a line per request itself (api.request_log), with what uvicorn's
+        # access log cannot know: the request id, the operation, the cache, the SQL.
         access_log=False,
+        log_config=log_config(),
         # Bounds on how a request's head arrives (api.http_protocol), and an idle
         # keep-alive connection closed after keep_alive_seconds.
         http="api.http_protocol:BoundedHttpProtocol",

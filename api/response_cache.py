@@ -15,6 +15,7 @@ import orjson
 from cachetools import LRUCache
 
 from api.middleware import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
+from api.request_log import record, recorded
 from store.data_version import DataVersion
 
 STATEMENTS_HEADER = b"x-sql-statements"
@@ -25,13 +26,14 @@ class Cached:
     status: int
     headers: list[tuple[bytes, bytes]]
     body: bytes
+    operation: str | None = None  # for the request log (api.request_log)
 
-    def for_replay(self) -> "Cached":
+    def for_replay(self, operation: str | None) -> "Cached":
         """This answer as a cache hit gives it: no SQL ran for it."""
         headers = [
             (name, b"0" if name == STATEMENTS_HEADER else value) for name, value in self.headers
         ]
-        return Cached(self.status, headers, self.body)
+        return Cached(self.status, headers, self.body, operation)
 
 
 class LRU(LRUCache[str, Cached]):
@@ -104,17 +106,20 @@ class ResponseCache:
             return
         etag = f'W/"{version}-{key[:20]}"'.encode()
         if scope["method"] == "GET" and etag in header(scope, b"if-none-match"):
+            record(scope, cache="hit")
             await _send(send, Cached(304, [(b"etag", etag)], b""))
             return
         cache_key = f"{version}:{key}"
         hit = self.store.get(cache_key) if self.store is not None else None
         if hit is not None:
+            record(scope, cache="hit", operation=hit.operation)
             await _send(send, hit, extra=[(b"etag", etag), (b"x-cache", b"hit")])
             return
+        record(scope, cache="miss")
         captured = await _capture(self.app, scope, replay(body, receive))
         cacheable = captured.status == 200 and b'"errors"' not in captured.body
         if self.store is not None and cacheable:
-            self.store.put(cache_key, captured.for_replay())
+            self.store.put(cache_key, captured.for_replay(recorded(scope, "operation")))
         await _send(
             send, captured, extra=[(b"etag", etag), (b"x-cache", b"miss")] if cacheable else []
         )

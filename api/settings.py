@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     version_poll_seconds: float = 1.0
     # Add `x-sql-statements: N` to each GraphQL response (for benchmarks and debugging).
     statement_header: bool = False
+    # A JSON line per request on the logger `taxonomy.requests` (api.request_log).
+    request_log: bool = True
 
     # Limits on what one request may ask (README: "Limits"). Each refusal is an error
     # with code QUERY_TOO_COMPLEX (or BAD_REQUEST, TIMEOUT) naming the limit and value.

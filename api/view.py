@@ -14,6 +14,7 @@ from strawberry.types import ExecutionResult
 from api.error_messages import for_clients
 from api.graphiql import page_policy, with_sample_query
 from api.operation_choice import operation_names, unchosen
+from api.request_log import record
 from schema.context import Context
 from schema.errors import classified
 
@@ -39,6 +40,7 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         context.report_statements = self.report_statements
         context.request_id = request.scope.get("state", {}).get("request_id")
         context.data_version = request.app.state.data_version.current
+        record(request.scope, reader=context.reader)  # its statements, once it is done
         return context
 
     async def process_result(self, request: Any, result: Any) -> Any:
@@ -67,7 +69,11 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         between several open (api.operation_choice)."""
         document = request_data.query
         names = operation_names(document, self.max_tokens) if isinstance(document, str) else ()
-        reason = unchosen(names, request_data.operation_name)
+        chosen = request_data.operation_name
+        record(
+            request.scope, operation=chosen if chosen is not None or len(names) != 1 else names[0]
+        )
+        reason = unchosen(names, chosen)
         if reason is not None:
             refusal = GraphQLError(
                 reason, extensions={"code": "BAD_REQUEST", "operations": list(names)}
