@@ -7,7 +7,6 @@ from typing import Any
 
 import strawberry
 from graphql import ASTValidationRule, DocumentNode, GraphQLError, parse
-from graphql import build_schema as build_graphql_schema
 from strawberry.extensions import (
     AddValidationRules,
     DisableIntrospection,
@@ -111,7 +110,7 @@ def build_schema(
         CloseReader,
         partial(AddValidationRules, limit_rules),
         partial(MaxTokensLimiter, max_token_count=max_tokens),
-        cost_limiter(max_cost, build_graphql_schema(_sdl())),
+        cost_limiter(max_cost),
         ErrorCodes,
     ]
     if not introspection:
@@ -122,13 +121,6 @@ def build_schema(
         else None
     )
     return TaxonomySchema(query=Query, extensions=extensions, config=config)
-
-
-@lru_cache(maxsize=1)
-def _sdl() -> str:
-    """The schema's SDL (the same whatever the limits), from which the cost rule's
-    graphql-core schema is built."""
-    return strawberry.Schema(query=Query).as_str()
 
 
 # The schema with the default limits: what `taxonomy schema` prints and tests execute.

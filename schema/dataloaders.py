@@ -91,21 +91,20 @@ def one_each(
 
 
 def many_each(
-    fetch: Callable[[list[K]], Awaitable[Sequence[Any]]], key_of: Callable[[Any], K]
+    fetch: Callable[[list[K]], Awaitable[Sequence[Any]]],
+    key_of: Callable[[Any], K],
+    value_of: Callable[[Any], Any] = lambda row: row,
 ) -> Callable[[list[K]], Awaitable[list[list[Any]]]]:
-    """For each key, the rows that ``fetch`` returns for it, in their order."""
+    """For each key, the rows that ``fetch`` returns for it (``value_of`` each: what is kept
+    of a row once its key is read), in their order."""
 
     async def load(keys: list[K]) -> list[list[Any]]:
         grouped: dict[K, list[Any]] = defaultdict(list)
         for row in await fetch(keys):
-            grouped[key_of(row)].append(row)
+            grouped[key_of(row)].append(value_of(row))
         return [grouped.get(key, []) for key in keys]
 
     return load
-
-
-def _node_id(row: Any) -> int:
-    return row[0].id  # type: ignore[no-any-return]
 
 
 class Loaders:
@@ -147,7 +146,7 @@ class Loaders:
         async def fetch(keys: list[int]) -> list[Any]:
             return await nodes.ancestors_of(self.reader, node_ids=keys)
 
-        return Batched(many_each(fetch, lambda row: row[2]))
+        return Batched(many_each(fetch, lambda row: row[2], lambda row: row[:2]))
 
     @cached_property
     def descendants_by_node(self) -> Batched[tuple[int, int | None], list[Any]]:
@@ -159,16 +158,12 @@ class Loaders:
             found: list[Any] = []
             for max_depth, ids in by_depth.items():
                 rows = await nodes.descendants_of(self.reader, node_ids=ids, max_depth=max_depth)
-                found.extend(
-                    ((ancestor_id, max_depth), (node, stats)) for node, stats, ancestor_id in rows
-                )
+                found.extend((row, max_depth) for row in rows)
             return found
 
-        async def load(keys: list[tuple[int, int | None]]) -> list[list[Any]]:
-            grouped = await many_each(fetch, lambda found: found[0])(keys)
-            return [[pair for _, pair in rows] for rows in grouped]
-
-        return Batched(load)
+        return Batched(
+            many_each(fetch, lambda found: (found[0][2], found[1]), lambda found: found[0][:2])
+        )
 
     def _methods_by(self, column: str) -> Batched[Any, MethodWithStats | None]:
         async def fetch(keys: list[Any]) -> list[MethodWithStats]:
@@ -238,11 +233,7 @@ class Loaders:
         async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
             return await treatments.branch_treatments(self.reader, node_models=keys)
 
-        async def load(keys: list[tuple[int, int]]) -> list[list[TreatmentWithMethod]]:
-            grouped = await many_each(fetch, lambda row: (row[3], row[0].model_id))(keys)
-            return [[row[:3] for row in rows] for rows in grouped]
-
-        return Batched(load)
+        return Batched(many_each(fetch, lambda row: (row[3], row[0].model_id), lambda row: row[:3]))
 
     @cached_property
     def evidence_by_key(self) -> Batched[str, EvidenceRow | None]:

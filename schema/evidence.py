@@ -65,7 +65,10 @@ async def evidence_connection(
     filter: EvidenceFilter | None,
 ) -> Connection[Evidence]:
     """A page of a method's or a model's evidence, strongest first, then in file order."""
-    selection = EvidenceSelection(method_id=method_id, model_id=model_id)
+    selection = EvidenceSelection(
+        method_ids=() if method_id is None else (method_id,),
+        model_ids=() if model_id is None else (model_id,),
+    )
     if filter is not None:
         selection = await _filtered(info, selection, filter)
     request = PageRequest.of(info, "evidence", first, after)
@@ -98,9 +101,7 @@ async def _filtered(
     ):
         if value is not None:
             row = await row_for_id(info, kind, value, f"filter.{name}")
-            given = getattr(selection, f"{name}_id")
-            # Narrowing a method's evidence to another method leaves nothing.
-            conditions[f"{name}_id"] = row.id if given in (None, row.id) else -1
+            conditions[f"{name}_ids"] = (*getattr(selection, f"{name}_ids"), row.id)
     if filter.within is not None:
         conditions["within"] = await row_for_id(info, "Node", filter.within, "filter.within")
     return replace(selection, **conditions)

@@ -4,6 +4,7 @@ the number of objects above it by its `first` (20 when not given), a list withou
 objects it may return, summed over all its object fields. A connection's `nodes` and
 `edges` are the page its `first` already counted."""
 
+import weakref
 from collections.abc import Callable, Hashable, Iterator
 from functools import partial
 from typing import Any
@@ -26,6 +27,7 @@ from graphql import (
     ValidationContext,
     VariableNode,
     Visitor,
+    build_schema,
     get_named_type,
     get_nullable_type,
     get_operation_ast,
@@ -244,9 +246,20 @@ def _document_has_nul(text: str | None, document: DocumentNode) -> bool:
     return found
 
 
-def cost_limiter(max_cost: int, schema: GraphQLSchema) -> type[SchemaExtension]:
+# Each schema in graphql-core's terms, built once from its SDL (Strawberry's public view of
+# it) for the cost rule.
+_AS_GRAPHQL: "weakref.WeakKeyDictionary[Any, GraphQLSchema]" = weakref.WeakKeyDictionary()
+
+
+def _as_graphql(schema: Any) -> GraphQLSchema:
+    built = _AS_GRAPHQL.get(schema)
+    if built is None:
+        built = _AS_GRAPHQL[schema] = build_schema(schema.as_str())
+    return built
+
+
+def cost_limiter(max_cost: int) -> type[SchemaExtension]:
     """An extension class that refuses, before execution, queries costing over ``max_cost``
-    (as `query_cost` counts it over ``schema``, the API's schema in graphql-core's terms)
     and text arguments no database can store (a NUL character)."""
 
     class CostLimiter(SchemaExtension):
@@ -267,7 +280,7 @@ def cost_limiter(max_cost: int, schema: GraphQLSchema) -> type[SchemaExtension]:
                 context.result = GraphQLExecutionResult(data=None, errors=[refusal])
             if context.graphql_document is not None and context.result is None:
                 cost = query_cost(
-                    schema,
+                    _as_graphql(context.schema),
                     context.graphql_document,
                     context.operation_name,
                     context.variables,

@@ -96,7 +96,7 @@ class Node(Slugged):
     @strawberry.field(description="The nodes above this one, root first.")
     async def ancestors(self, info: Info) -> list["Node"]:
         rows = await info.context.loaders.ancestors_by_node_id.load(self.row_id())
-        return [Node(row=row, stats=stats) for row, stats, _ in rows]
+        return _nodes(rows)
 
     @strawberry.field(
         description="The nodes directly below, by name (case-insensitively).",

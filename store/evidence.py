@@ -37,21 +37,22 @@ async def evidence_where(
 class EvidenceSelection:
     """Which evidence a list holds; every given condition must hold."""
 
-    method_id: int | None = None
-    model_id: int | None = None
-    source_id: int | None = None
+    # Each id a condition: a method's evidence narrowed to another method holds nothing.
+    method_ids: tuple[int, ...] = ()
+    model_ids: tuple[int, ...] = ()
+    source_ids: tuple[int, ...] = ()
     max_rank: int | None = None  # at least this strong (a rank)
     within: NodeRow | None = None  # on methods in this branch
 
 
 def _selected(selection: EvidenceSelection) -> AnySelect:
     statement = _evidence()
-    for column, value in (
-        (EvidenceRow.method_id, selection.method_id),
-        (EvidenceRow.model_id, selection.model_id),
-        (EvidenceRow.source_id, selection.source_id),
+    for column, values in (
+        (EvidenceRow.method_id, selection.method_ids),
+        (EvidenceRow.model_id, selection.model_ids),
+        (EvidenceRow.source_id, selection.source_ids),
     ):
-        if value is not None:
+        for value in values:
             statement = statement.where(col(column) == value)
     if selection.max_rank is not None:
         statement = statement.where(selection.max_rank >= _RANK)

@@ -66,12 +66,6 @@ class Reader:
         row_of = prepared.row_of
         return [row_of(row) for row in (await self.execute(prepared.statement, params)).all()]
 
-    async def records(
-        self, statement: "AnySelect | Prepared", params: dict[str, Any] | None = None
-    ) -> list[Any]:
-        """The first column of each of ``rows`` (a select of one entity: its records)."""
-        return [row[0] for row in await self.rows(statement, params)]
-
     @staticmethod
     def of(engine: Engine | AsyncEngine, deadline: "Deadline | None" = None) -> "Reader":
         """The reader for ``engine``: in the event loop for a synchronous (SQLite) one."""

@@ -15,11 +15,39 @@ from conftest import Api
 SMALL = Shape(nodes=40, methods=150, models=30, evidence=500, depth=4)
 LARGE = Shape(nodes=400, methods=1500, models=300, evidence=5000, depth=4)
 
+# Deeper than the example operations, on purpose: four levels of nested children, and a
+# page of methods with each one's treatments (a sub-list of every item).
+ROOTS_FOUR_LEVELS = """
+{
+  roots {
+    name counts { methodsInBranch modelsInBranch }
+    children {
+      name counts { methodsInBranch modelsInBranch }
+      children {
+        name counts { methodsInBranch modelsInBranch }
+        children { name counts { methodsInBranch modelsInBranch childCount } }
+      }
+    }
+  }
+}
+"""
+
+METHODS_WITH_TREATMENTS = """
+{
+  methods(first: 50, orderBy: {field: MODEL_COUNT, direction: DESC}) {
+    totalCount
+    nodes { name node { path } strongest modelCount treatments { strength model { name } } }
+  }
+}
+"""
+
 # (query, variables, most statements allowed): the bound holds for any size of data.
 WORKLOADS = {
     "seed-page": (operation("NodePage"), {"path": "n0"}, 6),
     "tree": (operation("Tree"), None, 8),
     "methods-page": (operation("MethodsPage"), {"first": 50}, 5),
+    "roots-four-levels": (ROOTS_FOUR_LEVELS, None, 8),
+    "methods-with-treatments": (METHODS_WITH_TREATMENTS, None, 5),
 }
 
 
