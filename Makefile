@@ -7,6 +7,7 @@ VENV := .venv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 GRAPHIQL := api/static/graphiql/main.js
 GRAPHIQL_MODULES := graphiql/node_modules/.package-lock.json
+AUDIT_MODULES := tests/http_audit/node_modules/.package-lock.json
 
 .PHONY: install browser serve test lint schema clean bench
 
@@ -14,8 +15,13 @@ $(UV):
 	$(PYTHON) -m venv .tools
 	.tools/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-install: $(UV) $(GRAPHIQL)
+install: $(UV) $(GRAPHIQL) $(AUDIT_MODULES)
 	$(UV) sync --frozen --quiet
+
+# graphql-http's GraphQL-over-HTTP audit suite, run by tests/test_http_audit.py (pinned by its lock).
+$(AUDIT_MODULES): tests/http_audit/package.json tests/http_audit/package-lock.json
+	cd tests/http_audit && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	touch $@
 
 # GraphiQL's scripts and styles, served at /graphiql-assets/ (no CDN): the npm packages pinned
 # by graphiql/package-lock.json, bundled by esbuild; redone when the lock or a source is newer.

@@ -19,6 +19,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from api import fault_log, migrate
+from api.freshness import Freshness
 from api.graphiql import ASSETS_DIR, ASSETS_URL
 from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit, UrlLimit
 from api.persisted_queries import PersistedQueries, QueryStore, load_allowlist
@@ -181,17 +182,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
         else None
     )
     queries = QueryStore(settings.persisted_queries_entries, allowlist)
-    endpoint = TimeLimit(
-        BodyLimit(
-            PersistedQueries(
-                ResponseCache(
-                    GraphQLOverHTTP(graphql, settings.batching_max_operations), version, store
+    endpoint = Freshness(
+        TimeLimit(
+            BodyLimit(
+                PersistedQueries(
+                    ResponseCache(
+                        GraphQLOverHTTP(graphql, settings.batching_max_operations), store
+                    ),
+                    queries,
                 ),
-                queries,
+                settings.max_body_bytes,
             ),
-            settings.max_body_bytes,
+            settings.request_timeout_seconds,
         ),
-        settings.request_timeout_seconds,
+        version,
+        settings.cache_max_age_seconds,
     )
     middleware = [
         Middleware(RequestId),
@@ -206,7 +211,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 allow_origins=settings.cors_origins,
                 allow_methods=["GET", "POST"],
                 allow_headers=["content-type", "accept", "x-request-id", "if-none-match"],
-                expose_headers=["etag", "x-request-id"],
+                expose_headers=["etag", "x-request-id", "data-version"],
             )
         )
     return Starlette(

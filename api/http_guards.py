@@ -6,6 +6,7 @@ with `extensions.code`, and the request id."""
 
 import asyncio
 import re
+import time
 import uuid
 from typing import Any
 
@@ -34,13 +35,23 @@ RETRY_LATER_CODES = frozenset({"TIMEOUT", "DATABASE_UNAVAILABLE", "OVERLOADED"})
 RETRY_AFTER = (b"retry-after", b"2")
 
 
-def error_body(code: str, message: str, request_id: str | None, **extensions: Any) -> bytes:
-    """A refusal as GraphQL clients read one: `errors`, with the code and the request id."""
+def error_body(
+    code: str,
+    message: str,
+    request_id: str | None,
+    data_version: str | None = None,
+    **extensions: Any,
+) -> bytes:
+    """A refusal as GraphQL clients read one: `errors`, with the code and the request id
+    (and, as every answer, the data version it was given at: api.freshness)."""
     error = {
         "message": message,
         "extensions": {"code": code, "requestId": request_id, **extensions},
     }
-    return orjson.dumps({"errors": [error]})
+    answer: dict[str, Any] = {"errors": [error]}
+    if data_version is not None:
+        answer["extensions"] = {"dataVersion": data_version}
+    return orjson.dumps(answer)
 
 
 async def send_error(
@@ -53,7 +64,10 @@ async def send_error(
     headers: tuple[tuple[bytes, bytes], ...] = (),
     **extensions: Any,
 ) -> None:
-    body = error_body(code, message, scope.get("state", {}).get("request_id"), **extensions)
+    state = scope.get("state", {})
+    body = error_body(
+        code, message, state.get("request_id"), state.get("data_version"), **extensions
+    )
     media = GRAPHQL_RESPONSE if _wants_graphql_response(scope) else b"application/json"
     await send(
         {
@@ -148,54 +162,93 @@ class BodyLimit:
 
 
 class TimeLimit:
-    """Stops a request that runs over ``seconds`` and answers 503 with code TIMEOUT."""
+    """Answers a request that runs over ``seconds`` with 503 and code TIMEOUT, on time.
+
+    The request is stopped (cancelled) at its deadline, but not waited for past a short
+    grace: unwinding it may itself wait on the database (psycopg cancels a statement on
+    the server, and a database that hangs answers that no sooner). Such a request ends in
+    the background, and anything it would still send is dropped."""
+
+    # How long a stopped request may take to unwind before the client hears anyway.
+    GRACE_SECONDS = 0.5
 
     def __init__(self, app: ASGIApp, seconds: float) -> None:
         self.app = app
         self.seconds = seconds
+        self._unwinding: set[asyncio.Task[None]] = set()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         started = False
+        timed_out = False
 
         async def watched_send(message: Message) -> None:
             nonlocal started
+            if timed_out:
+                return  # the client has had its answer: the time limit's
             started = started or message["type"] == "http.response.start"
             await send(message)
 
         # What cannot be interrupted by asyncio (a SQLite statement run in the event loop)
-        # stops itself at this deadline (store.reader.InLoopReader).
+        # stops itself at this deadline (store.reader.InLoopReader), as PostgreSQL does
+        # (store.reader.AsyncReader's statement_timeout).
         deadline = Deadline.after(self.seconds)
         scope.setdefault("state", {})["deadline"] = deadline
+        request = asyncio.ensure_future(self.app(scope, receive, watched_send))
         try:
-            async with asyncio.timeout_at(deadline.at):  # the loop's clock is time.monotonic
-                await self.app(scope, receive, watched_send)
-        except TimeoutError:
-            if started:
-                raise
-            await send_error(
-                send,
-                scope,
-                503,
-                "TIMEOUT",
-                time_limit_message(self.seconds),
-                headers=(RETRY_AFTER,),
-                limit="request_timeout_seconds",
-                limitValue=self.seconds,
-            )
+            # The loop's clock is time.monotonic, the deadline's.
+            done, _ = await asyncio.wait({request}, timeout=deadline.at - time.monotonic())
+            if not done:
+                request.cancel()
+                done, _ = await asyncio.wait({request}, timeout=self.GRACE_SECONDS)
+                stopped = True
+            else:
+                stopped = False
+        except asyncio.CancelledError:
+            request.cancel()  # the server is stopping this exchange: the request goes too
+            raise
+        if not stopped or (request.done() and not request.cancelled() and not request.exception()):
+            request.result()  # answered (or failed on its own, raised as without this limit)
+            return
+        if not request.done():
+            self._unwinding.add(request)  # kept until it ends (asyncio holds tasks weakly)
+            request.add_done_callback(self._ended_in_background)
+        timed_out = True
+        if started:
+            # Part of the answer has gone: the connection is closed to say it is cut short.
+            raise TimeoutError(time_limit_message(self.seconds))
+        await send_error(
+            send,
+            scope,
+            503,
+            "TIMEOUT",
+            time_limit_message(self.seconds),
+            headers=(RETRY_AFTER,),
+            limit="request_timeout_seconds",
+            limitValue=self.seconds,
+        )
+
+    def _ended_in_background(self, request: "asyncio.Task[None]") -> None:
+        """A request stopped at its time limit has ended. Its client had its 503, so what it
+        ended with is only retrieved (asyncio would log it as never retrieved)."""
+        self._unwinding.discard(request)
+        if not request.cancelled():
+            request.exception()
 
 
 def _wants_graphql_response(scope: Scope) -> bool:
-    accept = header(scope, b"accept")
-    return not accept or GRAPHQL_RESPONSE in accept or b"*/*" in accept
+    """The client names GraphQL over HTTP's own media type; any other (`*/*`, none at
+    all, `application/json`) gets `application/json`, as the spec would have a server
+    answer a client that may predate it."""
+    return GRAPHQL_RESPONSE in header(scope, b"accept")
 
 
 class GraphQLOverHTTP:
     """GraphQL over HTTP's rules for the answers of /graphql: the media type
-    `application/graphql-response+json` (unless the client asks only for JSON), 400 for a
-    request that could not be executed, and JSON errors instead of plain text; and, for
+    `application/graphql-response+json` for a client that asks for it (with 400 for a
+    request that could not be executed), and JSON errors instead of plain text; and, for
     every client, 503 with Retry-After for an answer that failed for want of the database
     or of time (RETRY_LATER_CODES), so that clients and proxies retry it."""
 
@@ -277,9 +330,10 @@ def _codes_of(answer: Any) -> set[str]:
 
 def _not_executed(answer: Any, codes: set[str]) -> bool:
     """The request could not be executed at all: no data, only request errors (400)."""
-    return (
-        isinstance(answer, dict)
-        and answer.get("data") is None
-        and bool(codes)
-        and codes <= REQUEST_ERROR_CODES
-    )
+    return isinstance(answer, dict) and "data" not in answer and is_request_error(codes)
+
+
+def is_request_error(codes: set[str]) -> bool:
+    """Errors that stopped a request before it ran (GraphQL over HTTP's "request error":
+    its answer has no `data` entry at all)."""
+    return bool(codes) and codes <= REQUEST_ERROR_CODES

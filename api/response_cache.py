@@ -14,9 +14,9 @@ from urllib.parse import parse_qs
 import orjson
 from cachetools import LRUCache
 
+from api.freshness import data_version_of
 from api.middleware import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
 from api.request_log import record, recorded
-from store.data_version import DataVersion
 
 STATEMENTS_HEADER = b"x-sql-statements"
 
@@ -89,9 +89,8 @@ def _query_key(scope: Scope, body: bytes) -> str | None:
 
 
 class ResponseCache:
-    def __init__(self, app: ASGIApp, version: DataVersion, store: LRU | None) -> None:
+    def __init__(self, app: ASGIApp, store: LRU | None) -> None:
         self.app = app
-        self.version = version
         self.store = store  # None: ETags and 304s only, no cached answers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -100,7 +99,7 @@ class ResponseCache:
             return
         body = await read_body(receive) or b""
         key = _query_key(scope, body)
-        version = self.version.current
+        version = data_version_of(scope)  # api.freshness
         if key is None or version is None:
             await self.app(scope, replay(body, receive), send)
             return

@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     # How often each process reads the data version, i.e. how soon after a load every
     # server serves the new data.
     version_poll_seconds: float = 1.0
+    # How long a client or proxy may keep a query's answer before revalidating it with its
+    # ETag (api.freshness); 0 revalidates every time, so no cache serves a load's old data.
+    cache_max_age_seconds: int = Field(default=0, ge=0)
     # Add `x-sql-statements: N` to each GraphQL response (for benchmarks and debugging).
     statement_header: bool = False
     # A JSON line per request on the logger `taxonomy.requests` (api.request_log).

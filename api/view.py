@@ -12,7 +12,9 @@ from strawberry.http import GraphQLRequestData
 from strawberry.types import ExecutionResult
 
 from api.error_messages import for_clients
+from api.freshness import data_version_of
 from api.graphiql import page_policy, with_sample_query
+from api.http_guards import is_request_error
 from api.operation_choice import operation_names, unchosen
 from api.request_log import record
 from schema.context import Context
@@ -39,7 +41,7 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         context = Context.for_request(request.app.state.request_engine, request, response)
         context.report_statements = self.report_statements
         context.request_id = request.scope.get("state", {}).get("request_id")
-        context.data_version = request.app.state.data_version.current
+        context.data_version = data_version_of(request.scope)
         record(request.scope, reader=context.reader)  # its statements, once it is done
         return context
 
@@ -54,7 +56,14 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
                 [classified(error, request_id) for error in result.errors],
                 suggestions=self.suggestions,
             )
-        return await super().process_result(request, result)
+        version = data_version_of(request.scope)
+        if version is not None:  # the answer says which data it was read from
+            result.extensions = {**(result.extensions or {}), "dataVersion": version}
+        answer = await super().process_result(request, result)
+        codes = {str((error.extensions or {}).get("code")) for error in result.errors or []}
+        if result.data is None and is_request_error(codes):
+            answer.pop("data", None)  # never ran: GraphQL over HTTP's request error
+        return answer
 
     async def execute_single(
         self,

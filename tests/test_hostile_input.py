@@ -19,7 +19,7 @@ from api.settings import Settings
 from schema import query as query_module
 from schema.taxonomy import TaxonomySummary
 
-from conftest import Api, serve
+from conftest import GRAPHQL_CLIENT_HEADERS, Api, serve, versioned
 
 GRAPHQL_RESPONSE = "application/graphql-response+json"
 SUMMARY = "{ taxonomy { nodeCount } }"
@@ -93,7 +93,9 @@ def client(tiny: Api, clients: dict[str, TestClient]) -> TestClient:
     """An app on the tiny dataset that answers faults with 500s instead of raising."""
     if tiny.database_url not in clients:
         app = create_app(Settings(database_url=tiny.database_url))
-        clients[tiny.database_url] = TestClient(app, raise_server_exceptions=False)
+        clients[tiny.database_url] = TestClient(
+            app, raise_server_exceptions=False, headers=GRAPHQL_CLIENT_HEADERS
+        )
         clients[tiny.database_url].__enter__()
     return clients[tiny.database_url]
 
@@ -270,7 +272,7 @@ def test_batching_is_allowed_up_to_its_cap(tiny: Api) -> None:
     with serve(tiny.database_url, batching_max_operations=2) as client:
         two = client.post("/graphql", json=[{"query": SUMMARY}, {"query": "{ roots { slug } }"}])
         assert two.status_code == 200
-        assert two.json() == [
+        assert versioned(two.json()) == [
             {"data": {"taxonomy": {"nodeCount": 5}}},
             {"data": {"roots": [{"slug": "alpha"}, {"slug": "zeta"}]}},
         ]
@@ -336,7 +338,7 @@ def test_a_slow_statement_is_stopped_at_the_time_limit(
         assert "0.3 s" in error["message"]
         assert elapsed < 2
         for _ in range(10):  # more requests than the pool keeps connections
-            assert client.post("/graphql", json={"query": SUMMARY}).json() == {
+            assert versioned(client.post("/graphql", json={"query": SUMMARY}).json()) == {
                 "data": {"taxonomy": {"nodeCount": 5}}
             }
         # The stopped request gave its connection back (no snapshot is left open).
@@ -357,7 +359,7 @@ def test_introspection_can_be_turned_off(tiny: Api) -> None:
         typed = client.post("/graphql", json={"query": '{ __type(name: "Node") { name } }'})
         assert typed.status_code == 400
         # __typename is not introspection of the schema.
-        assert client.post("/graphql", json={"query": "{ __typename }"}).json() == {
+        assert versioned(client.post("/graphql", json={"query": "{ __typename }"}).json()) == {
             "data": {"__typename": "Query"}
         }
 
@@ -409,9 +411,10 @@ def test_cors_allows_listed_origins_only(tiny: Api) -> None:
 # GraphQL over HTTP
 
 
-@pytest.mark.parametrize("accept", [GRAPHQL_RESPONSE, "*/*", None])
-def test_graphql_response_media_type_and_status(tiny: Api, accept: str | None) -> None:
-    headers = {"accept": accept} if accept else {}
+def test_graphql_response_media_type_and_status(tiny: Api) -> None:
+    """A client that asks for GraphQL over HTTP's media type gets it, with 400 and no
+    `data` entry for a request that could not run."""
+    headers = {"accept": GRAPHQL_RESPONSE}
 
     def post(document: str) -> Any:
         response = tiny.client.post("/graphql", json={"query": document}, headers=headers)
@@ -419,7 +422,7 @@ def test_graphql_response_media_type_and_status(tiny: Api, accept: str | None) -
         return response
 
     executed = post(SUMMARY)
-    assert (executed.status_code, executed.json()) == (
+    assert (executed.status_code, versioned(executed.json())) == (
         200,
         {"data": {"taxonomy": {"nodeCount": 5}}},
     )
@@ -429,21 +432,33 @@ def test_graphql_response_media_type_and_status(tiny: Api, accept: str | None) -
     invalid = post("{ taxonomy { nodeCounts } }")
     assert invalid.status_code == 400
     assert [e["extensions"]["code"] for e in _errors(invalid)] == ["GRAPHQL_VALIDATION_FAILED"]
-    # Executed, with a field error: 200 with its code.
+    too_complex = post("{ a: __typename " + " ".join(f"a{i}: __typename" for i in range(40)) + " }")
+    assert too_complex.status_code == 400
+    assert [e["extensions"]["code"] for e in _errors(too_complex)] == ["QUERY_TOO_COMPLEX"]
+    for refused in (unparsable, invalid, too_complex):
+        assert "data" not in refused.json()  # a request error: never ran
+    # Executed, with a field error: 200 with its code, and `data`.
     bad_input = post("{ methods(first: 1000) { totalCount } }")
     assert bad_input.status_code == 200
     assert [e["extensions"]["code"] for e in _errors(bad_input)] == ["BAD_USER_INPUT"]
+    assert "data" in bad_input.json()
 
 
-def test_plain_json_clients_get_json_and_200(tiny: Api) -> None:
-    headers = {"accept": "application/json"}
+@pytest.mark.parametrize("accept", ["application/json", "*/*", None])
+def test_plain_json_clients_get_json_and_200(tiny: Api, accept: str | None) -> None:
+    """Any client that does not name GraphQL over HTTP's media type (`*/*`, or no Accept
+    at all) may predate it: `application/json`, and 200 for request errors too."""
     for document, code in [
         (SUMMARY, None),
         ("{ taxonomy { nodeCount ", "GRAPHQL_PARSE_FAILED"),
         ("{ taxonomy { nodeCounts } }", "GRAPHQL_VALIDATION_FAILED"),
         ("{ methods(first: 1000) { totalCount } }", "BAD_USER_INPUT"),
     ]:
-        response = tiny.client.post("/graphql", json={"query": document}, headers=headers)
+        request = tiny.client.build_request("POST", "/graphql", json={"query": document})
+        del request.headers["accept"]  # the test client's own
+        if accept is not None:
+            request.headers["accept"] = accept
+        response = tiny.client.send(request)
         assert response.headers["content-type"].startswith("application/json")
         assert response.status_code == 200
         assert [e["extensions"]["code"] for e in _errors(response)] == ([code] if code else [])
