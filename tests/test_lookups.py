@@ -40,6 +40,17 @@ def test_node_by_a_names_path_or_a_slug_path(
         assert served.query(NODE, {"path": shown})["node"]["slug"] == slug
 
 
+def test_a_roots_name_through_the_schema(api_for: Callable[[str, str], Api], backend: str) -> None:
+    """The same lookups through `schema.execute`, without HTTP."""
+    for dataset, path, slug in (
+        ("pwc", "Computer Vision", "computer-vision"),
+        ("go", "biological_process", "go-0008150"),
+    ):
+        result = api_for(backend, dataset).execute(NODE, {"path": path})
+        assert result.errors is None
+        assert result.data["node"]["slug"] == slug
+
+
 def test_an_unknown_path_is_null(api_for: Callable[[str, str], Api], backend: str) -> None:
     served = api_for(backend, "pwc")
     for path in ("Computer Visoin", "computer-vision/nope", "Computer Vision :: nope"):
