@@ -61,9 +61,12 @@ clean:
 CODEGEN_VENV := $(CURDIR)/clients/python/.venv
 
 .PHONY: clients
-clients: $(UV) ## Regenerate the typed clients (clients/) from schema.graphql and examples/operations/
+clients: $(UV) ## Regenerate the typed clients (clients/) from schema.graphql and examples/operations/; compile those with relay-compiler and gql.tada
 	UV_PROJECT_ENVIRONMENT=$(CODEGEN_VENV) $(UV) sync --frozen --quiet --project clients/python
 	rm -rf clients/python/taxonomy_client clients/typescript/src/gql
 	$(CODEGEN_VENV)/bin/ariadne-codegen --config clients/python/pyproject.toml
 	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error \
 		&& npx graphql-codegen --config codegen.ts && npx tsc --noEmit
+	# The operations must also compile with relay-compiler and gql.tada (pinned, offline).
+	cd clients/typescript/gql-tada && npm ci --no-audit --no-fund --loglevel=error
+	node clients/typescript/compile-operations.mjs

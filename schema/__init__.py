@@ -20,6 +20,7 @@ from strawberry.types import ExecutionContext
 from schema.errors import ErrorCodes, is_unexpected
 from schema.limits import cost_limiter, shape_limits
 from schema.query import Query
+from schema.scalars import SCALAR_MAP
 
 log = logging.getLogger("taxonomy.errors")
 
@@ -116,9 +117,10 @@ def build_schema(
     if not introspection:
         extensions.append(DisableIntrospection)
     config = StrawberryConfig(
+        scalar_map=SCALAR_MAP,
         batching_config={"max_operations": batching_max_operations}
         if batching_max_operations > 0
-        else None
+        else None,
     )
     return TaxonomySchema(query=Query, extensions=extensions, config=config)
 

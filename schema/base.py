@@ -1,4 +1,5 @@
-"""What the object types share: being built from table rows, and a slug-based ID."""
+"""What the object types share: being built from table rows, a slug-based ID, and the
+`Entity` interface of every type with an ID."""
 
 from collections.abc import Callable
 from typing import Any, Self
@@ -41,14 +42,26 @@ def row_field(description: str, read: Callable[[Any], Any] | None = None) -> Any
     return RowField(description=description, read=read)
 
 
-def id_field(description: str, *, column: str = "slug") -> Any:
+def id_field(description: str, key: Callable[[Any], str] = lambda source: source.row.slug) -> Any:
     """Declare ``id: strawberry.ID = id_field("...")``: an ID that survives reloads, made
-    of the type's name and its stable key (``column``)."""
+    of the type's name and the object's stable ``key`` (its slug unless given)."""
 
     def read(source: Any) -> strawberry.ID:
-        return strawberry.ID(encode_id(type(source).__name__, getattr(source.row, column)))
+        return strawberry.ID(encode_id(type(source).__name__, key(source)))
 
     return RowField(description=description, read=read)
+
+
+@strawberry.interface(
+    description="Any object of this API that has an ID: refetch one with `entity(id:)`, "
+    "many with `entities(ids:)`. Every type with an `id` implements it, so a normalized "
+    "client cache (Apollo, urql, Relay) keys them all by `id`."
+)
+class Entity:
+    id: strawberry.ID = strawberry.field(
+        description="Stable, opaque ID: the same across reloads of the same data, unique "
+        "across types."
+    )
 
 
 @strawberry.type
@@ -65,7 +78,7 @@ class RowBacked:
 
 
 @strawberry.type
-class Slugged(RowBacked):
+class Slugged(RowBacked, Entity):
     """An object with a slug: its ID is derived from the slug, so it survives reloads."""
 
     id: strawberry.ID = id_field("Stable, opaque ID; refetch the object with `entity(id:)`.")

@@ -249,6 +249,24 @@ class Loaders:
 
         return Batched(many_each(fetch, lambda row: (row.model_id, row.method_id)))
 
+    @cached_property
+    def treatment_by_slugs(self) -> Batched[tuple[str, str], Any]:
+        """(model slug, method slug) -> (treatment, model, method, method's figures)."""
+
+        async def fetch(keys: list[tuple[str, str]]) -> list[Any]:
+            return await treatments.treatments_by_slugs(self.reader, model_methods=keys)
+
+        return Batched(one_each(fetch, lambda row: (row[1].slug, row[2].slug)))
+
+    @cached_property
+    def branch_row_by_slugs(self) -> Batched[tuple[str, str], Any]:
+        """(model slug, node slug) -> (By-model row, model, node, node's counts)."""
+
+        async def fetch(keys: list[tuple[str, str]]) -> list[Any]:
+            return await treatments.branch_rows_by_slugs(self.reader, model_nodes=keys)
+
+        return Batched(one_each(fetch, lambda row: (row[1].slug, row[2].slug)))
+
     def put_nodes(self, found: Sequence[NodeWithStats]) -> None:
         for pair in found:
             self.node_by_id.put(pair[0].id, pair)

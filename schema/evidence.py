@@ -6,11 +6,12 @@ from typing import Any
 import strawberry
 
 from schema import refs
-from schema.base import RowBacked, id_field, row_field
+from schema.base import Entity, RowBacked, id_field, row_field
 from schema.context import Info
 from schema.enums import Strength
 from schema.inputs import EvidenceFilter
 from schema.lookup import row_for_id
+from schema.node_ref import branch_of
 from schema.pagination import Connection, PageRequest, connection_of
 from schema.refs import MethodRef, ModelRef, SourceRef
 from store import evidence
@@ -19,11 +20,12 @@ from store.tables import EvidenceRow
 
 
 @strawberry.type(description="One model's document describing one method, with a strength.")
-class Evidence(RowBacked):
+class Evidence(RowBacked, Entity):
     row: strawberry.Private[EvidenceRow]
 
     id: strawberry.ID = id_field(
-        "Stable, opaque ID; refetch the evidence with `entity(id:)`.", column="key"
+        "Stable, opaque ID; refetch the evidence with `entity(id:)`.",
+        lambda evidence: evidence.row.key,
     )
 
     @strawberry.field(description="The model whose document this is.")
@@ -102,6 +104,7 @@ async def _filtered(
         if value is not None:
             row = await row_for_id(info, kind, value, f"filter.{name}")
             conditions[f"{name}_ids"] = (*getattr(selection, f"{name}_ids"), row.id)
-    if filter.within is not None:
-        conditions["within"] = await row_for_id(info, "Node", filter.within, "filter.within")
+    conditions["within"] = await branch_of(
+        info, within=filter.within, branch=filter.branch, prefix="filter."
+    )
     return replace(selection, **conditions)

@@ -4,7 +4,12 @@ keys, never from row numbers), and unique across types because the type is insid
 import base64
 import binascii
 
-KINDS = ("Node", "Method", "Model", "Source", "Evidence")
+KINDS = ("Node", "Method", "Model", "Source", "Evidence", "MethodTreatment", "ModelTreatment")
+
+# The kinds whose key is a pair of slugs (see pair_key).
+PAIR_KINDS = ("MethodTreatment", "ModelTreatment")
+# A pair's key joins its two slugs with a character no slug has (api.ingest.lines.slug).
+PAIR_SEPARATOR = "/"
 
 
 class InvalidIdError(ValueError):
@@ -22,7 +27,8 @@ def decode_id(value: str) -> tuple[str, str]:
     except (binascii.Error, UnicodeDecodeError, ValueError):
         raise InvalidIdError(f"{value!r} is not an ID of this API") from None
     kind, _, key = raw.partition(":")
-    if kind not in KINDS or not key or "\x00" in key:
+    malformed = not key or "\x00" in key or (kind in PAIR_KINDS and split_pair(key) is None)
+    if kind not in KINDS or malformed:
         raise InvalidIdError(f"{value!r} is not an ID of this API")
     return kind, key
 
@@ -32,3 +38,16 @@ def decode_id_of(value: str, expected: str) -> str:
     if kind != expected:
         raise InvalidIdError(f"{value!r} is the ID of a {kind}, not of a {expected}")
     return key
+
+
+def pair_key(first: str, second: str) -> str:
+    """The key of a pair of objects (a model and a method, a model and a node)."""
+    return f"{first}{PAIR_SEPARATOR}{second}"
+
+
+def split_pair(key: str) -> tuple[str, str] | None:
+    """The two slugs of a pair's key; None when ``key`` is not one."""
+    first, separator, second = key.partition(PAIR_SEPARATOR)
+    if not separator or not first or not second or PAIR_SEPARATOR in second:
+        return None
+    return first, second

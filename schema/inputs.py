@@ -13,6 +13,7 @@ from schema.enums import (
     Strength,
 )
 from schema.errors import BadUserInputError
+from schema.node_ref import NodeReference, branch_field, within_field
 from store.paging import Sort
 
 
@@ -29,9 +30,8 @@ class MethodFilter:
         default=None,
         description="true: only methods some model treats; false: only methods none treats.",
     )
-    within: strawberry.ID | None = strawberry.field(
-        default=None, description="Only methods in the branch of this node (a Node ID)."
-    )
+    within: strawberry.ID | None = within_field("methods")
+    branch: NodeReference | None = branch_field("methods")
 
 
 @strawberry.input(description="How to order methods.")
@@ -88,9 +88,8 @@ class EvidenceFilter:
     source: strawberry.ID | None = strawberry.field(
         default=None, description="Only evidence from this source (a Source ID)."
     )
-    within: strawberry.ID | None = strawberry.field(
-        default=None, description="Only evidence on methods in the branch of this node."
-    )
+    within: strawberry.ID | None = within_field("evidence on methods")
+    branch: NodeReference | None = branch_field("evidence on methods")
 
 
 # Longer than any name here; SQLite refuses LIKE patterns over 50,000 bytes.

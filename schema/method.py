@@ -11,7 +11,7 @@ from schema.context import Info
 from schema.enums import MethodOrderField, Scope, Strength, max_rank
 from schema.inputs import EvidenceFilterArgument, MethodFilter, MethodOrder, name_contains, sort_of
 from schema.lookahead import selects
-from schema.lookup import row_for_id
+from schema.node_ref import branch_of
 from schema.pagination import After, Connection, First, PageRequest, connection_of
 from schema.refs import EvidenceRef, MethodTreatmentRef, NodeRef
 from store import methods
@@ -143,9 +143,10 @@ async def _selection(
     within: list[NodeRow] = []
     if at_node is not None and scope is Scope.BRANCH:
         within.append(at_node)
-    if filter is not None and filter.within is not None:
-        node = await row_for_id(info, "Node", filter.within, "filter.within")
-        within.append(node)
+    if filter is not None:
+        node = await branch_of(info, within=filter.within, branch=filter.branch, prefix="filter.")
+        if node is not None:
+            within.append(node)
     return MethodSelection(
         filed_at=at_node if scope is Scope.HERE else None,
         within=tuple(within),

@@ -11,7 +11,7 @@ from schema.context import Info
 from schema.enums import ModelOrderField, Strength, max_rank
 from schema.errors import BadUserInputError
 from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder, name_contains, sort_of
-from schema.lookup import row_for_id
+from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
 from schema.pagination import After, Connection, First, PageRequest, connection_of
 from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
 from store import models, treatments
@@ -43,7 +43,17 @@ class Model(Slugged):
         info: Info,
         within: Annotated[
             strawberry.ID | None,
-            strawberry.argument(description="Only methods in the branch of this node (a Node ID)."),
+            strawberry.argument(
+                description="Only methods in the branch of this node (a Node ID).",
+                deprecation_reason=WITHIN_DEPRECATED,
+            ),
+        ] = None,
+        branch: Annotated[
+            NodeReference | None,
+            strawberry.argument(
+                description="Only methods in the branch of this node (by ID, slug, slug path "
+                "or names path)."
+            ),
         ] = None,
         min_strength: Annotated[
             Strength | None,
@@ -52,7 +62,7 @@ class Model(Slugged):
         first: First = None,
         after: After = None,
     ) -> Connection[MethodTreatmentRef]:
-        branch = None if within is None else await row_for_id(info, "Node", within, "within")
+        node = await branch_of(info, within=within, branch=branch)
         request = PageRequest.of(info, "treatments", first, after)
         reader = info.context.reader
         model_id, rank = self.row_id(), max_rank(min_strength)
@@ -60,7 +70,7 @@ class Model(Slugged):
             reader,
             model_id=model_id,
             max_rank=rank,
-            within=branch,
+            within=node,
             window=request.window,
         )
         items = [
@@ -70,24 +80,29 @@ class Model(Slugged):
 
         async def count() -> int:
             return await treatments.model_treatments_count(
-                reader, model_id=model_id, max_rank=rank, within=branch
+                reader, model_id=model_id, max_rank=rank, within=node
             )
 
         return connection_of(page, request.list_name, items, count)
 
     @strawberry.field(
         description="The model's profile: its strongest treatment in each branch at `level` "
-        "where it has evidence, in tree order."
+        "where it has evidence, in tree order. Null, with the error on this field alone, "
+        "when `level` is refused (the model's other fields still come)."
     )
     async def branches(
         self,
         info: Info,
         level: Annotated[
-            int, strawberry.argument(description="Which level's branches (1: the roots).")
+            int | None,
+            strawberry.argument(
+                description="Which level's branches: 1 (the roots) when not given or null."
+            ),
         ] = 1,
-    ) -> list[ModelTreatmentRef]:
+    ) -> list[ModelTreatmentRef] | None:
+        level = 1 if level is None else level
         if level < 1:
-            raise BadUserInputError(f"`level` must be at least 1, got {level}")
+            raise BadUserInputError(f"`level` must be at least 1 (the roots), got {level}")
         rows = await info.context.loaders.branches_by_model_level.load((self.row_id(), level))
         return [
             refs.model_treatment(branch, self.row, (node, stats)) for branch, node, stats in rows

@@ -109,7 +109,8 @@ class Node(Slugged):
 
     @strawberry.field(
         description="All nodes below this one, flat, in pre-order (each node before its "
-        "children, siblings by name); rebuild the tree from `parent` and `level`."
+        "children, siblings by name); rebuild the tree from `parent` and `level`. Null, with "
+        "the error on this field alone, when `maxDepth` is refused."
     )
     async def descendants(
         self,
@@ -120,7 +121,7 @@ class Node(Slugged):
                 description="Only nodes at most this many levels below (1: children)."
             ),
         ] = None,
-    ) -> list["Node"]:
+    ) -> list["Node"] | None:
         if max_depth is not None and max_depth < 1:
             raise BadUserInputError(f"`maxDepth` must be at least 1, got {max_depth}")
         return _nodes(

@@ -4,10 +4,9 @@ from typing import Annotated
 
 import strawberry
 
+from schema.base import Entity
 from schema.context import Info
-from schema.errors import BadUserInputError
-from schema.evidence import Evidence
-from schema.ids import InvalidIdError, decode_id
+from schema.entities import MAX_IDS, entities_by_ids, entity_by_id
 from schema.inputs import (
     MethodFilterArgument,
     MethodOrderArgument,
@@ -18,34 +17,10 @@ from schema.lookup import exactly_one, key_of
 from schema.method import Method, methods_connection
 from schema.model import Model, models_connection
 from schema.node import Node, children_levels
+from schema.node_ref import node_by_path
 from schema.pagination import After, Connection, First
 from schema.search import SearchConnection, search
-from schema.source import Source
 from schema.taxonomy import TaxonomySummary, taxonomy_summary
-from store.nodes import NodeWithStats, nodes_by_path_key
-
-Entity = Annotated[
-    Node | Method | Model | Source | Evidence,
-    strawberry.union("Entity", description="Any object of this API, refetched by its ID."),
-]
-
-PATH_SEPARATOR = "::"
-
-
-async def _node_by_path(info: Info, path: str) -> NodeWithStats | None:
-    if PATH_SEPARATOR not in path:
-        return await info.context.loaders.node_by_slug_path.load(path.strip().strip("/"))
-    # Names path: matched case-insensitively, any spacing around the separators.
-    wanted = " :: ".join(part.strip() for part in path.split(PATH_SEPARATOR))
-    found = await nodes_by_path_key(info.context.reader, path_key=wanted.casefold())
-    exact = [pair for pair in found if pair[0].path == wanted]
-    candidates = exact or found
-    if len(candidates) > 1:
-        slug_paths = ", ".join(pair[0].slug_path for pair in candidates)
-        raise BadUserInputError(
-            f"path {path!r} names {len(candidates)} nodes ({slug_paths}); use a slug path"
-        )
-    return candidates[0] if candidates else None
 
 
 @strawberry.type(description="Entry points to the taxonomy.")
@@ -74,7 +49,7 @@ class Query:
         elif given == "slug":
             row = await loaders.node_by_slug.load(str(slug))
         else:
-            row = await _node_by_path(info, str(path))
+            row = await node_by_path(info, str(path), "path")
         return Node(row=row[0], stats=row[1]) if row else None
 
     @strawberry.field(description="The top-level nodes (level 1), by name.")
@@ -158,25 +133,23 @@ class Query:
             strawberry.ID, strawberry.argument(description="An `id` from any object of this API.")
         ],
     ) -> Entity | None:
-        try:
-            kind, key = decode_id(str(id))
-        except InvalidIdError as exc:
-            raise BadUserInputError(f"`id`: {exc}") from None
-        loaders = info.context.loaders
-        if kind == "Node":
-            node = await loaders.node_by_slug.load(key)
-            return Node(row=node[0], stats=node[1]) if node else None
-        if kind == "Method":
-            method = await loaders.method_by_slug.load(key)
-            return Method(row=method[0], stats=method[1]) if method else None
-        if kind == "Model":
-            model = await loaders.model_by_slug.load(key)
-            return Model(row=model) if model else None
-        if kind == "Source":
-            source = await loaders.source_by_slug.load(key)
-            return Source(row=source) if source else None
-        evidence = await loaders.evidence_by_key.load(key)
-        return Evidence(row=evidence) if evidence else None
+        return await entity_by_id(info, str(id))
+
+    @strawberry.field(
+        description=f"Many objects by their IDs, in one round trip: one entry per ID, in "
+        f"the order given, null for an ID that names nothing now. At most {MAX_IDS} IDs."
+    )
+    async def entities(
+        self,
+        info: Info,
+        ids: Annotated[
+            list[strawberry.ID],
+            strawberry.argument(
+                description=f"IDs from any objects of this API, at most {MAX_IDS}."
+            ),
+        ],
+    ) -> list[Entity | None] | None:
+        return await entities_by_ids(info, [str(value) for value in ids])
 
     @strawberry.field(description="Totals of the whole taxonomy, its depth, and its data version.")
     async def taxonomy(self, info: Info) -> TaxonomySummary:

@@ -8,9 +8,10 @@ from collections.abc import Awaitable
 import strawberry
 
 from schema import refs
-from schema.base import RowBacked, row_field
+from schema.base import Entity, RowBacked, id_field, row_field
 from schema.context import Info
 from schema.enums import Strength
+from schema.ids import pair_key
 from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
 from store.nodes import NodeWithStats
 from store.tables import BranchModelRow, ModelRow, TreatmentRow
@@ -20,10 +21,16 @@ from store.treatments import TreatmentWithMethod
 @strawberry.type(
     description="One (model, method) pair: the strongest strength over all of its evidence."
 )
-class MethodTreatment(RowBacked):
+class MethodTreatment(RowBacked, Entity):
     row: strawberry.Private[TreatmentRow]
     model_row: strawberry.Private[ModelRow]
     method_object: strawberry.Private[MethodRef]
+
+    id: strawberry.ID = id_field(
+        "Stable, opaque ID of the (model, method) pair, from their slugs: the same pair has "
+        "it in every list; refetch it with `entity(id:)`.",
+        lambda treatment: pair_key(treatment.model_row.slug, treatment.method_object.row.slug),
+    )
 
     model: ModelRef = row_field(
         "The model whose documents describe the method.",
@@ -49,10 +56,16 @@ class MethodTreatment(RowBacked):
     description="One row of a branch's By-model table: a model and the branch's methods it "
     "treats, headed by its strongest treatment in the branch."
 )
-class ModelTreatment(RowBacked):
+class ModelTreatment(RowBacked, Entity):
     row: strawberry.Private[BranchModelRow]
     model_row: strawberry.Private[ModelRow]
     node_pair: strawberry.Private[NodeWithStats]
+
+    id: strawberry.ID = id_field(
+        "Stable, opaque ID of the (model, node) pair, from their slugs: the row is the same "
+        "in `Node.byModel` and `Model.branches`; refetch it with `entity(id:)`.",
+        lambda row: pair_key(row.model_row.slug, row.node_pair[0].slug),
+    )
 
     model: ModelRef = row_field("The model.", lambda row: refs.model(row.model_row))
 

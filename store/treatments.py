@@ -12,7 +12,15 @@ from store.nodes import in_branch
 from store.paging import Page, Sort, SortKey, Template, Window
 from store.reader import Reader
 from store.rows import AnySelect
-from store.tables import BranchModelRow, MethodRow, MethodStatsRow, ModelRow, NodeRow, TreatmentRow
+from store.tables import (
+    BranchModelRow,
+    MethodRow,
+    MethodStatsRow,
+    ModelRow,
+    NodeRow,
+    NodeStatsRow,
+    TreatmentRow,
+)
 
 # A treatment with its method and the method's figures.
 TreatmentWithMethod = tuple[TreatmentRow, MethodRow, MethodStatsRow]
@@ -134,4 +142,46 @@ async def branch_treatments(
     """For (node, model): the model's treatments of the branch's methods (with the node's
     id), strongest first, then by method name: the methods of one By-model row."""
     rows = await rows_of_pairs(reader, _branch_treatments_of_pairs, node_models)
+    return [(row[0], row[1], row[2], row[3]) for row in rows]
+
+
+# Refetching a pair by the slugs in its ID (`entity(id:)`): the pair's row with what its
+# fields show, for a whole batch of pairs at once.
+
+
+def _treatments_of_slug_pairs(pairs_in: PairsIn) -> AnySelect:
+    return (
+        select(TreatmentRow, ModelRow, MethodRow, MethodStatsRow)
+        .join(ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id))
+        .join(MethodRow, col(MethodRow.id) == col(TreatmentRow.method_id))
+        .join(MethodStatsRow, col(MethodStatsRow.method_id) == col(MethodRow.id))
+        .where(pairs_in([col(ModelRow.slug), col(MethodRow.slug)]))
+    )
+
+
+async def treatments_by_slugs(
+    reader: Reader, *, model_methods: Sequence[tuple[str, str]]
+) -> list[tuple[TreatmentRow, ModelRow, MethodRow, MethodStatsRow]]:
+    """The treatments of the (model slug, method slug) pairs that have one, with the model,
+    the method and its figures."""
+    rows = await rows_of_pairs(reader, _treatments_of_slug_pairs, model_methods)
+    return [(row[0], row[1], row[2], row[3]) for row in rows]
+
+
+def _branch_rows_of_slug_pairs(pairs_in: PairsIn) -> AnySelect:
+    return (
+        select(BranchModelRow, ModelRow, NodeRow, NodeStatsRow)
+        .join(ModelRow, col(ModelRow.id) == col(BranchModelRow.model_id))
+        .join(NodeRow, col(NodeRow.id) == col(BranchModelRow.node_id))
+        .join(NodeStatsRow, col(NodeStatsRow.node_id) == col(NodeRow.id))
+        .where(pairs_in([col(ModelRow.slug), col(NodeRow.slug)]))
+    )
+
+
+async def branch_rows_by_slugs(
+    reader: Reader, *, model_nodes: Sequence[tuple[str, str]]
+) -> list[tuple[BranchModelRow, ModelRow, NodeRow, NodeStatsRow]]:
+    """The By-model rows of the (model slug, node slug) pairs that have one, with the
+    model, the node and its counts."""
+    rows = await rows_of_pairs(reader, _branch_rows_of_slug_pairs, model_nodes)
     return [(row[0], row[1], row[2], row[3]) for row in rows]

@@ -20,7 +20,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from graphql import build_schema, parse, validate
+from graphql import (
+    FieldNode,
+    GraphQLInterfaceType,
+    GraphQLObjectType,
+    InlineFragmentNode,
+    NonNullTypeNode,
+    TypeInfo,
+    TypeInfoVisitor,
+    Visitor,
+    build_schema,
+    get_named_type,
+    parse,
+    validate,
+    visit,
+)
 
 from clients.python.taxonomy_client import (
     MethodOrder,
@@ -43,6 +57,7 @@ PY_CLIENT = ROOT / "clients" / "python"
 PY_PACKAGE = PY_CLIENT / "taxonomy_client"
 TS_CLIENT = ROOT / "clients" / "typescript"
 SCHEMA_CHECK = ROOT / ".ci" / "schema-check"
+COMPILE_OPERATIONS = TS_CLIENT / "compile-operations.mjs"
 SEED_PATH = "optimization/training-parallelism"
 
 
@@ -87,6 +102,53 @@ def test_there_are_example_operations() -> None:
 def test_operation_validates_against_the_schema(operation: Path) -> None:
     schema = build_schema(SCHEMA.read_text(encoding="utf-8"))
     assert validate(schema, parse(operation.read_text(encoding="utf-8"))) == []
+
+
+class _WithoutId(Visitor):
+    """Selections of an object or interface that has an `id` but does not select it."""
+
+    def __init__(self, type_info: TypeInfo) -> None:
+        super().__init__()
+        self.type_info = type_info
+        self.missing: list[str] = []
+
+    def _check(self, node: FieldNode | InlineFragmentNode, where: str) -> None:
+        selected = get_named_type(self.type_info.get_type())
+        if node.selection_set is None or not isinstance(
+            selected, GraphQLObjectType | GraphQLInterfaceType
+        ):
+            return
+        if "id" in selected.fields and not any(
+            isinstance(child, FieldNode) and child.name.value == "id" and child.alias is None
+            for child in node.selection_set.selections
+        ):
+            self.missing.append(f"{where} ({selected.name})")
+
+    def enter_field(self, node: FieldNode, *_: object) -> None:
+        self._check(node, node.name.value)
+
+    def enter_inline_fragment(self, node: InlineFragmentNode, *_: object) -> None:
+        self._check(node, f"... on {get_named_type(self.type_info.get_type())}")
+
+
+@pytest.mark.parametrize("operation", OPERATIONS, ids=[p.stem for p in OPERATIONS])
+def test_operation_fits_every_client(operation: Path) -> None:
+    """A normalized cache (Apollo, urql, Relay) keys objects by `id`: every object that
+    has one selects it. relay-compiler and sgqlc refuse a non-null variable with a default
+    (`$level: Int! = 1`): none has one."""
+    schema = build_schema(SCHEMA.read_text(encoding="utf-8"))
+    document = parse(operation.read_text(encoding="utf-8"))
+    type_info = TypeInfo(schema)
+    without_id = _WithoutId(type_info)
+    visit(document, TypeInfoVisitor(type_info, without_id))
+    assert without_id.missing == [], f"select `id` in {without_id.missing}"
+    non_null_with_default = [
+        variable.variable.name.value
+        for definition in document.definitions
+        for variable in getattr(definition, "variable_definitions", None) or ()
+        if isinstance(variable.type, NonNullTypeNode) and variable.default_value is not None
+    ]
+    assert non_null_with_default == []
 
 
 # --- Python client ---------------------------------------------------------------------
@@ -205,10 +267,11 @@ def node_modules() -> Path:
     than package-lock.json (what `make clients` and .ci/schema-check do too)."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("node and npm are not installed: the TypeScript client is not checked")
-    installed = TS_CLIENT / "node_modules" / ".package-lock.json"
-    lock = TS_CLIENT / "package-lock.json"
-    if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
-        _run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], TS_CLIENT)
+    for project in (TS_CLIENT, TS_CLIENT / "gql-tada"):
+        installed = project / "node_modules" / ".package-lock.json"
+        lock = project / "package-lock.json"
+        if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
+            _run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], project)
     return TS_CLIENT / "node_modules"
 
 
@@ -223,6 +286,39 @@ def test_typescript_client_has_not_drifted(node_modules: Path, tmp_path: Path) -
 
 def test_typescript_client_type_checks(node_modules: Path) -> None:
     _run([str(node_modules / ".bin" / "tsc"), "--noEmit"], TS_CLIENT)
+
+
+def test_operations_compile_with_relay_and_gql_tada(node_modules: Path) -> None:
+    output = _run(["node", str(COMPILE_OPERATIONS)], ROOT)
+    assert f"{len(OPERATIONS)} operations compile with relay-compiler and gql.tada" in output
+
+
+@pytest.mark.parametrize(
+    ("document", "tool", "complaint"),
+    [
+        (  # valid GraphQL, but relay-compiler refuses it (so does sgqlc)
+            "query ModelProfile($slug: String!, $level: Int! = 1) {\n"
+            "  model(slug: $slug) { id branches(level: $level) { id } }\n}\n",
+            "relay-compiler",
+            "Non-nullable variable 'level' has a default value",
+        ),
+        (
+            "query Tree {\n  roots {\n    id\n    nope\n  }\n}\n",
+            "relay-compiler",
+            "nope",
+        ),
+    ],
+)
+def test_compiling_operations_fails_on_an_error(
+    node_modules: Path, tmp_path: Path, document: str, tool: str, complaint: str
+) -> None:
+    (tmp_path / "Bad.graphql").write_text(document.replace("ModelProfile", "Bad"), encoding="utf-8")
+    result = subprocess.run(
+        ["node", str(COMPILE_OPERATIONS), str(tmp_path)], capture_output=True, text=True
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"{tool} failed" in result.stderr
+    assert complaint in result.stderr
 
 
 def _git(repo: Path, *args: str) -> None:

@@ -24,6 +24,7 @@ from .input_types import (
     ModelFilter,
     ModelOrder,
     ModelTreatmentOrder,
+    NodeRef,
 )
 from .methods_page import (
     MethodsPage,
@@ -111,6 +112,7 @@ __all__ = [
     "NodePageNodeChildren",
     "NodePageNodeChildrenCounts",
     "NodePageNodeCounts",
+    "NodeRef",
     "OrderDirection",
     "Scope",
     "Search",

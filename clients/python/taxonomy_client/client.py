@@ -29,11 +29,13 @@ class TaxonomyClient(AsyncBaseClient):
               methods(first: $first, after: $after, orderBy: $orderBy, filter: $filter) {
                 totalCount
                 nodes {
+                  id
                   slug
                   name
                   strongest
                   modelCount
                   node {
+                    id
                     path
                   }
                 }
@@ -59,18 +61,21 @@ class TaxonomyClient(AsyncBaseClient):
     async def model_profile(
         self,
         slug: str,
-        level: int,
+        level: Union[Optional[int], UnsetType] = UNSET,
         min_strength: Union[Optional[Strength], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> ModelProfile:
         query = gql("""
-            query ModelProfile($slug: String!, $level: Int! = 1, $minStrength: Strength = CORE) {
+            query ModelProfile($slug: String!, $level: Int = 1, $minStrength: Strength = CORE) {
               model(slug: $slug) {
+                id
                 name
                 organization
                 releaseDate
                 branches(level: $level) {
+                  id
                   node {
+                    id
                     path
                   }
                   strongest
@@ -79,9 +84,12 @@ class TaxonomyClient(AsyncBaseClient):
                 treatments(minStrength: $minStrength, first: 100) {
                   totalCount
                   nodes {
+                    id
                     method {
+                      id
                       name
                       node {
+                        id
                         path
                       }
                     }
@@ -108,6 +116,7 @@ class TaxonomyClient(AsyncBaseClient):
         query = gql("""
             query NodePage($path: String = "optimization/training-parallelism") {
               node(path: $path) {
+                id
                 name
                 level
                 path
@@ -118,6 +127,7 @@ class TaxonomyClient(AsyncBaseClient):
                   modelsInBranch
                 }
                 children {
+                  id
                   name
                   counts {
                     methodsInBranch
@@ -126,13 +136,17 @@ class TaxonomyClient(AsyncBaseClient):
                 }
                 byModel(first: 100) {
                   nodes {
+                    id
                     model {
+                      id
                       name
                     }
                     strongest
                     methodCount
                     methods {
+                      id
                       method {
+                        id
                         name
                       }
                       strength
@@ -159,14 +173,17 @@ class TaxonomyClient(AsyncBaseClient):
                 nodes {
                   __typename
                   ... on Node {
+                    id
                     slugPath
                     path
                   }
                   ... on Method {
+                    id
                     slug
                     name
                   }
                   ... on Model {
+                    id
                     slug
                     name
                   }
@@ -185,6 +202,7 @@ class TaxonomyClient(AsyncBaseClient):
         query = gql("""
             query Tree {
               roots {
+                id
                 name
                 slugPath
                 counts {
@@ -193,6 +211,7 @@ class TaxonomyClient(AsyncBaseClient):
                   childCount
                 }
                 children {
+                  id
                   name
                   slugPath
                   counts {
@@ -200,6 +219,7 @@ class TaxonomyClient(AsyncBaseClient):
                     childCount
                   }
                   children {
+                    id
                     name
                     slugPath
                     counts {

@@ -24,7 +24,9 @@ class EvidenceFilter(BaseModel):
     source: Optional[str] = None
     "Only evidence from this source (a Source ID)."
     within: Optional[str] = None
-    "Only evidence on methods in the branch of this node."
+    "Only evidence on methods in the branch of this node (a Node ID)."
+    branch: Optional["NodeRef"] = None
+    "Only evidence on methods in the branch of this node (by ID, slug, slug path or names path)."
 
 
 class MethodFilter(BaseModel):
@@ -38,6 +40,8 @@ class MethodFilter(BaseModel):
     "true: only methods some model treats; false: only methods none treats."
     within: Optional[str] = None
     "Only methods in the branch of this node (a Node ID)."
+    branch: Optional["NodeRef"] = None
+    "Only methods in the branch of this node (by ID, slug, slug path or names path)."
 
 
 class MethodOrder(BaseModel):
@@ -78,3 +82,20 @@ class ModelTreatmentOrder(BaseModel):
     "What to order by."
     direction: OrderDirection = OrderDirection.DESC
     "Ascending or descending."
+
+
+class NodeRef(BaseModel):
+    """A node, named by exactly one of its ID, slug, slug path or names path: what a page URL or a breadcrumb already has, with no lookup first."""
+
+    id: Optional[str] = None
+    "The node's ID."
+    slug: Optional[str] = None
+    "The node's slug, e.g. `training-parallelism`."
+    slug_path: Optional[str] = Field(alias="slugPath", default=None)
+    "The node's slug path, e.g. `optimization/training-parallelism`."
+    path: Optional[str] = None
+    "A names path as `Node.path` shows it (`optimization :: training parallelism`, any case; a root's is its name) or a slug path, as `node(path:)` takes it."
+
+
+EvidenceFilter.model_rebuild()
+MethodFilter.model_rebuild()

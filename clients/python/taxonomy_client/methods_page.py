@@ -17,6 +17,7 @@ class MethodsPageMethods(BaseModel):
 
 
 class MethodsPageMethodsNodes(BaseModel):
+    id: str
     slug: str
     name: str
     strongest: Optional[Strength]
@@ -25,6 +26,7 @@ class MethodsPageMethodsNodes(BaseModel):
 
 
 class MethodsPageMethodsNodesNode(BaseModel):
+    id: str
     path: str
 
 

@@ -11,20 +11,23 @@ class ModelProfile(BaseModel):
 
 
 class ModelProfileModel(BaseModel):
+    id: str
     name: str
     organization: Optional[str]
     release_date: Optional[Any] = Field(alias="releaseDate")
-    branches: list["ModelProfileModelBranches"]
+    branches: Optional[list["ModelProfileModelBranches"]]
     treatments: "ModelProfileModelTreatments"
 
 
 class ModelProfileModelBranches(BaseModel):
+    id: str
     node: "ModelProfileModelBranchesNode"
     strongest: Strength
     method_count: int = Field(alias="methodCount")
 
 
 class ModelProfileModelBranchesNode(BaseModel):
+    id: str
     path: str
 
 
@@ -34,16 +37,19 @@ class ModelProfileModelTreatments(BaseModel):
 
 
 class ModelProfileModelTreatmentsNodes(BaseModel):
+    id: str
     method: "ModelProfileModelTreatmentsNodesMethod"
     strength: Strength
 
 
 class ModelProfileModelTreatmentsNodesMethod(BaseModel):
+    id: str
     name: str
     node: "ModelProfileModelTreatmentsNodesMethodNode"
 
 
 class ModelProfileModelTreatmentsNodesMethodNode(BaseModel):
+    id: str
     path: str
 
 

@@ -11,6 +11,7 @@ class NodePage(BaseModel):
 
 
 class NodePageNode(BaseModel):
+    id: str
     name: str
     level: int
     path: str
@@ -27,6 +28,7 @@ class NodePageNodeCounts(BaseModel):
 
 
 class NodePageNodeChildren(BaseModel):
+    id: str
     name: str
     counts: "NodePageNodeChildrenCounts"
 
@@ -41,6 +43,7 @@ class NodePageNodeByModel(BaseModel):
 
 
 class NodePageNodeByModelNodes(BaseModel):
+    id: str
     model: "NodePageNodeByModelNodesModel"
     strongest: Strength
     method_count: int = Field(alias="methodCount")
@@ -48,15 +51,18 @@ class NodePageNodeByModelNodes(BaseModel):
 
 
 class NodePageNodeByModelNodesModel(BaseModel):
+    id: str
     name: str
 
 
 class NodePageNodeByModelNodesMethods(BaseModel):
+    id: str
     method: "NodePageNodeByModelNodesMethodsMethod"
     strength: Strength
 
 
 class NodePageNodeByModelNodesMethodsMethod(BaseModel):
+    id: str
     name: str
 
 

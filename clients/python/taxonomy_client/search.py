@@ -25,18 +25,21 @@ class SearchSearch(BaseModel):
 
 class SearchSearchNodesNode(BaseModel):
     typename__: Literal["Node"] = Field(alias="__typename")
+    id: str
     slug_path: str = Field(alias="slugPath")
     path: str
 
 
 class SearchSearchNodesMethod(BaseModel):
     typename__: Literal["Method"] = Field(alias="__typename")
+    id: str
     slug: str
     name: str
 
 
 class SearchSearchNodesModel(BaseModel):
     typename__: Literal["Model"] = Field(alias="__typename")
+    id: str
     slug: str
     name: str
 

@@ -8,6 +8,7 @@ class Tree(BaseModel):
 
 
 class TreeRoots(BaseModel):
+    id: str
     name: str
     slug_path: str = Field(alias="slugPath")
     counts: "TreeRootsCounts"
@@ -21,6 +22,7 @@ class TreeRootsCounts(BaseModel):
 
 
 class TreeRootsChildren(BaseModel):
+    id: str
     name: str
     slug_path: str = Field(alias="slugPath")
     counts: "TreeRootsChildrenCounts"
@@ -33,6 +35,7 @@ class TreeRootsChildrenCounts(BaseModel):
 
 
 class TreeRootsChildrenChildren(BaseModel):
+    id: str
     name: str
     slug_path: str = Field(alias="slugPath")
     counts: "TreeRootsChildrenChildrenCounts"

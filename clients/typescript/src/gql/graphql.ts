@@ -6,13 +6,18 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 /** Narrows a list of methods; every given condition must hold. */
 export type MethodFilter = {
+  /** Only methods in the branch of this node (by ID, slug, slug path or names path). */
+  branch?: NodeRef | null | undefined;
   /** true: only methods some model treats; false: only methods none treats. */
   hasEvidence?: boolean | null | undefined;
   /** Only methods whose strongest treatment is at least this strong. */
   minStrength?: Strength | null | undefined;
   /** Only methods whose name contains this text (any case). */
   nameContains?: string | null | undefined;
-  /** Only methods in the branch of this node (a Node ID). */
+  /**
+   * Only methods in the branch of this node (a Node ID).
+   * @deprecated Use `branch`, which takes the node's ID (`branch: {id: ...}`) or its slug, slug path or names path.
+   */
   within?: string | number | null | undefined;
 };
 
@@ -32,6 +37,17 @@ export type MethodOrderField =
   | 'NAME'
   /** By strongest treatment over all models (DESC: CORE first, untreated last). */
   | 'STRONGEST';
+
+/** A node, named by exactly one of its ID, slug, slug path or names path: what a page URL or a breadcrumb already has, with no lookup first. */
+export type NodeRef =
+  {   /** The node's ID. */
+  id: string | number; path?: never; slug?: never; slugPath?: never; }
+  |  { id?: never;   /** A names path as `Node.path` shows it (`optimization :: training parallelism`, any case; a root's is its name) or a slug path, as `node(path:)` takes it. */
+  path: string; slug?: never; slugPath?: never; }
+  |  { id?: never; path?: never;   /** The node's slug, e.g. `training-parallelism`. */
+  slug: string; slugPath?: never; }
+  |  { id?: never; path?: never; slug?: never;   /** The node's slug path, e.g. `optimization/training-parallelism`. */
+  slugPath: string; };
 
 /** The direction of an ordering. */
 export type OrderDirection =
@@ -57,23 +73,23 @@ export type MethodsPageQueryVariables = Exact<{
 }>;
 
 
-export type MethodsPageQuery = { methods: { totalCount: number, nodes: Array<{ slug: string, name: string, strongest: Strength | null, modelCount: number, node: { path: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type MethodsPageQuery = { methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number, node: { id: string, path: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ModelProfileQueryVariables = Exact<{
   slug: string;
-  level?: number;
+  level?: number | null | undefined;
   minStrength?: Strength | null | undefined;
 }>;
 
 
-export type ModelProfileQuery = { model: { name: string, organization: string | null, releaseDate: string | null, branches: Array<{ strongest: Strength, methodCount: number, node: { path: string } }>, treatments: { totalCount: number, nodes: Array<{ strength: Strength, method: { name: string, node: { path: string } } }> } } | null };
+export type ModelProfileQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, path: string } }> | null, treatments: { totalCount: number, nodes: Array<{ id: string, strength: Strength, method: { id: string, name: string, node: { id: string, path: string } } }> } } | null };
 
 export type NodePageQueryVariables = Exact<{
   path?: string | null | undefined;
 }>;
 
 
-export type NodePageQuery = { node: { name: string, level: number, path: string, matchingAids: Array<string>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number }, children: Array<{ name: string, counts: { methodsInBranch: number, methodsFiledHere: number } }>, byModel: { nodes: Array<{ strongest: Strength, methodCount: number, model: { name: string }, methods: Array<{ strength: Strength, method: { name: string } }> }> } } | null };
+export type NodePageQuery = { node: { id: string, name: string, level: number, path: string, matchingAids: Array<string>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number }, children: Array<{ id: string, name: string, counts: { methodsInBranch: number, methodsFiledHere: number } }>, byModel: { nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, name: string }, methods: Array<{ id: string, strength: Strength, method: { id: string, name: string } }> }> } } | null };
 
 export type SearchQueryVariables = Exact<{
   query: string;
@@ -82,15 +98,15 @@ export type SearchQueryVariables = Exact<{
 
 
 export type SearchQuery = { search: { totalCount: number, nodes: Array<
-      | { __typename: 'Method', slug: string, name: string }
-      | { __typename: 'Model', slug: string, name: string }
-      | { __typename: 'Node', slugPath: string, path: string }
+      | { __typename: 'Method', id: string, slug: string, name: string }
+      | { __typename: 'Model', id: string, slug: string, name: string }
+      | { __typename: 'Node', id: string, slugPath: string, path: string }
     > } };
 
 export type TreeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type TreeQuery = { roots: Array<{ name: string, slugPath: string, counts: { methodsInBranch: number, modelsInBranch: number, childCount: number }, children: Array<{ name: string, slugPath: string, counts: { methodsInBranch: number, childCount: number }, children: Array<{ name: string, slugPath: string, counts: { methodsInBranch: number, childCount: number } }> }> }> };
+export type TreeQuery = { roots: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, modelsInBranch: number, childCount: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, childCount: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, childCount: number } }> }> }> };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -116,11 +132,13 @@ export const MethodsPageDocument = new TypedDocumentString(`
   methods(first: $first, after: $after, orderBy: $orderBy, filter: $filter) {
     totalCount
     nodes {
+      id
       slug
       name
       strongest
       modelCount
       node {
+        id
         path
       }
     }
@@ -132,13 +150,16 @@ export const MethodsPageDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<MethodsPageQuery, MethodsPageQueryVariables>;
 export const ModelProfileDocument = new TypedDocumentString(`
-    query ModelProfile($slug: String!, $level: Int! = 1, $minStrength: Strength = CORE) {
+    query ModelProfile($slug: String!, $level: Int = 1, $minStrength: Strength = CORE) {
   model(slug: $slug) {
+    id
     name
     organization
     releaseDate
     branches(level: $level) {
+      id
       node {
+        id
         path
       }
       strongest
@@ -147,9 +168,12 @@ export const ModelProfileDocument = new TypedDocumentString(`
     treatments(minStrength: $minStrength, first: 100) {
       totalCount
       nodes {
+        id
         method {
+          id
           name
           node {
+            id
             path
           }
         }
@@ -162,6 +186,7 @@ export const ModelProfileDocument = new TypedDocumentString(`
 export const NodePageDocument = new TypedDocumentString(`
     query NodePage($path: String = "optimization/training-parallelism") {
   node(path: $path) {
+    id
     name
     level
     path
@@ -172,6 +197,7 @@ export const NodePageDocument = new TypedDocumentString(`
       modelsInBranch
     }
     children {
+      id
       name
       counts {
         methodsInBranch
@@ -180,13 +206,17 @@ export const NodePageDocument = new TypedDocumentString(`
     }
     byModel(first: 100) {
       nodes {
+        id
         model {
+          id
           name
         }
         strongest
         methodCount
         methods {
+          id
           method {
+            id
             name
           }
           strength
@@ -203,14 +233,17 @@ export const SearchDocument = new TypedDocumentString(`
     nodes {
       __typename
       ... on Node {
+        id
         slugPath
         path
       }
       ... on Method {
+        id
         slug
         name
       }
       ... on Model {
+        id
         slug
         name
       }
@@ -221,6 +254,7 @@ export const SearchDocument = new TypedDocumentString(`
 export const TreeDocument = new TypedDocumentString(`
     query Tree {
   roots {
+    id
     name
     slugPath
     counts {
@@ -229,6 +263,7 @@ export const TreeDocument = new TypedDocumentString(`
       childCount
     }
     children {
+      id
       name
       slugPath
       counts {
@@ -236,6 +271,7 @@ export const TreeDocument = new TypedDocumentString(`
         childCount
       }
       children {
+        id
         name
         slugPath
         counts {

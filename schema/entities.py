@@ -1,0 +1,95 @@
+"""Any object by its ID (`entity(id:)`, `entities(ids:)`): the ID says the type and the
+slugs (or evidence key) to look up, and each type's lookups go through its DataLoader, so
+a list of IDs costs one statement per type in it, not one per ID."""
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+
+from schema import refs
+from schema.base import Entity
+from schema.context import Info
+from schema.dataloaders import Loaders
+from schema.errors import BadUserInputError
+from schema.ids import InvalidIdError, decode_id, split_pair
+
+# How many IDs `entities(ids:)` looks up at once (a page's worth, like `first`).
+MAX_IDS = 100
+
+
+async def _node(loaders: Loaders, key: str) -> Entity | None:
+    found = await loaders.node_by_slug.load(key)
+    return refs.node(*found) if found else None
+
+
+async def _method(loaders: Loaders, key: str) -> Entity | None:
+    found = await loaders.method_by_slug.load(key)
+    return refs.method(*found) if found else None
+
+
+async def _model(loaders: Loaders, key: str) -> Entity | None:
+    found = await loaders.model_by_slug.load(key)
+    return refs.model(found) if found else None
+
+
+async def _source(loaders: Loaders, key: str) -> Entity | None:
+    found = await loaders.source_by_slug.load(key)
+    return refs.source(found) if found else None
+
+
+async def _evidence(loaders: Loaders, key: str) -> Entity | None:
+    found = await loaders.evidence_by_key.load(key)
+    return refs.evidence(found) if found else None
+
+
+async def _method_treatment(loaders: Loaders, key: str) -> Entity | None:
+    pair = split_pair(key)
+    found = await loaders.treatment_by_slugs.load(pair) if pair else None
+    if not found:
+        return None
+    treatment, model, method, stats = found
+    return refs.method_treatment(treatment, model, refs.method(method, stats))
+
+
+async def _model_treatment(loaders: Loaders, key: str) -> Entity | None:
+    pair = split_pair(key)
+    found = await loaders.branch_row_by_slugs.load(pair) if pair else None
+    if not found:
+        return None
+    row, model, node, stats = found
+    return refs.model_treatment(row, model, (node, stats))
+
+
+_BY_KIND: dict[str, Callable[[Loaders, str], Awaitable[Entity | None]]] = {
+    "Node": _node,
+    "Method": _method,
+    "Model": _model,
+    "Source": _source,
+    "Evidence": _evidence,
+    "MethodTreatment": _method_treatment,
+    "ModelTreatment": _model_treatment,
+}
+
+
+def _decoded(value: str, argument: str) -> tuple[str, str]:
+    try:
+        return decode_id(value)
+    except InvalidIdError as exc:
+        raise BadUserInputError(f"`{argument}`: {exc}") from None
+
+
+async def entity_by_id(info: Info, value: str) -> Entity | None:
+    kind, key = _decoded(value, "id")
+    return await _BY_KIND[kind](info.context.loaders, key)
+
+
+async def entities_by_ids(info: Info, values: Sequence[str]) -> list[Entity | None]:
+    """The objects of ``values`` in their order, None for IDs that name nothing; the
+    lookups are started together, so each type's DataLoader batches them."""
+    if len(values) > MAX_IDS:
+        raise BadUserInputError(
+            f"`ids` has {len(values):,} IDs; at most {MAX_IDS} are looked up at once: "
+            "split the list"
+        )
+    decoded = [_decoded(value, f"ids[{index}]") for index, value in enumerate(values)]
+    loaders = info.context.loaders
+    return list(await asyncio.gather(*(_BY_KIND[kind](loaders, key) for kind, key in decoded)))
