@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fragment_bomb import spreading
 from sqlalchemy import text
 from starlette.testclient import TestClient
 
@@ -134,18 +135,6 @@ def test_aliases_are_limited(tiny: Api) -> None:
         )
 
 
-def _spreading(levels: int, fan: int, leaf: str) -> str:
-    """A document whose fragments each spread the next ``fan`` times, ``levels`` deep, down
-    to one holding ``leaf``: a few hundred bytes standing for fan**levels copies of it."""
-    parts = ["query { ...F0 }"]
-    parts += [
-        f"fragment F{level} on Query {{ {' '.join([f'...F{level + 1}'] * fan)} }}"
-        for level in range(levels)
-    ]
-    parts.append(f"fragment F{levels} on Query {{ {leaf} }}")
-    return "\n".join(parts)
-
-
 @pytest.mark.parametrize(
     ("levels", "leaf", "limit"),
     [
@@ -159,7 +148,7 @@ def test_fragments_spread_millions_of_times_are_refused_at_once(
 ) -> None:
     """Each fragment's figures are worked out once: before, this document took 20-30 s
     to refuse (every spread walked again), and held up every other request meanwhile."""
-    document = _spreading(levels, 8, leaf)
+    document = spreading(levels, 8, leaf)
     started = time.monotonic()
     response = tiny.client.post("/graphql", json={"query": document})
     took = time.monotonic() - started

@@ -16,11 +16,13 @@ from typing import Any
 
 import httpx2 as httpx
 import psutil
+from fragment_bomb import BOMBS
 
 from api.ingest.load import load_directory
 from api.operations import operation
 from api.settings import DEFAULT_FIXTURES_DIR
 
+from conftest import GRAPHQL_CLIENT_HEADERS
 from processes import running_server, worker_pids
 from seed_page import NODE_PAGE
 
@@ -35,6 +37,8 @@ WORKLOAD: list[dict[str, Any]] = [
     {"query": operation("MethodsPage"), "variables": {"after": None}},
     {"query": operation("Search"), "variables": {"query": "expert parallel"}},
     {"query": operation("Search"), "variables": {"query": "pipeline"}},
+    # Fragment bombs in the mix (issue 15): each refused in milliseconds, holding no one up.
+    *({"query": bomb} for bomb in BOMBS),
 ]
 
 
@@ -46,6 +50,7 @@ def resident_bytes(pids: list[int]) -> int:
 class Tally:
     latencies: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    bomb_latencies: list[float] = field(default_factory=list)
 
     def percentile(self, fraction: float) -> float:
         ordered = sorted(self.latencies)
@@ -63,6 +68,12 @@ async def _client(http: httpx.AsyncClient, index: int, deadline: float, tally: T
         except httpx.HTTPError as exc:
             tally.failures.append(f"{type(exc).__name__}: {exc}")
             continue
+        if body["query"] in BOMBS:
+            tally.bomb_latencies.append(time.monotonic() - started)
+            codes = [error["extensions"]["code"] for error in response.json().get("errors", [])]
+            if (response.status_code, codes) != (400, ["QUERY_TOO_COMPLEX"]):
+                tally.failures.append(f"a bomb got HTTP {response.status_code}: {codes}")
+            continue
         tally.latencies.append(time.monotonic() - started)
         if response.status_code != 200:
             tally.failures.append(f"HTTP {response.status_code}: {response.text[:200]}")
@@ -73,7 +84,9 @@ async def _client(http: httpx.AsyncClient, index: int, deadline: float, tally: T
 async def _run(base: str, seconds: float) -> Tally:
     tally = Tally()
     limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+    async with httpx.AsyncClient(
+        base_url=base, timeout=30, limits=limits, headers=GRAPHQL_CLIENT_HEADERS
+    ) as http:
         deadline = time.monotonic() + seconds
         await asyncio.gather(*(_client(http, i, deadline, tally) for i in range(CLIENTS)))
     return tally
@@ -97,7 +110,10 @@ def test_load(backend: str, new_database: Callable[[str, str], str], tmp_path: P
         f"load[{backend}]: {len(tally.latencies)} requests by {CLIENTS} clients in "
         f"{elapsed:.1f} s = {len(tally.latencies) / elapsed:.0f} req/s; "
         f"p50 {tally.percentile(0.50) * 1000:.1f} ms, p99 {tally.percentile(0.99) * 1000:.1f} ms, "
-        f"mean {statistics.fmean(tally.latencies) * 1000:.1f} ms; workers' RSS "
+        f"mean {statistics.fmean(tally.latencies) * 1000:.1f} ms, "
+        f"max {max(tally.latencies) * 1000:.1f} ms; {len(tally.bomb_latencies)} fragment "
+        f"bombs refused in {statistics.median(tally.bomb_latencies) * 1000:.1f} ms (median), "
+        f"{max(tally.bomb_latencies) * 1000:.1f} ms at most; workers' RSS "
         f"{after_warm_up / 2**20:.1f} MiB after warm-up, {at_end / 2**20:.1f} MiB at the end "
         f"({at_end / after_warm_up:.2f}x); failures: {len(warm_up.failures)} in the warm-up, "
         f"{len(tally.failures)} in the run"
