@@ -22,7 +22,7 @@ from sqlalchemy import inspect, text
 
 from api.cli import main
 from api.ingest.dataset import DatasetError, read_dataset
-from api.ingest.lines import FILES
+from api.ingest.files import FILES
 from api.ingest.load import load_directory
 from store import search_index
 from store.engines import make_sync_engine

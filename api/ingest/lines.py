@@ -19,8 +19,6 @@ from api.ingest.progress import Meter, Quiet
 from store.strength import STRENGTHS
 from store.tables import SOURCE_KINDS
 
-FILES = ("nodes.jsonl", "models.jsonl", "sources.jsonl", "methods.jsonl", "evidence.jsonl")
-
 
 @dataclass(frozen=True)
 class Problem:

@@ -23,7 +23,8 @@ from api.ingest.dataset import (
     read_catalog,
     stopped_note,
 )
-from api.ingest.lines import FILES, ProblemLimitError, Problems
+from api.ingest.files import FILES
+from api.ingest.lines import ProblemLimitError, Problems
 from api.ingest.lock import one_load_at_a_time
 from api.ingest.progress import Meter, Quiet
 from api.ingest.shrink import evidence_lines, refuse_shrink, served_counts
