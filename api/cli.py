@@ -1,25 +1,23 @@
-"""The `taxonomy` command: load, migrate, serve, and print the schema."""
+"""The `taxonomy` command: load, migrate, serve, export, generate, print the schema.
+
+Only click is imported up front. Each command imports what it uses when it runs:
+SQLAlchemy, Alembic, Strawberry and uvicorn take seconds to import, and `taxonomy
+--help`, every command's --help and a mistyped option answer at once without them
+(tests/test_cli.py holds that)."""
 
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from sqlalchemy import select
-from sqlalchemy.exc import OperationalError
 
-from api import migrate
-from api.export import ExportError, export_directory
-from api.generate import SCALES, generate_scale
-from api.ingest.dataset import DatasetError
-from api.ingest.load import load_directory
-from api.ingest.progress import Bars, meter_for
-from api.ingest.shrink import ShrinkError
-from api.ingest.turns import LoadBusyError
-from api.request_log import log_config
-from api.settings import Settings
-from store.engines import DatabaseUrlError, make_sync_engine, parse_url
-from store.tables import DatasetRow, table_of
+from api.generate import SCALES
+
+if TYPE_CHECKING:
+    from sqlalchemy.exc import OperationalError
+
+    from api.settings import Settings
 
 DB_OPTION = click.option(
     "--db",
@@ -30,18 +28,46 @@ DB_OPTION = click.option(
 )
 
 
-def _settings(database_url: str | None) -> Settings:
-    settings = Settings()
+def _settings(database_url: str | None, *, reading: bool = False) -> "Settings":
+    """The settings with --db applied, its URL checked: on SQLite, the folder must exist,
+    and the file too when the command only ``reading`` it; a wrong path creates nothing."""
+    from store.engines import DatabaseUrlError, parse_url
+
+    settings = _environment()
     if database_url:
         settings = settings.model_copy(update={"database_url": database_url})
     try:
         parse_url(settings.database_url)
     except DatabaseUrlError as exc:
         raise click.UsageError(str(exc)) from None
+    _check_database_file(settings.database_url, reading=reading)
     return settings
 
 
-def _unreachable(url: str, exc: OperationalError) -> click.ClickException:
+def _environment() -> "Settings":
+    from api.settings import SettingsError, read_settings
+
+    try:
+        return read_settings()
+    except SettingsError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _check_database_file(url: str, *, reading: bool) -> None:
+    from api.settings import DEFAULT_DATABASE_DIR, DEFAULT_DATABASE_URL
+    from store.engines import DatabaseFileError, check_sqlite_file
+
+    if url == DEFAULT_DATABASE_URL and not reading:
+        DEFAULT_DATABASE_DIR.mkdir(exist_ok=True)
+    try:
+        check_sqlite_file(url, existing=reading)
+    except DatabaseFileError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _unreachable(url: str, exc: "OperationalError") -> click.ClickException:
+    from store.engines import parse_url
+
     shown = parse_url(url).render_as_string(hide_password=True)
     reason = str(exc.orig).strip().splitlines()[0] if exc.orig else type(exc).__name__
     return click.ClickException(
@@ -71,6 +97,14 @@ def main() -> None:
 )
 def load(directory: Path, database_url: str | None, allow_shrink: bool, no_wait: bool) -> None:
     """Load the dataset in DIRECTORY, replacing the data, all or nothing."""
+    from sqlalchemy.exc import OperationalError
+
+    from api.ingest.dataset import DatasetError
+    from api.ingest.load import load_directory
+    from api.ingest.progress import Bars, meter_for
+    from api.ingest.shrink import ShrinkError
+    from api.ingest.turns import LoadBusyError
+
     settings = _settings(database_url)
     meter = meter_for(sys.stderr)
     try:
@@ -112,16 +146,30 @@ def load(directory: Path, database_url: str | None, allow_shrink: bool, no_wait:
 
 @main.command("migrate")
 @DB_OPTION
-@click.option("--revision", default="head", show_default=True, help="Target revision.")
+@click.option(
+    "--revision",
+    default="head",
+    show_default=True,
+    help="Target revision: one of the migrations' ids (0001, 0002, ...) or head, the newest.",
+)
 def migrate_command(database_url: str | None, revision: str) -> None:
-    """Bring the database's tables to REVISION (the newest by default)."""
+    """Bring the database's tables up to REVISION (the newest by default)."""
+    from sqlalchemy.exc import OperationalError
+
+    from api import migrate
+
     settings = _settings(database_url)
     try:
         migrate.upgrade(settings.database_url, revision)
+        reached = migrate.database_revision(settings.database_url)
+    except migrate.UnknownRevisionError as exc:
+        raise click.ClickException(str(exc)) from None
     except OperationalError as exc:
         raise _unreachable(settings.database_url, exc) from None
+    past = revision not in (migrate.HEAD, reached)
     click.echo(
-        f"database at migration {migrate.head_revision() if revision == 'head' else revision}"
+        f"database at migration {reached}"
+        + (f", already past {revision} (migrate only upgrades)" if past else "")
     )
 
 
@@ -130,7 +178,11 @@ def migrate_command(database_url: str | None, revision: str) -> None:
 @DB_OPTION
 def export_command(directory: Path, database_url: str | None) -> None:
     """Write the served data into DIRECTORY (new or empty) in the interchange format."""
-    settings = _settings(database_url)
+    from sqlalchemy.exc import OperationalError
+
+    from api.export import ExportError, export_directory
+
+    settings = _settings(database_url, reading=True)
     try:
         counts = export_directory(settings.database_url, directory)
     except ExportError as exc:
@@ -154,9 +206,11 @@ def export_command(directory: Path, database_url: str | None) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 def generate_command(directory: Path, scale: str, seed: int) -> None:
     """Write a synthetic dataset around the default fixtures into DIRECTORY."""
+    from api.generate import generate_scale
+
     if directory.exists() and any(directory.iterdir()):
         raise click.ClickException(f"{directory} is not empty; name a new folder")
-    generate_scale(directory, scale, fixtures=Settings().fixtures_dir, seed=seed)
+    generate_scale(directory, scale, fixtures=_environment().fixtures_dir, seed=seed)
     click.echo(f"wrote scale {scale} (seed {seed}) to {directory}")
 
 
@@ -168,8 +222,15 @@ def print_schema() -> None:
     click.echo(schema.as_str())
 
 
-def prepare_database(settings: Settings) -> None:
+def prepare_database(settings: "Settings") -> None:
     """Migrate; load the default fixtures when the database holds no data yet."""
+    from sqlalchemy import select
+
+    from api import migrate
+    from api.ingest.load import load_directory
+    from store.engines import make_sync_engine
+    from store.tables import DatasetRow, table_of
+
     migrate.upgrade(settings.database_url)
     engine = make_sync_engine(settings.database_url)
     try:
@@ -191,8 +252,12 @@ def prepare_database(settings: Settings) -> None:
     help="URL with the rights to migrate and load (default: --db); the server itself only reads.",
 )
 @click.option("--host", default=None, help="Interface to listen on [default: 127.0.0.1].")
-@click.option("--port", type=int, default=None, help="Port to listen on [default: 8000].")
-@click.option("--workers", type=int, default=None, help="Worker processes [default: 1].")
+@click.option(
+    "--port", type=click.IntRange(1, 65_535), default=None, help="Port (1-65535) [default: 8000]."
+)
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=None, help="Worker processes [default: 1]."
+)
 def serve(
     database_url: str | None,
     admin_database_url: str | None,
@@ -202,9 +267,14 @@ def serve(
 ) -> None:
     """Serve GraphQL at /graphql (GraphiQL in a browser), /healthz and /readyz."""
     import uvicorn
+    from sqlalchemy.exc import OperationalError
+
+    from api.ingest.dataset import DatasetError
+    from api.request_log import log_config
 
     settings = _settings(database_url)
     admin_url = admin_database_url or settings.admin_database_url or settings.database_url
+    _check_database_file(admin_url, reading=False)
     try:
         prepare_database(settings.model_copy(update={"database_url": admin_url}))
     except OperationalError as exc:

@@ -14,7 +14,8 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
-from api.ingest.lines import FILES
+from api.ingest.files import FILES
+from api.migrate import current_revision
 from store.engines import make_sync_engine
 
 _QUERIES = {
@@ -69,31 +70,43 @@ def _rows(connection: Connection, file: str) -> Iterator[dict[str, Any]]:
 
 
 def export_directory(database_url: str, directory: Path) -> dict[str, int]:
-    """Write the database's data into ``directory`` (new or empty); returns rows per file."""
+    """Write the database's data into ``directory`` (new or empty); returns rows per file.
+    Nothing is created on disk unless the database can be read and holds the tables."""
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
         raise ExportError(f"{directory} exists and is not an empty folder; name a new one")
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
     engine = make_sync_engine(database_url)
     counts = {}
     try:
         with engine.connect() as connection:
             if connection.dialect.name == "postgresql":
                 connection.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"))
-            for file in FILES:
-                count = 0
-                with (staging / file).open("w", encoding="utf-8") as handle:
-                    for row in _rows(connection, file):
-                        handle.write(json.dumps(row, ensure_ascii=False))
-                        handle.write("\n")
-                        count += 1
-                counts[file] = count
-        if directory.exists():
-            directory.rmdir()
-        staging.rename(directory)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+            if current_revision(connection) is None:
+                shown = engine.url.render_as_string(hide_password=True)
+                raise ExportError(
+                    f"the database at {shown} holds no taxonomy tables; fix the URL, or load "
+                    "data into it first (taxonomy load DIR --db URL)"
+                )
+            directory.parent.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
+            try:
+                for file in FILES:
+                    counts[file] = _write_file(connection, file, staging / file)
+                if directory.exists():
+                    directory.rmdir()
+                staging.rename(directory)
+            except BaseException:
+                shutil.rmtree(staging, ignore_errors=True)
+                raise
     finally:
         engine.dispose()
     return counts
+
+
+def _write_file(connection: Connection, file: str, path: Path) -> int:
+    count = 0
+    with path.open("w", encoding="utf-8") as handle:
+        for row in _rows(connection, file):
+            handle.write(json.dumps(row, ensure_ascii=False))
+            handle.write("\n")
+            count += 1
+    return count

@@ -14,7 +14,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from api.ingest.lines import FILES
+from api.ingest.files import FILES
 
 STRENGTHS = ("core", "used", "mentioned")
 STRENGTH_WEIGHTS = (0.15, 0.55, 0.30)

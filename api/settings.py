@@ -1,12 +1,16 @@
 """The one typed settings object. Nothing else in the project reads the environment."""
 
 from pathlib import Path
+from typing import Any
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
-DEFAULT_DATABASE_URL = f"sqlite:///{PROJECT_DIR / 'var' / 'taxonomy.db'}"
+# The checkout's own folder for the default database, made when first needed (a folder
+# named in --db or DATABASE_URL must exist: a mistyped path creates nothing).
+DEFAULT_DATABASE_DIR = PROJECT_DIR / "var"
+DEFAULT_DATABASE_URL = f"sqlite:///{DEFAULT_DATABASE_DIR / 'taxonomy.db'}"
 DEFAULT_FIXTURES_DIR = PROJECT_DIR / "fixtures"
 
 
@@ -25,8 +29,8 @@ class Settings(BaseSettings):
     # role may not write (PostgreSQL, README "Least privilege"); DATABASE_URL otherwise.
     admin_database_url: str | None = None
     host: str = "127.0.0.1"
-    port: int = 8000
-    workers: int = 1
+    port: int = Field(default=8000, ge=1, le=65_535)
+    workers: int = Field(default=1, ge=1)
     fixtures_dir: Path = DEFAULT_FIXTURES_DIR
     graphiql: bool = True
     # Connections each server process keeps to PostgreSQL.
@@ -79,3 +83,21 @@ class Settings(BaseSettings):
     # and an idle keep-alive connection is closed after keep_alive_seconds.
     header_timeout_seconds: float = 10.0
     keep_alive_seconds: int = 5
+
+
+class SettingsError(ValueError):
+    """An environment variable whose value cannot be used; the message names it."""
+
+
+def read_settings() -> Settings:
+    """The settings; SettingsError says which environment variables are wrong, and why."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise SettingsError("; ".join(map(_problem, exc.errors(include_url=False)))) from None
+
+
+def _problem(error: Any) -> str:
+    name = str(error["loc"][0]) if error["loc"] else ""
+    variable = "DATABASE_URL" if name == "database_url" else f"TAXONOMY_{name.upper()}"
+    return f"{variable}={error['input']!r}: {error['msg']}"

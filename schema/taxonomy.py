@@ -27,7 +27,9 @@ class TaxonomySummary:
         description="When the served data was loaded (UTC); null before the first load."
     )
     checksum: str | None = strawberry.field(
-        description="SHA-256 of the loaded files, to tell whether two loads had the same data."
+        description="SHA-256 of the loaded records, to tell whether two loads had the same "
+        "data: the same whatever the order of the lines and the spelling of their JSON (an "
+        "export loaded again keeps it), different for any change of a record."
     )
 
 

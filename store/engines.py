@@ -50,12 +50,6 @@ def async_url(url: str) -> URL:
     )
 
 
-def ensure_sqlite_dir(url: str) -> None:
-    parsed = parse_url(url)
-    if is_sqlite(parsed) and parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-
-
 def _sqlite_connection_setup(engine: Engine, *, writer: bool = True) -> None:
     """Foreign keys on, WAL so readers keep their snapshot during a load, explicit BEGIN.
 
@@ -80,8 +74,8 @@ def _sqlite_connection_setup(engine: Engine, *, writer: bool = True) -> None:
 
 
 def make_sync_engine(url: str) -> Engine:
-    """The engine of loads and migrations."""
-    ensure_sqlite_dir(url)
+    """The engine of loads, migrations and exports. On SQLite it opens the file for
+    writing, creating it if missing (but never its folder): check_sqlite_file first."""
     engine = create_engine(sync_url(url), poolclass=NullPool)
     if is_sqlite(url):
         _sqlite_connection_setup(engine)
@@ -101,6 +95,32 @@ def make_sync_engine(url: str) -> Engine:
 def sqlite_path(url: str) -> Path | None:
     database = parse_url(url).database
     return Path(database) if database and database != ":memory:" else None
+
+
+class DatabaseFileError(Exception):
+    """A SQLite database path that names no database to read, or a folder that does not
+    exist."""
+
+
+def check_sqlite_file(url: str, *, existing: bool) -> None:
+    """On SQLite, refuse a path whose folder does not exist and, if ``existing`` (the
+    database is only read), a file that does not exist: SQLite would create an empty
+    file for a mistyped path, and nothing here creates folders."""
+    path = sqlite_path(url) if is_sqlite(url) else None
+    if path is None:
+        return
+    if path.is_dir():
+        raise DatabaseFileError(f"{path} is a folder, not a database file: fix the database URL")
+    if existing and not path.exists():
+        raise DatabaseFileError(
+            f"the database file {path} does not exist: fix the database URL, or load data "
+            "into it first"
+        )
+    if not path.parent.is_dir():
+        raise DatabaseFileError(
+            f"the folder {path.parent} does not exist, so the database file {path.name} "
+            "cannot be made there: create the folder first, or fix the database URL"
+        )
 
 
 def _read_only_sqlite_url(url: str, driver: str) -> URL:

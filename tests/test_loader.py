@@ -22,7 +22,7 @@ from sqlalchemy import inspect, text
 
 from api.cli import main
 from api.ingest.dataset import DatasetError, read_dataset
-from api.ingest.lines import FILES
+from api.ingest.files import FILES
 from api.ingest.load import load_directory
 from store import search_index
 from store.engines import make_sync_engine
@@ -71,6 +71,9 @@ SMALL_COUNTS = {"nodeCount": 6, "modelCount": 3, "sourceCount": 3, "methodCount"
 SMALL_COUNTS |= {"evidenceCount": 4}
 DROP = object()  # as a value in an edit: remove the field
 STRENGTH_PROBLEM = "field 'strength' must be one of core, used, mentioned, got \"strong\""
+SLUG_IS = (
+    "a slug is lowercase letters a-z, digits, '-', '_' and '.', starting with a letter or digit"
+)
 STOPPED = "(stopped): more than 50 problems; fix these and run again"
 NOT_A_FOLDER = ": not a folder; give a folder holding " + ", ".join(FILES)
 
@@ -236,12 +239,54 @@ BAD_LINES = [
         {"title": " "},
         ["sources.jsonl:3: field 'title' must be a non-empty string, got \" \""],
     ),
+    # Slugs are URL-safe (api.ingest.lines.SLUG): one example of each way to break it.
     Case(
         "slash-in-slug",
         "methods.jsonl",
         4,
         {"slug": "lone/ly"},
-        ["methods.jsonl:4: field 'slug' 'lone/ly' is not a slug: no surrounding spaces and no '/'"],
+        [f"methods.jsonl:4: field 'slug' 'lone/ly' is not URL-safe: {SLUG_IS} (such as 'lone-ly')"],
+    ),
+    Case(
+        "space-and-question-mark-in-slug",
+        "models.jsonl",
+        3,
+        {"slug": "Bad Slug?x"},
+        [
+            f"models.jsonl:3: field 'slug' 'Bad Slug?x' is not URL-safe: {SLUG_IS} "
+            "(such as 'bad-slug-x')"
+        ],
+    ),
+    Case(
+        "capitals-in-slug",
+        "nodes.jsonl",
+        6,
+        {"slug": "Twig"},
+        [f"nodes.jsonl:6: field 'slug' 'Twig' is not URL-safe: {SLUG_IS} (such as 'twig')"],
+    ),
+    Case(
+        "slug-starting-with-a-dot",
+        "sources.jsonl",
+        3,
+        {"slug": "..m2-card"},
+        [
+            f"sources.jsonl:3: field 'slug' '..m2-card' is not URL-safe: {SLUG_IS} "
+            "(such as 'm2-card')"
+        ],
+    ),
+    Case(
+        "accent-in-slug",
+        "methods.jsonl",
+        4,
+        {"slug": "café"},
+        [f"methods.jsonl:4: field 'slug' 'café' is not URL-safe: {SLUG_IS} (such as 'caf')"],
+    ),
+    Case(
+        "nothing-url-safe-in-slug",
+        "methods.jsonl",
+        4,
+        {"slug": "注意"},
+        [f"methods.jsonl:4: field 'slug' '注意' is not URL-safe: {SLUG_IS}"],
     ),
     Case(
         "unknown-field",
@@ -481,7 +526,12 @@ BAD_LINES = [
     ),
 ]
 CLI_CASES = ["invalid-json", "unknown-field", "duplicate-method", "source-of-another-model"]
-CLI_CASES += ["huge-integer", "deep-nesting", "date-basic-format"]
+CLI_CASES += [
+    "huge-integer",
+    "deep-nesting",
+    "date-basic-format",
+    "space-and-question-mark-in-slug",
+]
 
 
 @pytest.mark.parametrize("case", [pytest.param(case, id=case.id) for case in BAD_LINES])

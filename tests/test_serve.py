@@ -16,7 +16,7 @@ from seed_page import NODE_PAGE, render
 
 
 def test_serve_prepares_a_new_database_and_serves_the_seed_page(tmp_path: Path) -> None:
-    database = tmp_path / "new" / "taxonomy.db"
+    database = tmp_path / "taxonomy.db"  # its folder must exist (tests/test_cli.py)
     with running_server(f"sqlite:///{database}", workers=2) as base:
         assert database.is_file()
         response = httpx.post(

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from api.ingest.files import FILES
 from api.ingest.lines import (
-    FILES,
     MethodRecord,
     ModelRecord,
     NodeRecord,

@@ -19,8 +19,6 @@ from api.ingest.progress import Meter, Quiet
 from store.strength import STRENGTHS
 from store.tables import SOURCE_KINDS
 
-FILES = ("nodes.jsonl", "models.jsonl", "sources.jsonl", "methods.jsonl", "evidence.jsonl")
-
 
 @dataclass(frozen=True)
 class Problem:
@@ -169,15 +167,36 @@ def optional_text(value: Any) -> str | None:
     return _storable(value)
 
 
+# A record's own slug goes into URLs as it is (IDs, slug paths joined by '/', lookups by
+# slug), so it is URL-safe: RFC 3986's unreserved characters less capitals and '~' (one
+# spelling per slug, no case folding), starting with a letter or digit (no '.' or '..'
+# path segments).
+SLUG = re.compile(r"[a-z0-9][a-z0-9._-]*")
+SLUG_RULE = "lowercase letters a-z, digits, '-', '_' and '.', starting with a letter or digit"
+
+
 def slug(value: Any) -> str:
     checked = text(value)
-    if checked != checked.strip() or "/" in checked:
-        raise FieldError(f"{checked!r} is not a slug: no surrounding spaces and no '/'")
+    if not SLUG.fullmatch(checked):
+        raise FieldError(f"{checked!r} is not URL-safe: a slug is {SLUG_RULE}{_like(checked)}")
     return checked
 
 
-def optional_slug(value: Any) -> str | None:
-    return None if value is None else slug(value)
+def _like(value: str) -> str:
+    """A URL-safe slug close to ``value``, as an example to follow (none if nothing of it
+    is left)."""
+    near = re.sub(r"[^a-z0-9._-]+", "-", value.lower()).strip("-._")
+    return f" (such as {near!r})" if near else ""
+
+
+def reference(value: Any) -> str:
+    """A slug naming another record: one that is not URL-safe names no record, and is
+    reported as missing (with where it was rejected), once for all the lines naming it."""
+    return text(value)
+
+
+def optional_reference(value: Any) -> str | None:
+    return None if value is None else reference(value)
 
 
 # date.fromisoformat also takes the basic format (20260220) and week dates (2026-W08-5);
@@ -223,7 +242,7 @@ SPECS: dict[str, tuple[Spec, type]] = {
         {
             "slug": (slug, True),
             "name": (text, True),
-            "parent": (optional_slug, True),
+            "parent": (optional_reference, True),
             "description": (optional_text, False),
             "matching_aids": (text_list, True),
         },
@@ -241,7 +260,7 @@ SPECS: dict[str, tuple[Spec, type]] = {
     "sources.jsonl": (
         {
             "slug": (slug, True),
-            "model": (slug, True),
+            "model": (reference, True),
             "title": (text, True),
             "kind": (one_of(*SOURCE_KINDS), True),
             "url": (optional_text, False),
@@ -253,7 +272,7 @@ SPECS: dict[str, tuple[Spec, type]] = {
         {
             "slug": (slug, True),
             "name": (text, True),
-            "node": (slug, True),
+            "node": (reference, True),
             "description": (optional_text, False),
             "aliases": (text_list, False),
         },
@@ -261,10 +280,10 @@ SPECS: dict[str, tuple[Spec, type]] = {
     ),
     "evidence.jsonl": (
         {
-            "model": (slug, True),
-            "method": (slug, True),
+            "model": (reference, True),
+            "method": (reference, True),
             "strength": (one_of(*STRENGTHS), True),
-            "source": (optional_slug, False),
+            "source": (optional_reference, False),
             "quote": (optional_text, False),
             "locator": (optional_text, False),
         },

@@ -1,7 +1,6 @@
 """Replacing the database's data with a dataset's, in one transaction, streaming the
 evidence: memory holds the catalog (nodes, models, sources, methods), never the evidence."""
 
-import hashlib
 import logging
 import time
 from collections.abc import Iterable, Iterator
@@ -14,6 +13,7 @@ from sqlalchemy import Connection, Engine, delete, insert, select, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from api.ingest.bulk import checks_deferred, write_rows
+from api.ingest.checksum import DataChecksum
 from api.ingest.child import rows_from_child
 from api.ingest.dataset import (
     Catalog,
@@ -23,7 +23,7 @@ from api.ingest.dataset import (
     read_catalog,
     stopped_note,
 )
-from api.ingest.lines import FILES, ProblemLimitError, Problems
+from api.ingest.lines import ProblemLimitError, Problems
 from api.ingest.lock import one_load_at_a_time
 from api.ingest.progress import Meter, Quiet
 from api.ingest.shrink import evidence_lines, refuse_shrink, served_counts
@@ -51,15 +51,6 @@ class LoadSummary:
     version: int
     counts: dict[str, int]
     seconds: float
-
-
-def checksum(directory: Path) -> str:
-    digest = hashlib.sha256()
-    for name in FILES:
-        with (directory / name).open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-    return digest.hexdigest()
 
 
 def _ranks(keys: Iterable[tuple[Any, ...]]) -> list[int]:
@@ -155,6 +146,7 @@ def _write(
         served = previous is not None  # loads are all or nothing: no version, no data
         for row_class in reversed(TABLES_IN_LOAD_ORDER):
             connection.execute(delete(table_of(row_class)))
+        data_checksum = DataChecksum(catalog)
         with checks_deferred(
             connection,
             table_of(NodeClosureRow),
@@ -168,10 +160,14 @@ def _write(
                 connection,
                 "evidence",
                 ("id", "key", "model_id", "method_id", "source_id", "strength", "quote", "locator"),
-                rows_from_child(
-                    lambda problems, meter: checked_evidence(directory, catalog, problems, meter),
-                    problems,
-                    meter,
+                data_checksum.evidence(
+                    rows_from_child(
+                        lambda problems, meter: checked_evidence(
+                            directory, catalog, problems, meter
+                        ),
+                        problems,
+                        meter,
+                    )
                 ),
             )
             if problems.items:  # leaving the block by an exception rolls everything back
@@ -190,7 +186,7 @@ def _write(
             insert(table_of(DatasetRow)).values(
                 id=1,
                 version=version,
-                checksum=checksum(directory),
+                checksum=data_checksum.hexdigest(),
                 loaded_at=datetime.now(UTC),
                 source_dir=str(directory.resolve()),
             )

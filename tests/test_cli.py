@@ -1,0 +1,211 @@
+"""The `taxonomy` command as users meet it: help and argument errors at once, without the
+heavy libraries; wrong values refused with a line that says what to give instead; wrong
+paths refused before anything is made on disk."""
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from api import migrate
+from api.cli import main
+from api.settings import DEFAULT_FIXTURES_DIR, PROJECT_DIR
+
+# Each takes from a tenth of a second to seconds to import; none is needed to print help
+# or to refuse an option's value.
+HEAVY = ("sqlalchemy", "alembic", "strawberry", "graphql", "uvicorn", "starlette", "pydantic")
+COMMANDS = ("load", "migrate", "export", "generate", "schema", "serve")
+PROBE = """
+import sys
+from api.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print("imported:", *sorted(name for name in {heavy!r} if name in sys.modules))
+"""
+
+
+def _imported(*arguments: str) -> list[str]:
+    """The heavy libraries a fresh `taxonomy ARGUMENTS` process imported."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *arguments],
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    last = done.stdout.splitlines()[-1]
+    assert last.startswith("imported:"), done.stdout + done.stderr
+    return last.split()[1:]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["--help"],
+        *[[command, "--help"] for command in COMMANDS],
+        ["serve", "--port", "70000"],
+        ["generate", "out", "--scale", "XL"],
+        ["no-such-command"],
+    ],
+    ids=" ".join,
+)
+def test_help_and_argument_errors_import_no_heavy_library(arguments: list[str]) -> None:
+    assert _imported(*arguments) == []
+
+
+def test_a_command_that_runs_still_imports_what_it_needs() -> None:
+    """The probe sees imports: `schema` needs Strawberry, and the probe reports it."""
+    assert "strawberry" in _imported("schema")
+
+
+def taxonomy(*arguments: str, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(main, list(arguments), env=env)
+
+
+def _error_line(result: Result) -> str:
+    """The one line a refusal prints (exit 1, click's `Error: ...`, no traceback)."""
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), f"crashed: {result.exception!r}"
+    lines = result.output.splitlines()
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+# ---- values ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["--port", "70000"], "Invalid value for '--port': 70000 is not in the range 1<=x<=65535"),
+        (["--port", "0"], "Invalid value for '--port': 0 is not in the range 1<=x<=65535"),
+        (["--workers", "0"], "Invalid value for '--workers': 0 is not in the range x>=1"),
+    ],
+)
+def test_serve_refuses_ports_and_worker_counts_out_of_range(
+    arguments: list[str], said: str, tmp_path: Path
+) -> None:
+    database = tmp_path / "taxonomy.db"
+    result = taxonomy("serve", "--db", f"sqlite:///{database}", *arguments)
+    assert result.exit_code == 2, result.output
+    assert said in result.output
+    assert not database.exists()
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("TAXONOMY_PORT", "70000", "TAXONOMY_PORT='70000': Input should be less than or equal"),
+        ("TAXONOMY_WORKERS", "0", "TAXONOMY_WORKERS='0': Input should be greater than or equal"),
+    ],
+)
+def test_serve_refuses_ports_and_worker_counts_out_of_range_from_the_environment(
+    variable: str, value: str, said: str, tmp_path: Path
+) -> None:
+    database = tmp_path / "taxonomy.db"
+    result = taxonomy("serve", "--db", f"sqlite:///{database}", env={variable: value})
+    assert result.exit_code == 2, result.output
+    assert said in result.output
+    assert not database.exists()
+
+
+def test_migrate_names_the_known_revisions_for_an_unknown_one(
+    backend: str, new_database: Callable[[str, str], str]
+) -> None:
+    url = new_database(backend, "unknown_revision")
+    line = _error_line(taxonomy("migrate", "--db", url, "--revision", "9999"))
+    known = ", ".join(migrate.revisions())
+    assert line == (
+        f"Error: no migration has the revision '9999'; the revisions are {known} (the last "
+        "is the newest, also called head)"
+    )
+    if backend == "sqlite":
+        assert not Path(url.removeprefix("sqlite:///")).exists()
+    assert migrate.database_revision(url) is None  # not even the version table was made
+
+
+def test_migrate_says_where_the_database_is(
+    backend: str, new_database: Callable[[str, str], str]
+) -> None:
+    url = new_database(backend, "migrate_to")
+    first, second, *_, head = migrate.revisions()
+    result = taxonomy("migrate", "--db", url, "--revision", second)
+    assert result.exit_code == 0, result.output
+    assert result.output == f"database at migration {second}\n"
+    result = taxonomy("migrate", "--db", url, "--revision", first)
+    assert result.output == (
+        f"database at migration {second}, already past {first} (migrate only upgrades)\n"
+    )
+    result = taxonomy("migrate", "--db", url)
+    assert result.output == f"database at migration {head}\n"
+    assert migrate.database_revision(url) == head
+
+
+# ---- paths -------------------------------------------------------------------------------
+
+
+def test_load_into_a_missing_folder_creates_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "no" / "such"
+    line = _error_line(
+        taxonomy("load", str(DEFAULT_FIXTURES_DIR), "--db", f"sqlite:///{folder}/x.db")
+    )
+    assert line == (
+        f"Error: the folder {folder} does not exist, so the database file x.db cannot be "
+        "made there: create the folder first, or fix the database URL"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["serve", "migrate"])
+def test_commands_that_write_refuse_a_missing_folder(command: str, tmp_path: Path) -> None:
+    line = _error_line(taxonomy(command, "--db", f"sqlite:///{tmp_path}/no/x.db"))
+    assert f"the folder {tmp_path / 'no'} does not exist" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_refuses_a_missing_folder_for_its_admin_database(tmp_path: Path) -> None:
+    database = tmp_path / "taxonomy.db"
+    result = taxonomy(
+        "serve", "--db", f"sqlite:///{database}", "--admin-db", f"sqlite:///{tmp_path}/no/x.db"
+    )
+    assert f"the folder {tmp_path / 'no'} does not exist" in _error_line(result)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_export_from_a_missing_database_file_creates_nothing(tmp_path: Path) -> None:
+    database = tmp_path / "missing.db"
+    line = _error_line(taxonomy("export", str(tmp_path / "out"), "--db", f"sqlite:///{database}"))
+    assert line == (
+        f"Error: the database file {database} does not exist: fix the database URL, or load "
+        "data into it first"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_export_from_a_folder_named_as_the_database_creates_nothing(tmp_path: Path) -> None:
+    line = _error_line(taxonomy("export", str(tmp_path / "out"), "--db", f"sqlite:///{tmp_path}"))
+    assert line == f"Error: {tmp_path} is a folder, not a database file: fix the database URL"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_export_from_a_database_without_the_tables_creates_nothing(
+    backend: str, new_database: Callable[[str, str], str], tmp_path: Path
+) -> None:
+    url = new_database(backend, "no_tables")
+    if backend == "sqlite":  # an empty file: what SQLite leaves when it opens a typo
+        Path(url.removeprefix("sqlite:///")).touch()
+    target = tmp_path / "new" / "out"
+    line = _error_line(taxonomy("export", str(target), "--db", url))
+    assert line.startswith("Error: the database at ")
+    assert line.endswith(
+        " holds no taxonomy tables; fix the URL, or load data into it first "
+        "(taxonomy load DIR --db URL)"
+    )
+    assert list(tmp_path.iterdir()) == []
+    assert migrate.database_revision(url) is None
