@@ -20,11 +20,15 @@ from store.rows import json_value
 from store.tables import NodeRow, NodeStatsRow
 
 
-@strawberry.type(description="Strength counts of the (model, method) pairs in a branch.")
+@strawberry.type(
+    description="A count per strength: of (model, method) pairs by their treatment "
+    "(`treatmentsByStrength`), or of methods by their strongest treatment "
+    "(`methodsByStrongest`)."
+)
 class StrengthCounts:
-    core: int = strawberry.field(description="Pairs whose treatment is CORE.")
-    used: int = strawberry.field(description="Pairs whose treatment is USED.")
-    mentioned: int = strawberry.field(description="Pairs whose treatment is MENTIONED.")
+    core: int = strawberry.field(description="Those at CORE.")
+    used: int = strawberry.field(description="Those at USED.")
+    mentioned: int = strawberry.field(description="Those at MENTIONED.")
 
 
 @strawberry.type(description="The figures of a node and its branch (the node and all below it).")
@@ -44,6 +48,11 @@ class NodeCounts:
     treatments_by_strength: StrengthCounts = strawberry.field(
         description="The branch's (model, method) pairs, counted by their treatment."
     )
+    methods_by_strongest: StrengthCounts = strawberry.field(
+        description="The branch's methods, counted by their strongest treatment over all "
+        "models (a facet: `methods(filter: {minStrength})` lists them). Methods no model "
+        "treats are in none of the three: `methodsInBranch` minus their sum."
+    )
 
     @classmethod
     def of(cls, node: "Node") -> "NodeCounts":
@@ -57,6 +66,9 @@ class NodeCounts:
             descendant_count=stats.descendant_count,
             treatments_by_strength=StrengthCounts(
                 core=stats.core_pairs, used=stats.used_pairs, mentioned=stats.mentioned_pairs
+            ),
+            methods_by_strongest=StrengthCounts(
+                core=stats.core_methods, used=stats.used_methods, mentioned=stats.mentioned_methods
             ),
         )
 

@@ -18,6 +18,7 @@ from schema.method import Method, methods_connection
 from schema.model import Model, models_connection
 from schema.node import Node, children_levels
 from schema.node_ref import node_by_path
+from schema.organization import BranchArgument, Organization, organizations
 from schema.pagination import After, Connection, First
 from schema.search import SearchConnection, search
 from schema.taxonomy import TaxonomySummary, taxonomy_summary
@@ -150,6 +151,14 @@ class Query:
         ],
     ) -> list[Entity | None] | None:
         return await entities_by_ids(info, [str(value) for value in ids])
+
+    @strawberry.field(
+        description="The organizations that made models, most models first (then by name, "
+        "case-insensitively); models of no known organization are not counted. A short "
+        "list (one entry per organization), for a filter's choices."
+    )
+    async def organizations(self, info: Info, branch: BranchArgument = None) -> list[Organization]:
+        return await organizations(info, branch)
 
     @strawberry.field(description="Totals of the whole taxonomy, its depth, and its data version.")
     async def taxonomy(self, info: Info) -> TaxonomySummary:

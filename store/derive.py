@@ -14,6 +14,18 @@ _PAIRS_BY_STRENGTH = ",\n".join(
     f"SUM(CASE WHEN strength_rank = {rank} THEN 1 ELSE 0 END) AS {name}"
     for name, rank in RANKS.items()
 )
+# One count per strength of the methods whose strongest treatment it is (`core_methods`...).
+_METHODS_BY_STRONGEST = ",\n".join(
+    f"SUM(CASE WHEN ms.strongest_rank = {rank} THEN 1 ELSE 0 END) AS {name}_methods"
+    for name, rank in RANKS.items()
+)
+_BRANCH_SUMS = ", ".join(
+    f"SUM(h.{name}) AS {name}, SUM(h.{name}_methods) AS {name}_methods" for name in RANKS
+)
+_STRENGTH_COLUMNS = ", ".join(f"{name}_pairs, {name}_methods" for name in RANKS)
+_STRENGTH_VALUES = ", ".join(
+    f"COALESCE(branch.{name}, 0), COALESCE(branch.{name}_methods, 0)" for name in RANKS
+)
 
 
 # Each pair with its method's node's pre-order position (see TreatmentRow.node_pre), joined
@@ -54,8 +66,10 @@ NODE_STATS = (
     f"""WITH here AS (
             SELECT m.node_id, COUNT(*) AS methods, SUM(COALESCE(e.n, 0)) AS evidence,
                 SUM(COALESCE(p.core, 0)) AS core, SUM(COALESCE(p.used, 0)) AS used,
-                SUM(COALESCE(p.mentioned, 0)) AS mentioned
+                SUM(COALESCE(p.mentioned, 0)) AS mentioned,
+                {_METHODS_BY_STRONGEST}
             FROM method m
+            JOIN method_stats ms ON ms.method_id = m.id
             LEFT JOIN (SELECT method_id, COUNT(*) AS n FROM evidence GROUP BY method_id) e
                 ON e.method_id = m.id
             LEFT JOIN (SELECT method_id,
@@ -64,17 +78,16 @@ NODE_STATS = (
             GROUP BY m.node_id),
         branch AS (
             SELECT c.ancestor_id AS node_id, SUM(h.methods) AS methods,
-                SUM(h.evidence) AS evidence, SUM(h.core) AS core, SUM(h.used) AS used,
-                SUM(h.mentioned) AS mentioned
+                SUM(h.evidence) AS evidence, {_BRANCH_SUMS}
             FROM node_closure c JOIN here h ON h.node_id = c.descendant_id
             GROUP BY c.ancestor_id)
         INSERT INTO node_stats (node_id, methods_in_branch, methods_filed_here,
             models_in_branch, evidence_in_branch, child_count, descendant_count,
-            core_pairs, used_pairs, mentioned_pairs)
+            {_STRENGTH_COLUMNS})
         SELECT n.id, COALESCE(branch.methods, 0), COALESCE(here.methods, 0),
             COALESCE(models.n, 0), COALESCE(branch.evidence, 0), COALESCE(children.n, 0),
             n.last - n.pre,
-            COALESCE(branch.core, 0), COALESCE(branch.used, 0), COALESCE(branch.mentioned, 0)
+            {_STRENGTH_VALUES}
         FROM node n
         LEFT JOIN here ON here.node_id = n.id
         LEFT JOIN branch ON branch.node_id = n.id

@@ -187,6 +187,11 @@ class NodeStatsRow(SQLModel, table=True):
     core_pairs: int
     used_pairs: int
     mentioned_pairs: int
+    # The branch's methods by their strongest treatment over all models (untreated ones
+    # in none of the three).
+    core_methods: int
+    used_methods: int
+    mentioned_methods: int
 
 
 class DatasetRow(SQLModel, table=True):

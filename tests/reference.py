@@ -281,6 +281,12 @@ class Reference:
         ranks = [rank for (_, method), rank in self._treatment.items() if method == method_slug]
         return STRENGTHS[min(ranks)] if ranks else None
 
+    def methods_by_strongest(self, slug: str) -> dict[str, int]:
+        """The node's branch's methods counted by their strongest treatment over all models
+        (`core`, `used`, `mentioned`); methods without evidence in none."""
+        strongest = [self.method_strongest(method) for method in self._branch_methods(slug)]
+        return {name.lower(): strongest.count(name) for name in STRENGTHS}
+
     def method_model_count(self, method_slug: str) -> int:
         """How many models treat the method."""
         if method_slug not in self._methods:

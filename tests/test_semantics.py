@@ -20,6 +20,7 @@ query Node($path: String!) {
     counts {
       methodsInBranch methodsFiledHere modelsInBranch evidenceInBranch childCount
       descendantCount treatmentsByStrength { core used mentioned }
+      methodsByStrongest { core used mentioned }
     }
   }
 }
@@ -88,6 +89,10 @@ def test_branch_counts(tiny: Api) -> None:
         # Pairs: CORE newest-alpha, Zulu-Delta; USED newest-Bravo, Bravo-Charlie,
         # alpha-Root; MENTIONED alpha-Bravo, yankee-alpha, yankee-Charlie.
         "treatmentsByStrength": {"core": 2, "used": 3, "mentioned": 3},
+        # Methods by their strongest over all models: CORE alpha (newest), Delta (Zulu);
+        # USED Bravo (newest; alpha's MENTIONED is weaker), Charlie (Bravo), Root (alpha);
+        # Lonely method has no evidence, so it is in none.
+        "methodsByStrongest": {"core": 2, "used": 3, "mentioned": 0},
     }
     gamma = tiny.query(NODE, {"path": "alpha/beta/gamma"})["node"]["counts"]
     assert (gamma["methodsInBranch"], gamma["methodsFiledHere"]) == (3, 3)

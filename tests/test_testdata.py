@@ -17,6 +17,7 @@ query Figures($slug: String!) {
     counts {
       methodsInBranch methodsFiledHere modelsInBranch evidenceInBranch childCount
       descendantCount treatmentsByStrength { core used mentioned }
+      methodsByStrongest { core used mentioned }
     }
   }
 }
@@ -126,6 +127,7 @@ def test_node_figures_match_the_reference(served: Api, dataset: str) -> None:
     for slug in _nodes_to_check(ref):
         node = served.query(NODE_FIGURES, {"slug": slug})["node"]
         assert _as_figures(node) == ref.node(slug), slug
+        assert node["counts"]["methodsByStrongest"] == ref.methods_by_strongest(slug), slug
 
 
 def test_by_model_rows_match_the_reference(served: Api, dataset: str) -> None:
