@@ -26,9 +26,7 @@ _COLUMNS = {"core_methods": 1, "used_methods": 2, "mentioned_methods": 3}
 def upgrade() -> None:
     with op.batch_alter_table("node_stats", schema=None) as batch_op:
         for column in _COLUMNS:
-            batch_op.add_column(
-                sa.Column(column, sa.Integer(), nullable=False, server_default="0")
-            )
+            batch_op.add_column(sa.Column(column, sa.Integer(), nullable=False, server_default="0"))
     for column, rank in _COLUMNS.items():
         op.execute(
             sa.text(
