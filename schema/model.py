@@ -10,9 +10,26 @@ from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import ModelOrderField, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder, name_contains, sort_of
+from schema.inputs import (
+    EvidenceFilterArgument,
+    ModelFilter,
+    ModelOrder,
+    list_name_of,
+    name_contains,
+    sort_of,
+)
 from schema.lookup import row_for_id
-from schema.pagination import After, Connection, First, PageRequest, connection_of
+from schema.pagination import (
+    DEFAULT_PAGE_SIZE,
+    After,
+    Before,
+    Connection,
+    First,
+    Last,
+    PageRequest,
+    Paging,
+    connection_of,
+)
 from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
 from store import models, treatments
 from store.models import ModelSelection
@@ -49,11 +66,13 @@ class Model(Slugged):
             Strength | None,
             strawberry.argument(description="Only treatments at least this strong."),
         ] = None,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
     ) -> Connection[MethodTreatmentRef]:
         branch = None if within is None else await row_for_id(info, "Node", within, "within")
-        request = PageRequest.of(info, "treatments", first, after)
+        request = PageRequest.of(info, "treatments", Paging(first, after, last, before))
         reader = info.context.reader
         model_id, rank = self.row_id(), max_rank(min_strength)
         page = await treatments.model_treatments_page(
@@ -97,22 +116,26 @@ class Model(Slugged):
     async def evidence(
         self,
         info: Info,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
         filter: EvidenceFilterArgument = None,
     ) -> Connection[EvidenceRef]:
         from schema.evidence import evidence_connection
 
         return await evidence_connection(
-            info, model_id=self.row_id(), first=first, after=after, filter=filter
+            info,
+            model_id=self.row_id(),
+            paging=Paging(first, after, last, before),
+            filter=filter,
         )
 
 
 async def models_connection(
     info: Info,
     *,
-    first: int | None,
-    after: str | None,
+    paging: Paging,
     filter: ModelFilter | None,
     order_by: ModelOrder | None,
 ) -> Connection[Model]:
@@ -126,15 +149,13 @@ async def models_connection(
         if filter
         else ModelSelection()
     )
-    order = order_by or ModelOrder(field=ModelOrderField.NAME)
-    request = PageRequest.of(
-        info, f"models:{order.field.value}:{order.direction.value}", first, after
-    )
+    sort = sort_of(order_by or ModelOrder(field=ModelOrderField.NAME))
+    request = PageRequest.of(info, list_name_of("models", sort), paging)
     reader = info.context.reader
     page = await models.models_page(
         reader,
         selection=selection,
-        sort=sort_of(order),
+        sort=sort,
         window=request.window,
     )
 

@@ -10,9 +10,25 @@ from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import ModelTreatmentOrderField, Scope, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatmentOrder, sort_of
+from schema.inputs import (
+    MethodFilterArgument,
+    MethodOrderArgument,
+    ModelTreatmentOrder,
+    list_name_of,
+    sort_of,
+)
 from schema.lookahead import selects
-from schema.pagination import After, Connection, First, PageRequest, connection_of
+from schema.pagination import (
+    DEFAULT_PAGE_SIZE,
+    After,
+    Before,
+    Connection,
+    First,
+    Last,
+    PageRequest,
+    Paging,
+    connection_of,
+)
 from schema.refs import MethodRef, ModelTreatmentRef
 from store import treatments
 from store.nodes import NodeWithStats
@@ -135,8 +151,10 @@ class Node(Slugged):
             Scope,
             strawberry.argument(description="HERE: filed at this node; BRANCH: at or below it."),
         ] = Scope.BRANCH,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
         filter: MethodFilterArgument = None,
         order_by: MethodOrderArgument = None,
     ) -> Connection[MethodRef]:
@@ -146,8 +164,7 @@ class Node(Slugged):
             info,
             at_node=self.row,
             scope=scope,
-            first=first,
-            after=after,
+            paging=Paging(first, after, last, before),
             filter=filter,
             order_by=order_by,
         )
@@ -160,8 +177,10 @@ class Node(Slugged):
     async def by_model(
         self,
         info: Info,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
         min_strength: Annotated[
             Strength | None,
             strawberry.argument(
@@ -171,16 +190,14 @@ class Node(Slugged):
         order_by: Annotated[
             ModelTreatmentOrder | None,
             strawberry.argument(
-                description="Row order; RELEASE_DATE DESC (the seed page's) if not given."
+                description="Row order; by release date, the newest first (the seed page's "
+                "order), if not given."
             ),
         ] = None,
     ) -> Connection[ModelTreatmentRef]:
-        order = order_by or ModelTreatmentOrder(field=ModelTreatmentOrderField.RELEASE_DATE)
+        sort = sort_of(order_by or ModelTreatmentOrder(field=ModelTreatmentOrderField.RELEASE_DATE))
         request = PageRequest.of(
-            info,
-            f"byModel:{order.field.value}:{order.direction.value}",
-            first,
-            after,
+            info, list_name_of("byModel", sort), Paging(first, after, last, before)
         )
         reader, loaders = info.context.reader, info.context.loaders
         node_id, rank = self.row_id(), max_rank(min_strength)
@@ -188,7 +205,7 @@ class Node(Slugged):
             reader,
             node_id=node_id,
             max_rank=rank,
-            sort=sort_of(order),
+            sort=sort,
             window=request.window,
         )
         if selects(info, "nodes", "methods"):

@@ -18,7 +18,7 @@ from schema.lookup import exactly_one, key_of
 from schema.method import Method, methods_connection
 from schema.model import Model, models_connection
 from schema.node import Node, children_levels
-from schema.pagination import After, Connection, First
+from schema.pagination import DEFAULT_PAGE_SIZE, After, Before, Connection, First, Last, Paging
 from schema.search import SearchConnection, search
 from schema.source import Source
 from schema.taxonomy import TaxonomySummary, taxonomy_summary
@@ -100,13 +100,15 @@ class Query:
     async def methods(
         self,
         info: Info,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
         filter: MethodFilterArgument = None,
         order_by: MethodOrderArgument = None,
     ) -> Connection[Method]:
         return await methods_connection(
-            info, first=first, after=after, filter=filter, order_by=order_by
+            info, paging=Paging(first, after, last, before), filter=filter, order_by=order_by
         )
 
     @strawberry.field(description="One model, by exactly one of `id` or `slug`; null if none.")
@@ -126,13 +128,15 @@ class Query:
     async def models(
         self,
         info: Info,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
         filter: ModelFilterArgument = None,
         order_by: ModelOrderArgument = None,
     ) -> Connection[Model]:
         return await models_connection(
-            info, first=first, after=after, filter=filter, order_by=order_by
+            info, paging=Paging(first, after, last, before), filter=filter, order_by=order_by
         )
 
     @strawberry.field(
@@ -145,10 +149,12 @@ class Query:
         query: Annotated[
             str, strawberry.argument(description="Words to look for, e.g. `expert parallel`.")
         ],
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
     ) -> SearchConnection:
-        return await search(info, query, first, after)
+        return await search(info, query, Paging(first, after, last, before))
 
     @strawberry.field(description="Any object by its ID; null when no object has it.")
     async def entity(

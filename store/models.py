@@ -59,13 +59,17 @@ async def models_page(
     sort: Sort,
     window: Window,
 ) -> Page:
-    """A page of models (rows of one model) by `name` or `release_date`."""
+    """A page of models (rows of one model) by `name` (A to Z, or Z to A when descending)
+    or `release_date` (newest first when descending, oldest first otherwise; undated
+    models last either way), ties by name A to Z, then slug, either way."""
+    return await paging.keyset_page(reader, _selected(selection), [model_order(sort)], window)
+
+
+def model_order(sort: Sort) -> SortKey:
+    """The stored rank (store.orders) that orders models by `name` or `release_date`."""
     if sort.field == "name":
-        keys = [SortKey(col(ModelRow.name_rank), descending=sort.descending)]
-    else:
-        # Stored newest first, so DESC (newest first) is the rank's ascending order.
-        keys = [SortKey(col(ModelRow.recency_rank), descending=not sort.descending)]
-    return await paging.keyset_page(reader, _selected(selection), keys, window)
+        return SortKey(col(ModelRow.name_desc_rank if sort.descending else ModelRow.name_rank))
+    return SortKey(col(ModelRow.recency_rank if sort.descending else ModelRow.age_rank))
 
 
 async def models_count(reader: Reader, *, selection: ModelSelection) -> int:
