@@ -45,8 +45,8 @@ class MethodOrder(BaseModel):
 
     field: MethodOrderField
     "What to order by."
-    direction: OrderDirection = OrderDirection.ASC
-    "Ascending or descending."
+    direction: Optional[OrderDirection] = None
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
 
 
 class ModelFilter(BaseModel):
@@ -67,8 +67,8 @@ class ModelOrder(BaseModel):
 
     field: ModelOrderField
     "What to order by."
-    direction: OrderDirection = OrderDirection.ASC
-    "Ascending or descending."
+    direction: Optional[OrderDirection] = None
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
 
 
 class ModelTreatmentOrder(BaseModel):
@@ -76,5 +76,5 @@ class ModelTreatmentOrder(BaseModel):
 
     field: ModelTreatmentOrderField
     "What to order by."
-    direction: OrderDirection = OrderDirection.DESC
-    "Ascending or descending."
+    direction: Optional[OrderDirection] = None
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
