@@ -1,7 +1,7 @@
 """The `Node` type: a node of the taxonomy tree, its place, its counts and its lists."""
 
-from collections.abc import Awaitable
-from typing import Annotated
+from collections.abc import Awaitable, Sequence
+from typing import Annotated, Any
 
 import strawberry
 
@@ -30,8 +30,7 @@ from schema.pagination import (
     connection_of,
 )
 from schema.refs import MethodRef, ModelTreatmentRef
-from store import treatments
-from store.nodes import NodeWithStats
+from store import nodes, treatments
 from store.rows import json_value
 from store.tables import NodeRow, NodeStatsRow
 
@@ -77,8 +76,19 @@ class NodeCounts:
         )
 
 
-def _nodes(pairs: list[NodeWithStats]) -> list["Node"]:
+def _nodes(pairs: Sequence[Sequence[Any]]) -> list["Node"]:
     return [Node(row=row, stats=stats) for row, stats in pairs]
+
+
+MaxDepth = Annotated[
+    int | None,
+    strawberry.argument(description="Only nodes at most this many levels below (1: children)."),
+]
+
+
+def _check_depth(max_depth: int | None) -> None:
+    if max_depth is not None and max_depth < 1:
+        raise BadUserInputError(f"`maxDepth` must be at least 1, got {max_depth}")
 
 
 @strawberry.type(description="A node of the taxonomy tree: a family of techniques.")
@@ -124,24 +134,61 @@ class Node(Slugged):
         return info.context.loaders.children_by_node_id.now_or_later(self.row_id(), _nodes)
 
     @strawberry.field(
-        description="All nodes below this one, flat, in pre-order (each node before its "
-        "children, siblings by name); rebuild the tree from `parent` and `level`."
+        description="The nodes directly below, by name (case-insensitively), a page at a "
+        "time: for a node with more children than a page shows."
     )
-    async def descendants(
+    async def children_connection(
         self,
         info: Info,
-        max_depth: Annotated[
-            int | None,
-            strawberry.argument(
-                description="Only nodes at most this many levels below (1: children)."
-            ),
-        ] = None,
-    ) -> list["Node"]:
-        if max_depth is not None and max_depth < 1:
-            raise BadUserInputError(f"`maxDepth` must be at least 1, got {max_depth}")
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+    ) -> Connection["Node"]:
+        return await self._below(info, 1, Paging(first, after, last, before))
+
+    @strawberry.field(
+        description="All nodes below this one, flat, in pre-order (each node before its "
+        "children, siblings by name); rebuild the tree from `parent` and `level`. All of "
+        "them at once.",
+        deprecation_reason="Use `descendantsConnection`, which pages: a branch grows with "
+        "the taxonomy.",
+    )
+    async def descendants(self, info: Info, max_depth: MaxDepth = None) -> list["Node"]:
+        _check_depth(max_depth)
         return _nodes(
             await info.context.loaders.descendants_by_node.load((self.row_id(), max_depth))
         )
+
+    @strawberry.field(
+        description="The nodes below this one, flat, in pre-order (each node before its "
+        "children, siblings by name), a page at a time; rebuild the tree from `parent` and "
+        "`level`."
+    )
+    async def descendants_connection(
+        self,
+        info: Info,
+        max_depth: MaxDepth = None,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+    ) -> Connection["Node"]:
+        _check_depth(max_depth)
+        return await self._below(info, max_depth, Paging(first, after, last, before))
+
+    async def _below(self, info: Info, max_depth: int | None, paging: Paging) -> Connection["Node"]:
+        """A page of the nodes below, at most ``max_depth`` levels down (all when None)."""
+        request = PageRequest.of(info, f"below:{max_depth}", paging)
+        reader = info.context.reader
+        page = await nodes.nodes_below_page(
+            reader, node=self.row, max_depth=max_depth, window=request.window
+        )
+
+        async def count() -> int:
+            return await nodes.nodes_below_count(reader, node=self.row, max_depth=max_depth)
+
+        return connection_of(page, request.list_name, _nodes(page.rows), count)
 
     @strawberry.field(description="The methods filed here (HERE) or in the branch (BRANCH).")
     async def methods(

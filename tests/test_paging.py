@@ -425,6 +425,35 @@ def test_the_other_connections_both_ways(api: Api) -> None:
         check_both_ways(api, listing)
 
 
+def test_a_nodes_children_and_descendants_both_ways(
+    api_for: Callable[[str, str], Api], backend: str
+) -> None:
+    """On PwC, whose largest node has more children than a page holds: the connections
+    hold what the lists hold (`descendants`, deprecated, and `children`), in pre-order."""
+    api = api_for(backend, "pwc")
+    roots = api.query("{ roots { slug counts { childCount descendantCount } } }")["roots"]
+    root = max(roots, key=lambda root: root["counts"]["childCount"])["slug"]
+    lists = api.query(
+        """query($s: String!) { node(slug: $s) {
+            children { id } descendants { id } near: descendants(maxDepth: 2) { id }
+        } }""",
+        {"s": root},
+    )["node"]
+    assert len(lists["children"]) > 100
+    for name, extra, expected in [
+        ("childrenConnection", "", lists["children"]),
+        ("descendantsConnection", "", lists["descendants"]),
+        ("descendantsConnection", "maxDepth: 2", lists["near"]),
+    ]:
+        listing = Listing(
+            f"{{ node(slug: $s) {{ {name}(ARGS) {{ PAGE }} }} }}",
+            ("node", name),
+            extra=extra,
+            params={"s": root},
+        )
+        assert check_both_ways(api, listing) == expected
+
+
 def test_nested_connections_both_ways_and_their_deprecated_lists(api: Api) -> None:
     """A By-model row's methods and a (model, method) pair's evidence page both ways, and
     the deprecated lists beside them still hold the same items."""
@@ -539,3 +568,12 @@ def test_cost_counts_last_as_it_counts_first(tiny: Api) -> None:
         assert response.status_code == 400
         refusals.append(response.json()["errors"][0]["extensions"]["cost"])
     assert refusals[0] == refusals[1] >= 100 * 100 * 10
+
+
+def test_descendants_connection_checks_max_depth(tiny: Api) -> None:
+    document = '{ node(slug: "alpha") { descendantsConnection(maxDepth: 0) { totalCount } } }'
+    (error,) = tiny.errors(document)
+    assert error["message"] == "`maxDepth` must be at least 1, got 0"
+    document = '{ node(slug: "alpha") { descendantsConnection(maxDepth: 1) { nodes { slug } } } }'
+    nodes = tiny.query(document)["node"]["descendantsConnection"]["nodes"]
+    assert nodes == [{"slug": "beta"}, {"slug": "delta"}]
