@@ -136,15 +136,21 @@ MethodFilterArgument = Annotated[
 ]
 MethodOrderArgument = Annotated[
     MethodOrder | None,
-    strawberry.argument(description="Order of the list; by name if not given."),
+    strawberry.argument(description="Order of the list; null: the default, by name."),
 ]
 ModelFilterArgument = Annotated[
     ModelFilter | None, strawberry.argument(description="Narrow the list of models.")
 ]
 ModelOrderArgument = Annotated[
     ModelOrder | None,
-    strawberry.argument(description="Order of the list; by name if not given."),
+    strawberry.argument(description="Order of the list; null: the default, by name."),
 ]
 EvidenceFilterArgument = Annotated[
     EvidenceFilter | None, strawberry.argument(description="Narrow the list of evidence.")
 ]
+
+# The lists' default orders, as the schema states them (`orderBy: MethodOrder = {field:
+# NAME}`); an order given as null is the default too. Never changed: shared defaults.
+METHODS_BY_NAME = MethodOrder(field=MethodOrderField.NAME)
+MODELS_BY_NAME = ModelOrder(field=ModelOrderField.NAME)
+BY_MODEL_NEWEST_FIRST = ModelTreatmentOrder(field=ModelTreatmentOrderField.RELEASE_DATE)

@@ -8,8 +8,9 @@ import strawberry
 from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
-from schema.enums import MethodOrderField, Scope, Strength, max_rank
+from schema.enums import Scope, Strength, max_rank
 from schema.inputs import (
+    METHODS_BY_NAME,
     EvidenceFilterArgument,
     MethodFilter,
     MethodOrder,
@@ -166,7 +167,7 @@ async def methods_connection(
     order_by: MethodOrder | None,
 ) -> Connection[Method]:
     """A page of methods: all of them, or those of a node (HERE) or of its branch."""
-    sort = sort_of(order_by or MethodOrder(field=MethodOrderField.NAME))
+    sort = sort_of(order_by or METHODS_BY_NAME)
     selection = await _selection(info, at_node, scope, filter)
     request = PageRequest.of(info, list_name_of("methods", sort), paging)
     reader, loaders = info.context.reader, info.context.loaders

@@ -8,9 +8,10 @@ import strawberry
 from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
-from schema.enums import ModelOrderField, Strength, max_rank
+from schema.enums import Strength, max_rank
 from schema.errors import BadUserInputError
 from schema.inputs import (
+    MODELS_BY_NAME,
     EvidenceFilterArgument,
     ModelFilter,
     ModelOrder,
@@ -149,7 +150,7 @@ async def models_connection(
         if filter
         else ModelSelection()
     )
-    sort = sort_of(order_by or ModelOrder(field=ModelOrderField.NAME))
+    sort = sort_of(order_by or MODELS_BY_NAME)
     request = PageRequest.of(info, list_name_of("models", sort), paging)
     reader = info.context.reader
     page = await models.models_page(

@@ -8,9 +8,11 @@ import strawberry
 from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
-from schema.enums import ModelTreatmentOrderField, Scope, Strength, max_rank
+from schema.enums import Scope, Strength, max_rank
 from schema.errors import BadUserInputError
 from schema.inputs import (
+    BY_MODEL_NEWEST_FIRST,
+    METHODS_BY_NAME,
     MethodFilterArgument,
     MethodOrderArgument,
     ModelTreatmentOrder,
@@ -203,7 +205,7 @@ class Node(Slugged):
         last: Last = None,
         before: Before = None,
         filter: MethodFilterArgument = None,
-        order_by: MethodOrderArgument = None,
+        order_by: MethodOrderArgument = METHODS_BY_NAME,
     ) -> Connection[MethodRef]:
         from schema.method import methods_connection
 
@@ -237,12 +239,12 @@ class Node(Slugged):
         order_by: Annotated[
             ModelTreatmentOrder | None,
             strawberry.argument(
-                description="Row order; by release date, the newest first (the seed page's "
-                "order), if not given."
+                description="Row order; null: the default, by release date, the newest first "
+                "(the seed page's order)."
             ),
-        ] = None,
+        ] = BY_MODEL_NEWEST_FIRST,
     ) -> Connection[ModelTreatmentRef]:
-        sort = sort_of(order_by or ModelTreatmentOrder(field=ModelTreatmentOrderField.RELEASE_DATE))
+        sort = sort_of(order_by or BY_MODEL_NEWEST_FIRST)
         request = PageRequest.of(
             info, list_name_of("byModel", sort), Paging(first, after, last, before)
         )

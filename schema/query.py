@@ -9,6 +9,8 @@ from schema.errors import BadUserInputError
 from schema.evidence import Evidence
 from schema.ids import InvalidIdError, decode_id
 from schema.inputs import (
+    METHODS_BY_NAME,
+    MODELS_BY_NAME,
     MethodFilterArgument,
     MethodOrderArgument,
     ModelFilterArgument,
@@ -105,7 +107,7 @@ class Query:
         last: Last = None,
         before: Before = None,
         filter: MethodFilterArgument = None,
-        order_by: MethodOrderArgument = None,
+        order_by: MethodOrderArgument = METHODS_BY_NAME,
     ) -> Connection[Method]:
         return await methods_connection(
             info, paging=Paging(first, after, last, before), filter=filter, order_by=order_by
@@ -133,7 +135,7 @@ class Query:
         last: Last = None,
         before: Before = None,
         filter: ModelFilterArgument = None,
-        order_by: ModelOrderArgument = None,
+        order_by: ModelOrderArgument = MODELS_BY_NAME,
     ) -> Connection[Model]:
         return await models_connection(
             info, paging=Paging(first, after, last, before), filter=filter, order_by=order_by

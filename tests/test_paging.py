@@ -554,7 +554,28 @@ def test_every_connection_pages_both_ways_with_its_defaults_in_the_sdl() -> None
     assert len(connections) >= 10, connections
     sdl = schema.as_str()
     assert "first: Int = null" not in sdl
-    assert "if not given, at most" not in sdl
+    assert "if not given" not in sdl
+    # The default orders are in the SDL too, not in prose.
+    assert sdl.count("orderBy: MethodOrder = { field: NAME }") == 2  # Query.methods, Node.methods
+    assert sdl.count("orderBy: ModelOrder = { field: NAME }") == 1
+    assert sdl.count("orderBy: ModelTreatmentOrder = { field: RELEASE_DATE }") == 1
+
+
+def test_an_order_given_as_null_is_the_default(dataset: tuple[Api, Reference, str]) -> None:
+    api, reference, path = dataset
+    answer = api.query(
+        """query($p: String!) {
+            methods(first: 100, orderBy: null) { nodes { slug } }
+            models(first: 100, orderBy: null) { nodes { slug } }
+            node(path: $p) { byModel(first: 100, orderBy: null) { nodes { model { slug } } } }
+        }""",
+        {"p": path},
+    )
+    assert _slugs(answer["methods"]["nodes"]) == reference.methods_ordered("name", False)[:100]
+    assert _slugs(answer["models"]["nodes"]) == reference.models_ordered("name", False)
+    rows = answer["node"]["byModel"]["nodes"]
+    expected = [row.model_slug for row in reference.by_model(path.split("/")[-1])]
+    assert [row["model"]["slug"] for row in rows] == expected
 
 
 def test_cost_counts_last_as_it_counts_first(tiny: Api) -> None:
