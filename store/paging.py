@@ -16,7 +16,12 @@ from store.rows import AnySelect, Prepared
 
 
 class PositionError(ValueError):
-    """The values to start after do not fit the list's sort keys (a damaged cursor)."""
+    """The values of a bound (``bound``: `after` or `before`) do not fit the list's sort
+    keys (a damaged cursor)."""
+
+    def __init__(self, message: str, bound: str) -> None:
+        super().__init__(message)
+        self.bound = bound
 
 
 @dataclass(frozen=True)
@@ -103,11 +108,12 @@ async def _rows(
 _INTEGERS = range(-(2**63), 2**63)
 
 
-def _check_position(keys: Sequence[SortKey], values: Sequence[Any]) -> None:
-    """``values`` fit ``keys``: as many, each of its key's type (an integer in range, or
-    text), so that no statement is sent with a value the database would refuse."""
+def _check_position(keys: Sequence[SortKey], values: Sequence[Any], bound: str) -> None:
+    """``values`` (of the bound ``bound``) fit ``keys``: as many, each of its key's type
+    (an integer in range, or text), so that no statement is sent with a value the
+    database would refuse."""
     if len(values) != len(keys):
-        raise PositionError(f"{len(values)} values to start after, for {len(keys)} sort keys")
+        raise PositionError(f"{len(values)} values to page from, for {len(keys)} sort keys", bound)
     for key, value in zip(keys, values, strict=True):
         wanted = key.column.type.python_type
         if wanted is int:
@@ -115,7 +121,7 @@ def _check_position(keys: Sequence[SortKey], values: Sequence[Any]) -> None:
         else:
             fits = isinstance(value, wanted)
         if not fits:
-            raise PositionError(f"{value!r} is not a {wanted.__name__} of this list's order")
+            raise PositionError(f"{value!r} is not a {wanted.__name__} of this list's order", bound)
 
 
 def _beyond(
@@ -202,9 +208,9 @@ async def keyset_page(
     """The ``window`` of ``listing`` in the order of ``keys`` (whose last key must be
     unique), and whether rows lie before and after it: exactly, both ways."""
     after, before, backward = window.after, window.before, window.from_end
-    for values in (after, before):
+    for bound, values in (("after", after), ("before", before)):
         if values is not None:
-            _check_position(keys, values)
+            _check_position(keys, values, bound)
     bounds = {**_params("after", after), **_params("before", before)}
     total = after is None and before is None and window.with_total
     shape = (after is not None, before is not None, backward, total)
@@ -231,15 +237,16 @@ async def keyset_page(
     rows = [row[:-width] for row in taken]
     row_keys = [row[-width:][: len(keys)] for row in taken]
     length = (result[0][-1] if result else 0) if total else None
-    # Rows before the page: more in the window when it was read from the end, or any at
-    # or before `after` (the window stopped there); rows after it likewise. A bound on the
-    # side the window was read from is always looked at; the other side's only when the
-    # window had no more rows.
+    # Rows lie before the page when the window had more at its start (read from the end),
+    # or else when the list has any at or before `after`; after the page likewise. So a
+    # cursor on the side the page was read from is always probed, one on the far side
+    # only when the window ran out before it.
+    forward = not backward
     at_after = after is not None and not (backward and more_in_window)
-    at_before = before is not None and not (not backward and more_in_window)
+    at_before = before is not None and not (forward and more_in_window)
     after_rows, before_rows = await _probe(reader, listing, keys, bounds, at_after, at_before)
-    has_next = before_rows or (more_in_window and not backward)
-    has_previous = after_rows or (more_in_window and backward)
+    has_next = (forward and more_in_window) or before_rows
+    has_previous = (backward and more_in_window) or after_rows
     return Page(rows, row_keys, has_next, has_previous, length)
 
 

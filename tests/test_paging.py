@@ -4,7 +4,9 @@ last, one in the middle, an empty one), and the orders of the lists (natural dir
 undated models last both ways, ties by name then slug both ways), checked against the
 oracle (tests/reference.py) on the fixtures and on a dataset made of ties."""
 
+import base64
 import dataclasses
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -538,6 +540,14 @@ def test_bad_before_cursors_are_input_errors(tiny: Api) -> None:
     (error,) = tiny.errors(document, {"c": cursor["endCursor"]})
     assert "`before` cursor" in error["message"]
     assert "belongs to another list or ordering" in error["message"]
+    # A cursor of the right list whose value is not of its order's type: damaged.
+    raw = cursor["endCursor"]
+    list_name = json.loads(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))[0]
+    forged = base64.urlsafe_b64encode(json.dumps([list_name, "x"]).encode()).decode()
+    document = "query($c: String) { models(last: 1, before: $c) { nodes { slug } } }"
+    (error,) = tiny.errors(document, {"c": forged})
+    assert error["message"] == "`before` cursor is damaged; start again without it"
+    assert error["extensions"]["code"] == "BAD_USER_INPUT"
 
 
 def test_every_connection_pages_both_ways_with_its_defaults_in_the_sdl() -> None:
