@@ -30,6 +30,7 @@ from schema.pagination import (
     PageRequest,
     Paging,
     connection_of,
+    paged,
 )
 from schema.refs import EvidenceRef, MethodTreatmentRef, NodeRef
 from store import methods, treatments
@@ -116,20 +117,21 @@ class Method(Slugged):
         last: Last = None,
         before: Before = None,
     ) -> Connection[MethodTreatmentRef]:
-        request = PageRequest.of(info, "treatmentsOfMethod", Paging(first, after, last, before))
-        reader = info.context.reader
-        method_id, rank = self.row_id(), max_rank(min_strength)
-        page = await treatments.method_treatments_page(
-            reader, method_id=method_id, max_rank=rank, window=request.window
-        )
-        items = [refs.method_treatment(treatment, model, self) for treatment, model in page.rows]
-
-        async def count() -> int:
-            return await treatments.method_treatments_count(
+        reader, method_id, rank = info.context.reader, self.row_id(), max_rank(min_strength)
+        return await paged(
+            info,
+            "treatmentsOfMethod",
+            Paging(first, after, last, before),
+            read=lambda window: treatments.method_treatments_page(
+                reader, method_id=method_id, max_rank=rank, window=window
+            ),
+            count=lambda: treatments.method_treatments_count(
                 reader, method_id=method_id, max_rank=rank
-            )
-
-        return connection_of(page, request.list_name, items, count)
+            ),
+            items=lambda rows: [
+                refs.method_treatment(treatment, model, self) for treatment, model in rows
+            ],
+        )
 
     @strawberry.field(description="The evidence on this method, strongest first.")
     async def evidence(

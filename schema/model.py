@@ -1,7 +1,8 @@
 """The `Model` type: an AI model whose documents describe methods."""
 
+from collections.abc import Sequence
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Any
 
 import strawberry
 
@@ -30,11 +31,20 @@ from schema.pagination import (
     PageRequest,
     Paging,
     connection_of,
+    paged,
 )
 from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
-from store import models, treatments
+from schema.treatment import model_treatments_connection
+from store import models
 from store.models import ModelSelection
 from store.tables import ModelRow
+
+Level = Annotated[int, strawberry.argument(description="Which level's branches (1: the roots).")]
+
+
+def _check_level(level: int) -> None:
+    if level < 1:
+        raise BadUserInputError(f"`level` must be at least 1, got {level}")
 
 
 @strawberry.type(description="An AI model whose own documents describe methods.")
@@ -47,10 +57,33 @@ class Model(Slugged):
 
     release_date: date | None = row_field("When the model was released, when known.")
 
-    @strawberry.field(description="The model's documents.")
+    @strawberry.field(
+        description="The model's documents, in file order, all at once.",
+        deprecation_reason="Use `sourcesConnection`, which pages: a model's documents grow "
+        "with the loads.",
+    )
     async def sources(self, info: Info) -> list[SourceRef]:
         rows = await info.context.loaders.sources_by_model_id.load(self.row_id())
         return [refs.source(row) for row in rows]
+
+    @strawberry.field(description="The model's documents, a page at a time, in file order.")
+    async def sources_connection(
+        self,
+        info: Info,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+    ) -> Connection[SourceRef]:
+        reader, model_id = info.context.reader, self.row_id()
+        return await paged(
+            info,
+            "sources",
+            Paging(first, after, last, before),
+            read=lambda window: models.sources_page(reader, model_id=model_id, window=window),
+            count=lambda: models.sources_count(reader, model_id=model_id),
+            items=lambda rows: [refs.source(row) for (row,) in rows],
+        )
 
     @strawberry.field(
         description="The methods the model treats, one per method, strongest first, then by "
@@ -73,42 +106,51 @@ class Model(Slugged):
         before: Before = None,
     ) -> Connection[MethodTreatmentRef]:
         branch = None if within is None else await row_for_id(info, "Node", within, "within")
-        request = PageRequest.of(info, "treatments", Paging(first, after, last, before))
-        reader = info.context.reader
-        model_id, rank = self.row_id(), max_rank(min_strength)
-        page = await treatments.model_treatments_page(
-            reader,
-            model_id=model_id,
-            max_rank=rank,
+        return await model_treatments_connection(
+            info,
+            Paging(first, after, last, before),
+            model=self.row,
+            max_rank=max_rank(min_strength),
             within=branch,
-            window=request.window,
         )
-        items = [
-            refs.method_treatment(treatment, self.row, refs.method(method, stats))
-            for treatment, method, stats in page.rows
-        ]
-
-        async def count() -> int:
-            return await treatments.model_treatments_count(
-                reader, model_id=model_id, max_rank=rank, within=branch
-            )
-
-        return connection_of(page, request.list_name, items, count)
 
     @strawberry.field(
         description="The model's profile: its strongest treatment in each branch at `level` "
         "where it has evidence, in tree order."
     )
-    async def branches(
+    async def branches(self, info: Info, level: Level = 1) -> list[ModelTreatmentRef]:
+        _check_level(level)
+        rows = await info.context.loaders.branches_by_model_level.load((self.row_id(), level))
+        return self._profile(rows)
+
+    @strawberry.field(
+        description="The model's profile, a page at a time: its strongest treatment in each "
+        "branch at `level` where it has evidence, in tree order (for deep levels, where "
+        "the branches are many)."
+    )
+    async def branches_connection(
         self,
         info: Info,
-        level: Annotated[
-            int, strawberry.argument(description="Which level's branches (1: the roots).")
-        ] = 1,
-    ) -> list[ModelTreatmentRef]:
-        if level < 1:
-            raise BadUserInputError(f"`level` must be at least 1, got {level}")
-        rows = await info.context.loaders.branches_by_model_level.load((self.row_id(), level))
+        level: Level = 1,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+    ) -> Connection[ModelTreatmentRef]:
+        _check_level(level)
+        reader, model_id = info.context.reader, self.row_id()
+        return await paged(
+            info,
+            "branches",
+            Paging(first, after, last, before),
+            read=lambda window: models.branches_page(
+                reader, model_id=model_id, level=level, window=window
+            ),
+            count=lambda: models.branches_count(reader, model_id=model_id, level=level),
+            items=self._profile,
+        )
+
+    def _profile(self, rows: Sequence[Sequence[Any]]) -> list[ModelTreatmentRef]:
         return [
             refs.model_treatment(branch, self.row, (node, stats)) for branch, node, stats in rows
         ]

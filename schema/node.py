@@ -30,6 +30,7 @@ from schema.pagination import (
     PageRequest,
     Paging,
     connection_of,
+    paged,
 )
 from schema.refs import MethodRef, ModelTreatmentRef
 from store import nodes, treatments
@@ -181,16 +182,17 @@ class Node(Slugged):
 
     async def _below(self, info: Info, max_depth: int | None, paging: Paging) -> Connection["Node"]:
         """A page of the nodes below, at most ``max_depth`` levels down (all when None)."""
-        request = PageRequest.of(info, f"below:{max_depth}", paging)
-        reader = info.context.reader
-        page = await nodes.nodes_below_page(
-            reader, node=self.row, max_depth=max_depth, window=request.window
+        reader, node = info.context.reader, self.row
+        return await paged(
+            info,
+            f"below:{max_depth}",
+            paging,
+            read=lambda window: nodes.nodes_below_page(
+                reader, node=node, max_depth=max_depth, window=window
+            ),
+            count=lambda: nodes.nodes_below_count(reader, node=node, max_depth=max_depth),
+            items=_nodes,
         )
-
-        async def count() -> int:
-            return await nodes.nodes_below_count(reader, node=self.row, max_depth=max_depth)
-
-        return connection_of(page, request.list_name, _nodes(page.rows), count)
 
     @strawberry.field(description="The methods filed here (HERE) or in the branch (BRANCH).")
     async def methods(

@@ -296,6 +296,23 @@ def connection_of(
     )
 
 
+async def paged(
+    info: Info,
+    list_name: str,
+    paging: Paging,
+    *,
+    read: Callable[[Window], Awaitable[Page]],
+    count: Callable[[], Awaitable[int]],
+    items: Callable[[list[tuple[Any, ...]]], list[T]],
+) -> Connection[T]:
+    """The page ``paging`` asks for of a list: ``read`` reads a window of its rows,
+    ``items`` makes them the page's items, ``count`` counts the whole list (run only when
+    the query asks for `totalCount` of a page that did not bring it along)."""
+    request = PageRequest.of(info, list_name, paging)
+    page = await read(request.window)
+    return connection_of(page, request.list_name, items(page.rows), count)
+
+
 def _known(total: int) -> Callable[[], Awaitable[int]]:
     async def count() -> int:
         return total

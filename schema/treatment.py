@@ -19,15 +19,14 @@ from schema.pagination import (
     Connection,
     First,
     Last,
-    PageRequest,
     Paging,
-    connection_of,
+    paged,
 )
 from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
 from store import treatments
 from store.nodes import NodeWithStats
 from store.strength import WEAKEST_RANK
-from store.tables import BranchModelRow, ModelRow, TreatmentRow
+from store.tables import BranchModelRow, ModelRow, NodeRow, TreatmentRow
 from store.treatments import TreatmentWithMethod
 
 
@@ -132,24 +131,44 @@ class ModelTreatment(RowBacked):
         last: Last = None,
         before: Before = None,
     ) -> Connection[MethodTreatment]:
-        request = PageRequest.of(info, "treatments", Paging(first, after, last, before))
-        reader, model_id, branch = info.context.reader, self.row.model_id, self.node_pair[0]
-        page = await treatments.model_treatments_page(
-            reader, model_id=model_id, max_rank=WEAKEST_RANK, within=branch, window=request.window
+        return await model_treatments_connection(
+            info,
+            Paging(first, after, last, before),
+            model=self.model_row,
+            max_rank=WEAKEST_RANK,
+            within=self.node_pair[0],
         )
 
-        async def count() -> int:
-            return await treatments.model_treatments_count(
-                reader, model_id=model_id, max_rank=WEAKEST_RANK, within=branch
-            )
-
-        return connection_of(page, request.list_name, self._treatments(page.rows), count)
-
     def _treatments(self, rows: Sequence[TreatmentWithMethod]) -> list[MethodTreatment]:
-        model = self.model_row
-        return [
-            MethodTreatment(
-                row=treatment, model_row=model, method_object=refs.method(method, stats)
-            )
-            for treatment, method, stats in rows
-        ]
+        return method_treatments(self.model_row, rows)
+
+
+def method_treatments(
+    model: ModelRow, rows: Sequence[TreatmentWithMethod]
+) -> list[MethodTreatment]:
+    """A model's treatments read with their methods, as objects."""
+    return [
+        MethodTreatment(row=treatment, model_row=model, method_object=refs.method(method, stats))
+        for treatment, method, stats in rows
+    ]
+
+
+async def model_treatments_connection(
+    info: Info, paging: Paging, *, model: ModelRow, max_rank: int, within: NodeRow | None
+) -> Connection[MethodTreatment]:
+    """A page of the methods ``model`` treats at ``max_rank`` or stronger (in the branch of
+    ``within`` when given), strongest first, then by method name."""
+    reader, model_id = info.context.reader, model.id
+    assert model_id is not None  # a row read from the database
+    return await paged(
+        info,
+        "treatments",
+        paging,
+        read=lambda window: treatments.model_treatments_page(
+            reader, model_id=model_id, max_rank=max_rank, within=within, window=window
+        ),
+        count=lambda: treatments.model_treatments_count(
+            reader, model_id=model_id, max_rank=max_rank, within=within
+        ),
+        items=lambda rows: method_treatments(model, rows),
+    )

@@ -456,6 +456,38 @@ def test_a_nodes_children_and_descendants_both_ways(
         assert check_both_ways(api, listing) == expected
 
 
+def test_a_models_sources_and_profile_both_ways(
+    api_for: Callable[[str, str], Api], backend: str
+) -> None:
+    """On GO, whose models have several documents and treat methods in many branches:
+    the connections hold what the lists hold (`sources`, deprecated, and `branches`)."""
+    api = api_for(backend, "go")
+    every_model = Listing(
+        "{ models(ARGS) { PAGE } }",
+        ("models",),
+        "slug sources { id } branches(level: 3) { node { id } }",
+    )
+    models, _ = every_model.everything(api)
+    for name, list_name, extra, item in [
+        ("sourcesConnection", "sources", "", "id"),
+        ("branchesConnection", "branches", "level: 3", "node { id }"),
+    ]:
+        model = max(models, key=lambda model: len(model[list_name]))
+        listing = Listing(
+            f"{{ model(slug: $s) {{ {name}(ARGS) {{ PAGE }} }} }}",
+            ("model", name),
+            item,
+            extra,
+            {"s": model["slug"]},
+        )
+        assert check_both_ways(api, listing) == model[list_name]
+    document = (
+        "query($s: String!) { model(slug: $s) { branchesConnection(level: 0) { totalCount } } }"
+    )
+    (error,) = api.errors(document, {"s": models[0]["slug"]})
+    assert error["message"] == "`level` must be at least 1, got 0"
+
+
 def test_nested_connections_both_ways_and_their_deprecated_lists(api: Api) -> None:
     """A By-model row's methods and a (model, method) pair's evidence page both ways, and
     the deprecated lists beside them still hold the same items."""
