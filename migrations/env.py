@@ -24,6 +24,15 @@ def run_migrations_online() -> None:
     url = config.attributes.get("database_url") or Settings().database_url
     engine = make_sync_engine(url)
     with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Batch mode rebuilds a table to alter it (copy, drop, rename): with foreign
+            # keys enforced, dropping a table that other rows refer to fails. They are
+            # turned off for the migration (outside any transaction, where SQLite takes
+            # the pragma) and checked once it is done.
+            driver = connection.connection.driver_connection
+            assert driver is not None  # a connection just opened has its driver's
+            driver.execute("PRAGMA foreign_keys = OFF")
         context.configure(
             connection=connection,
             target_metadata=metadata,
@@ -33,6 +42,10 @@ def run_migrations_online() -> None:
         )
         with context.begin_transaction():
             context.run_migrations()
+            if sqlite:
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                if broken:
+                    raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
     engine.dispose()
 
 

@@ -49,46 +49,81 @@ class SourceKind(Enum):
     OTHER = strawberry.enum_value("other", description="Any other document.")
 
 
-@strawberry.enum(description="The direction of an ordering.")
+@strawberry.enum(
+    description="The direction of an ordering. Left out (or null), each field takes its "
+    "natural direction, which its description states: names A to Z, counts and strengths "
+    "the largest first, dates the newest first."
+)
 class OrderDirection(Enum):
-    ASC = strawberry.enum_value("asc", description="Ascending: smallest, oldest or A first.")
-    DESC = strawberry.enum_value("desc", description="Descending: largest, newest or Z first.")
+    ASC = strawberry.enum_value(
+        "asc", description="Ascending: A first, the smallest, the weakest or the oldest first."
+    )
+    DESC = strawberry.enum_value(
+        "desc", description="Descending: Z first, the largest, the strongest or the newest first."
+    )
+
+
+_NAME = (
+    "By name case-insensitively, equal names by slug. Natural direction ASC (A to Z); DESC "
+    "is Z to A, equal names still by slug A to Z."
+)
+_RELEASE_DATE = (
+    "By release date. Natural direction DESC (the newest first); ASC is the oldest first. "
+    "Either way models without a release date come after every dated one, and models "
+    "released the same day or undated are ordered by name case-insensitively, then slug."
+)
 
 
 @strawberry.enum(description="Fields that methods can be ordered by.")
 class MethodOrderField(Enum):
-    NAME = strawberry.enum_value("name", description="By name, case-insensitively.")
+    NAME = strawberry.enum_value("name", description=_NAME)
     STRONGEST = strawberry.enum_value(
         "strongest",
-        description="By strongest treatment over all models (DESC: CORE first, untreated last).",
+        description="By the strongest treatment over all models. Natural direction DESC (CORE "
+        "first); ASC is MENTIONED first. Either way methods that no model treats come last; "
+        "ties by name case-insensitively, then slug.",
     )
     MODEL_COUNT = strawberry.enum_value(
-        "model_count", description="By the number of models that treat the method."
+        "model_count",
+        description="By how many models treat the method. Natural direction DESC (the most "
+        "first); ties by name case-insensitively, then slug, either way.",
     )
 
 
 @strawberry.enum(description="Fields that models can be ordered by.")
 class ModelOrderField(Enum):
-    NAME = strawberry.enum_value("name", description="By name, case-insensitively.")
-    RELEASE_DATE = strawberry.enum_value(
-        "release_date",
-        description="By release date (DESC: newest first, undated after, ties by name).",
-    )
+    NAME = strawberry.enum_value("name", description=_NAME)
+    RELEASE_DATE = strawberry.enum_value("release_date", description=_RELEASE_DATE)
 
 
 @strawberry.enum(description="Fields that By-model rows can be ordered by.")
 class ModelTreatmentOrderField(Enum):
     RELEASE_DATE = strawberry.enum_value(
         "release_date",
-        description="By the model's release date (DESC, the default: newest first, undated "
-        "models after them, ties by name case-insensitively: the seed page's order).",
+        description=f"By the model's release date; the table's default order (the seed "
+        f"page's). {_RELEASE_DATE.removeprefix('By release date. ')}",
     )
-    NAME = strawberry.enum_value("name", description="By model name, case-insensitively.")
+    NAME = strawberry.enum_value("name", description=_NAME)
+    STRONGEST = strawberry.enum_value(
+        "strongest",
+        description="By the model's strongest treatment in the branch. Natural direction DESC "
+        "(CORE first); ASC is MENTIONED first; ties by model name case-insensitively, then "
+        "slug, either way.",
+    )
     STRENGTH = strawberry.enum_value(
         "strength",
-        description="By the model's strongest treatment in the branch, ties by release date.",
+        description="The same order as STRONGEST, under its old name.",
+        deprecation_reason="Use STRONGEST: one name for the strongest treatment in every order.",
     )
     METHOD_COUNT = strawberry.enum_value(
         "method_count",
-        description="By how many of the branch's methods the model treats, ties by release date.",
+        description="By how many of the branch's methods the model treats. Natural direction "
+        "DESC (the most first); ties by model name case-insensitively, then slug, either way.",
     )
+
+
+# The direction each field takes when an order leaves `direction` out: descending (the
+# largest, strongest or newest first) for all but names.
+ASCENDING_BY_NATURE = frozenset({"name"})
+# Old names of an order, kept (deprecated) for the clients that use them.
+SAME_ORDER_AS = {"strength": "strongest"}

@@ -133,7 +133,9 @@ def classified(error: GraphQLError, request_id: str | None) -> GraphQLError:
         )
     if isinstance(original, PositionError):
         return _with_code(
-            error, "BAD_USER_INPUT", "`after` cursor is damaged; start again without it"
+            error,
+            "BAD_USER_INPUT",
+            f"`{original.bound}` cursor is damaged; start again without it",
         )
     if isinstance(original, PoolTimeoutError):
         # Every pooled connection stayed busy: this server is overloaded, the database is

@@ -12,7 +12,7 @@ from schema.enums import Strength
 from schema.inputs import EvidenceFilter
 from schema.lookup import row_for_id
 from schema.node_ref import branch_of
-from schema.pagination import Connection, PageRequest, connection_of
+from schema.pagination import Connection, PageRequest, Paging, connection_of
 from schema.refs import MethodRef, ModelRef, SourceRef
 from store import evidence
 from store.evidence import EvidenceSelection
@@ -62,18 +62,18 @@ async def evidence_connection(
     *,
     method_id: int | None = None,
     model_id: int | None = None,
-    first: int | None,
-    after: str | None,
+    paging: Paging,
     filter: EvidenceFilter | None,
 ) -> Connection[Evidence]:
-    """A page of a method's or a model's evidence, strongest first, then in file order."""
+    """A page of a method's, a model's or a (model, method) pair's evidence, strongest
+    first, then in file order."""
     selection = EvidenceSelection(
         method_ids=() if method_id is None else (method_id,),
         model_ids=() if model_id is None else (model_id,),
     )
     if filter is not None:
         selection = await _filtered(info, selection, filter)
-    request = PageRequest.of(info, "evidence", first, after)
+    request = PageRequest.of(info, "evidence", paging)
     reader = info.context.reader
     page = await evidence.evidence_page(
         reader,

@@ -6,6 +6,8 @@ from typing import Annotated
 import strawberry
 
 from schema.enums import (
+    ASCENDING_BY_NATURE,
+    SAME_ORDER_AS,
     MethodOrderField,
     ModelOrderField,
     ModelTreatmentOrderField,
@@ -34,12 +36,20 @@ class MethodFilter:
     branch: NodeReference | None = branch_field("methods")
 
 
+def _direction() -> OrderDirection | None:
+    """Each order's direction, described once."""
+    return strawberry.field(  # type: ignore[no-any-return]
+        default=None,
+        description="ASC or DESC; left out or null, the field's natural direction (its "
+        "description says which: A to Z for names, the largest, strongest or newest first "
+        "for the rest).",
+    )
+
+
 @strawberry.input(description="How to order methods.")
 class MethodOrder:
     field: MethodOrderField = strawberry.field(description="What to order by.")
-    direction: OrderDirection = strawberry.field(
-        default=OrderDirection.ASC, description="Ascending or descending."
-    )
+    direction: OrderDirection | None = _direction()
 
 
 @strawberry.input(description="Narrows a list of models; every given condition must hold.")
@@ -61,17 +71,13 @@ class ModelFilter:
 @strawberry.input(description="How to order models.")
 class ModelOrder:
     field: ModelOrderField = strawberry.field(description="What to order by.")
-    direction: OrderDirection = strawberry.field(
-        default=OrderDirection.ASC, description="Ascending or descending."
-    )
+    direction: OrderDirection | None = _direction()
 
 
 @strawberry.input(description="How to order the rows of a By-model table.")
 class ModelTreatmentOrder:
     field: ModelTreatmentOrderField = strawberry.field(description="What to order by.")
-    direction: OrderDirection = strawberry.field(
-        default=OrderDirection.DESC, description="Ascending or descending."
-    )
+    direction: OrderDirection | None = _direction()
 
 
 @strawberry.input(description="Narrows a list of evidence; every given condition must hold.")
@@ -108,8 +114,19 @@ def name_contains(given: MethodFilter | ModelFilter | None) -> str | None:
 
 
 def sort_of(order: MethodOrder | ModelOrder | ModelTreatmentOrder) -> Sort:
-    """An order argument as the data layer takes it."""
-    return Sort(str(order.field.value), order.direction is OrderDirection.DESC)
+    """An order argument as the data layer takes it: an old name of a field as the field,
+    a direction left out as the field's natural one."""
+    field = str(order.field.value)
+    field = SAME_ORDER_AS.get(field, field)
+    if order.direction is None:
+        return Sort(field, descending=field not in ASCENDING_BY_NATURE)
+    return Sort(field, descending=order.direction is OrderDirection.DESC)
+
+
+def list_name_of(list_field: str, sort: Sort) -> str:
+    """What a list's cursors name it by: the field and the order it was read in (an order
+    asked for by an old name or with its natural direction left out is the same list)."""
+    return f"{list_field}:{sort.field}:{'desc' if sort.descending else 'asc'}"
 
 
 # The list fields' filter and order arguments, described once.
@@ -118,15 +135,21 @@ MethodFilterArgument = Annotated[
 ]
 MethodOrderArgument = Annotated[
     MethodOrder | None,
-    strawberry.argument(description="Order of the list; by name if not given."),
+    strawberry.argument(description="Order of the list; null: the default, by name."),
 ]
 ModelFilterArgument = Annotated[
     ModelFilter | None, strawberry.argument(description="Narrow the list of models.")
 ]
 ModelOrderArgument = Annotated[
     ModelOrder | None,
-    strawberry.argument(description="Order of the list; by name if not given."),
+    strawberry.argument(description="Order of the list; null: the default, by name."),
 ]
 EvidenceFilterArgument = Annotated[
     EvidenceFilter | None, strawberry.argument(description="Narrow the list of evidence.")
 ]
+
+# The lists' default orders, as the schema states them (`orderBy: MethodOrder = {field:
+# NAME}`); an order given as null is the default too. Never changed: shared defaults.
+METHODS_BY_NAME = MethodOrder(field=MethodOrderField.NAME)
+MODELS_BY_NAME = ModelOrder(field=ModelOrderField.NAME)
+BY_MODEL_NEWEST_FIRST = ModelTreatmentOrder(field=ModelTreatmentOrderField.RELEASE_DATE)

@@ -1,5 +1,6 @@
 """The query cost rule, in the style of GitHub's node limit: a paginated list multiplies
-the number of objects above it by its `first` (20 when not given), a list without `first`
+the number of objects above it by its page size (`last`, or else `first`: 20 when neither
+is given), a list without `first`
 (children, a row's methods...) by an estimate of 10, and a query's cost is the number of
 objects it may return, summed over all its object fields. A connection's `nodes` and
 `edges` are the page its `first` already counted."""
@@ -42,9 +43,14 @@ from schema.pagination import DEFAULT_PAGE_SIZE
 LIST_ESTIMATE = 10
 
 
-def _first(field: FieldNode, variables: dict[str, Any]) -> int | None:
+def _page_size(field: FieldNode, variables: dict[str, Any]) -> int | None:
+    """The page size a paginated list's `last` (when given) or `first` asks for."""
+    return _int_argument(field, "last", variables) or _int_argument(field, "first", variables)
+
+
+def _int_argument(field: FieldNode, name: str, variables: dict[str, Any]) -> int | None:
     for argument in field.arguments or ():
-        if argument.name.value != "first":
+        if argument.name.value != name:
             continue
         value = argument.value
         if isinstance(value, IntValueNode):
@@ -138,7 +144,7 @@ class _Walk:
                     continue
                 factor = 1
                 if "first" in field.args:
-                    factor = max(_first(selection, variables) or DEFAULT_PAGE_SIZE, 1)
+                    factor = max(_page_size(selection, variables) or DEFAULT_PAGE_SIZE, 1)
                 elif isinstance(get_nullable_type(field.type), GraphQLList) and not _is_page_of(
                     parent, selection.name.value
                 ):
@@ -288,7 +294,7 @@ def cost_limiter(max_cost: int) -> type[SchemaExtension]:
                 if cost > max_cost:
                     error = LimitError(
                         f"query cost {cost:,} exceeds the limit `max_cost` of {max_cost:,}: "
-                        f"each list multiplies the objects above it by its `first` "
+                        f"each list multiplies the objects above it by its `first` or `last` "
                         f"({DEFAULT_PAGE_SIZE} if not given, and {LIST_ESTIMATE} for lists "
                         "without `first`); ask for smaller pages or fewer nested lists",
                         limit="max_cost",

@@ -8,13 +8,32 @@ import strawberry
 from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
-from schema.enums import MethodOrderField, Scope, Strength, max_rank
-from schema.inputs import EvidenceFilterArgument, MethodFilter, MethodOrder, name_contains, sort_of
+from schema.enums import Scope, Strength, max_rank
+from schema.inputs import (
+    METHODS_BY_NAME,
+    EvidenceFilterArgument,
+    MethodFilter,
+    MethodOrder,
+    list_name_of,
+    name_contains,
+    sort_of,
+)
 from schema.lookahead import selects
 from schema.node_ref import branch_of
-from schema.pagination import After, Connection, First, PageRequest, connection_of
+from schema.pagination import (
+    DEFAULT_PAGE_SIZE,
+    After,
+    Before,
+    Connection,
+    First,
+    Last,
+    PageRequest,
+    Paging,
+    connection_of,
+    paged,
+)
 from schema.refs import EvidenceRef, MethodTreatmentRef, NodeRef
-from store import methods
+from store import methods, treatments
 from store.methods import MethodSelection
 from store.nodes import NodeWithStats
 from store.rows import json_value
@@ -59,8 +78,10 @@ class Method(Slugged):
 
     @strawberry.field(
         description="One entry per model that treats the method, strongest first, then by "
-        "model name.",
+        "model name: all of them at once.",
         graphql_type=list[MethodTreatmentRef],
+        deprecation_reason="Use `treatmentsConnection`, which pages: a method's treatments "
+        "grow with the models loaded.",
     )
     def treatments(
         self,
@@ -80,18 +101,55 @@ class Method(Slugged):
             ],
         )
 
+    @strawberry.field(
+        description="The models that treat the method, a page at a time: one entry per "
+        "model, strongest first, then by model name case-insensitively, then slug."
+    )
+    async def treatments_connection(
+        self,
+        info: Info,
+        min_strength: Annotated[
+            Strength | None,
+            strawberry.argument(description="Only treatments at least this strong."),
+        ] = None,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+    ) -> Connection[MethodTreatmentRef]:
+        reader, method_id, rank = info.context.reader, self.row_id(), max_rank(min_strength)
+        return await paged(
+            info,
+            "treatmentsOfMethod",
+            Paging(first, after, last, before),
+            read=lambda window: treatments.method_treatments_page(
+                reader, method_id=method_id, max_rank=rank, window=window
+            ),
+            count=lambda: treatments.method_treatments_count(
+                reader, method_id=method_id, max_rank=rank
+            ),
+            items=lambda rows: [
+                refs.method_treatment(treatment, model, self) for treatment, model in rows
+            ],
+        )
+
     @strawberry.field(description="The evidence on this method, strongest first.")
     async def evidence(
         self,
         info: Info,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
         filter: EvidenceFilterArgument = None,
     ) -> Connection[EvidenceRef]:
         from schema.evidence import evidence_connection
 
         return await evidence_connection(
-            info, method_id=self.row_id(), first=first, after=after, filter=filter
+            info,
+            method_id=self.row_id(),
+            paging=Paging(first, after, last, before),
+            filter=filter,
         )
 
 
@@ -106,22 +164,19 @@ async def methods_connection(
     *,
     at_node: NodeRow | None = None,
     scope: Scope = Scope.BRANCH,
-    first: int | None,
-    after: str | None,
+    paging: Paging,
     filter: MethodFilter | None,
     order_by: MethodOrder | None,
 ) -> Connection[Method]:
     """A page of methods: all of them, or those of a node (HERE) or of its branch."""
-    order = order_by or MethodOrder(field=MethodOrderField.NAME)
+    sort = sort_of(order_by or METHODS_BY_NAME)
     selection = await _selection(info, at_node, scope, filter)
-    request = PageRequest.of(
-        info, f"methods:{order.field.value}:{order.direction.value}", first, after
-    )
+    request = PageRequest.of(info, list_name_of("methods", sort), paging)
     reader, loaders = info.context.reader, info.context.loaders
     page = await methods.methods_page(
         reader,
         selection=selection,
-        sort=sort_of(order),
+        sort=sort,
         window=request.window,
     )
     if selects(info, "nodes", "treatments"):

@@ -1,22 +1,58 @@
 """The `Model` type: an AI model whose documents describe methods."""
 
+from collections.abc import Sequence
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Any
 
 import strawberry
 
 from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
-from schema.enums import ModelOrderField, Strength, max_rank
+from schema.enums import Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder, name_contains, sort_of
+from schema.inputs import (
+    MODELS_BY_NAME,
+    EvidenceFilterArgument,
+    ModelFilter,
+    ModelOrder,
+    list_name_of,
+    name_contains,
+    sort_of,
+)
 from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
-from schema.pagination import After, Connection, First, PageRequest, connection_of
+from schema.pagination import (
+    DEFAULT_PAGE_SIZE,
+    After,
+    Before,
+    Connection,
+    First,
+    Last,
+    PageRequest,
+    Paging,
+    connection_of,
+    paged,
+)
 from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
-from store import models, treatments
+from schema.treatment import model_treatments_connection
+from store import models
 from store.models import ModelSelection
 from store.tables import ModelRow
+
+# Nullable with a default, so that a client's `$level: Int = 1` fits it (sgqlc, Relay).
+Level = Annotated[
+    int | None,
+    strawberry.argument(
+        description="Which level's branches: 1 (the roots) when not given or null."
+    ),
+]
+
+
+def _checked_level(level: int | None) -> int:
+    level = 1 if level is None else level
+    if level < 1:
+        raise BadUserInputError(f"`level` must be at least 1 (the roots), got {level}")
+    return level
 
 
 @strawberry.type(description="An AI model whose own documents describe methods.")
@@ -29,10 +65,33 @@ class Model(Slugged):
 
     release_date: date | None = row_field("When the model was released, when known.")
 
-    @strawberry.field(description="The model's documents.")
+    @strawberry.field(
+        description="The model's documents, in file order, all at once.",
+        deprecation_reason="Use `sourcesConnection`, which pages: a model's documents grow "
+        "with the loads.",
+    )
     async def sources(self, info: Info) -> list[SourceRef]:
         rows = await info.context.loaders.sources_by_model_id.load(self.row_id())
         return [refs.source(row) for row in rows]
+
+    @strawberry.field(description="The model's documents, a page at a time, in file order.")
+    async def sources_connection(
+        self,
+        info: Info,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+    ) -> Connection[SourceRef]:
+        reader, model_id = info.context.reader, self.row_id()
+        return await paged(
+            info,
+            "sources",
+            Paging(first, after, last, before),
+            read=lambda window: models.sources_page(reader, model_id=model_id, window=window),
+            count=lambda: models.sources_count(reader, model_id=model_id),
+            items=lambda rows: [refs.source(row) for (row,) in rows],
+        )
 
     @strawberry.field(
         description="The methods the model treats, one per method, strongest first, then by "
@@ -59,51 +118,59 @@ class Model(Slugged):
             Strength | None,
             strawberry.argument(description="Only treatments at least this strong."),
         ] = None,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
     ) -> Connection[MethodTreatmentRef]:
         node = await branch_of(info, within=within, branch=branch)
-        request = PageRequest.of(info, "treatments", first, after)
-        reader = info.context.reader
-        model_id, rank = self.row_id(), max_rank(min_strength)
-        page = await treatments.model_treatments_page(
-            reader,
-            model_id=model_id,
-            max_rank=rank,
+        return await model_treatments_connection(
+            info,
+            Paging(first, after, last, before),
+            model=self.row,
+            max_rank=max_rank(min_strength),
             within=node,
-            window=request.window,
         )
-        items = [
-            refs.method_treatment(treatment, self.row, refs.method(method, stats))
-            for treatment, method, stats in page.rows
-        ]
-
-        async def count() -> int:
-            return await treatments.model_treatments_count(
-                reader, model_id=model_id, max_rank=rank, within=node
-            )
-
-        return connection_of(page, request.list_name, items, count)
 
     @strawberry.field(
         description="The model's profile: its strongest treatment in each branch at `level` "
         "where it has evidence, in tree order. Null, with the error on this field alone, "
         "when `level` is refused (the model's other fields still come)."
     )
-    async def branches(
+    async def branches(self, info: Info, level: Level = 1) -> list[ModelTreatmentRef] | None:
+        rows = await info.context.loaders.branches_by_model_level.load(
+            (self.row_id(), _checked_level(level))
+        )
+        return self._profile(rows)
+
+    @strawberry.field(
+        description="The model's profile, a page at a time: its strongest treatment in each "
+        "branch at `level` where it has evidence, in tree order (for deep levels, where "
+        "the branches are many)."
+    )
+    async def branches_connection(
         self,
         info: Info,
-        level: Annotated[
-            int | None,
-            strawberry.argument(
-                description="Which level's branches: 1 (the roots) when not given or null."
+        level: Level = 1,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+    ) -> Connection[ModelTreatmentRef]:
+        level = _checked_level(level)
+        reader, model_id = info.context.reader, self.row_id()
+        return await paged(
+            info,
+            "branches",
+            Paging(first, after, last, before),
+            read=lambda window: models.branches_page(
+                reader, model_id=model_id, level=level, window=window
             ),
-        ] = 1,
-    ) -> list[ModelTreatmentRef] | None:
-        level = 1 if level is None else level
-        if level < 1:
-            raise BadUserInputError(f"`level` must be at least 1 (the roots), got {level}")
-        rows = await info.context.loaders.branches_by_model_level.load((self.row_id(), level))
+            count=lambda: models.branches_count(reader, model_id=model_id, level=level),
+            items=self._profile,
+        )
+
+    def _profile(self, rows: Sequence[Sequence[Any]]) -> list[ModelTreatmentRef]:
         return [
             refs.model_treatment(branch, self.row, (node, stats)) for branch, node, stats in rows
         ]
@@ -112,22 +179,26 @@ class Model(Slugged):
     async def evidence(
         self,
         info: Info,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
         filter: EvidenceFilterArgument = None,
     ) -> Connection[EvidenceRef]:
         from schema.evidence import evidence_connection
 
         return await evidence_connection(
-            info, model_id=self.row_id(), first=first, after=after, filter=filter
+            info,
+            model_id=self.row_id(),
+            paging=Paging(first, after, last, before),
+            filter=filter,
         )
 
 
 async def models_connection(
     info: Info,
     *,
-    first: int | None,
-    after: str | None,
+    paging: Paging,
     filter: ModelFilter | None,
     order_by: ModelOrder | None,
 ) -> Connection[Model]:
@@ -141,15 +212,13 @@ async def models_connection(
         if filter
         else ModelSelection()
     )
-    order = order_by or ModelOrder(field=ModelOrderField.NAME)
-    request = PageRequest.of(
-        info, f"models:{order.field.value}:{order.direction.value}", first, after
-    )
+    sort = sort_of(order_by or MODELS_BY_NAME)
+    request = PageRequest.of(info, list_name_of("models", sort), paging)
     reader = info.context.reader
     page = await models.models_page(
         reader,
         selection=selection,
-        sort=sort_of(order),
+        sort=sort,
         window=request.window,
     )
 

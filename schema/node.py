@@ -1,21 +1,39 @@
 """The `Node` type: a node of the taxonomy tree, its place, its counts and its lists."""
 
-from collections.abc import Awaitable
-from typing import Annotated
+from collections.abc import Awaitable, Sequence
+from typing import Annotated, Any
 
 import strawberry
 
 from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
-from schema.enums import ModelTreatmentOrderField, Scope, Strength, max_rank
+from schema.enums import Scope, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatmentOrder, sort_of
+from schema.inputs import (
+    BY_MODEL_NEWEST_FIRST,
+    METHODS_BY_NAME,
+    MethodFilterArgument,
+    MethodOrderArgument,
+    ModelTreatmentOrder,
+    list_name_of,
+    sort_of,
+)
 from schema.lookahead import selects
-from schema.pagination import After, Connection, First, PageRequest, connection_of
+from schema.pagination import (
+    DEFAULT_PAGE_SIZE,
+    After,
+    Before,
+    Connection,
+    First,
+    Last,
+    PageRequest,
+    Paging,
+    connection_of,
+    paged,
+)
 from schema.refs import MethodRef, ModelTreatmentRef
-from store import treatments
-from store.nodes import NodeWithStats
+from store import nodes, treatments
 from store.rows import json_value
 from store.tables import NodeRow, NodeStatsRow
 
@@ -73,8 +91,19 @@ class NodeCounts:
         )
 
 
-def _nodes(pairs: list[NodeWithStats]) -> list["Node"]:
+def _nodes(pairs: Sequence[Sequence[Any]]) -> list["Node"]:
     return [Node(row=row, stats=stats) for row, stats in pairs]
+
+
+MaxDepth = Annotated[
+    int | None,
+    strawberry.argument(description="Only nodes at most this many levels below (1: children)."),
+]
+
+
+def _check_depth(max_depth: int | None) -> None:
+    if max_depth is not None and max_depth < 1:
+        raise BadUserInputError(f"`maxDepth` must be at least 1, got {max_depth}")
 
 
 @strawberry.type(description="A node of the taxonomy tree: a family of techniques.")
@@ -120,24 +149,61 @@ class Node(Slugged):
         return info.context.loaders.children_by_node_id.now_or_later(self.row_id(), _nodes)
 
     @strawberry.field(
-        description="All nodes below this one, flat, in pre-order (each node before its "
-        "children, siblings by name); rebuild the tree from `parent` and `level`. Null, with "
-        "the error on this field alone, when `maxDepth` is refused."
+        description="The nodes directly below, by name (case-insensitively), a page at a "
+        "time: for a node with more children than a page shows."
     )
-    async def descendants(
+    async def children_connection(
         self,
         info: Info,
-        max_depth: Annotated[
-            int | None,
-            strawberry.argument(
-                description="Only nodes at most this many levels below (1: children)."
-            ),
-        ] = None,
-    ) -> list["Node"] | None:
-        if max_depth is not None and max_depth < 1:
-            raise BadUserInputError(f"`maxDepth` must be at least 1, got {max_depth}")
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+    ) -> Connection["Node"]:
+        return await self._below(info, 1, Paging(first, after, last, before))
+
+    @strawberry.field(
+        description="All nodes below this one, flat, in pre-order (each node before its "
+        "children, siblings by name); rebuild the tree from `parent` and `level`. All of "
+        "them at once. Null, with the error on this field alone, when `maxDepth` is refused.",
+        deprecation_reason="Use `descendantsConnection`, which pages: a branch grows with "
+        "the taxonomy.",
+    )
+    async def descendants(self, info: Info, max_depth: MaxDepth = None) -> list["Node"] | None:
+        _check_depth(max_depth)
         return _nodes(
             await info.context.loaders.descendants_by_node.load((self.row_id(), max_depth))
+        )
+
+    @strawberry.field(
+        description="The nodes below this one, flat, in pre-order (each node before its "
+        "children, siblings by name), a page at a time; rebuild the tree from `parent` and "
+        "`level`."
+    )
+    async def descendants_connection(
+        self,
+        info: Info,
+        max_depth: MaxDepth = None,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+    ) -> Connection["Node"]:
+        _check_depth(max_depth)
+        return await self._below(info, max_depth, Paging(first, after, last, before))
+
+    async def _below(self, info: Info, max_depth: int | None, paging: Paging) -> Connection["Node"]:
+        """A page of the nodes below, at most ``max_depth`` levels down (all when None)."""
+        reader, node = info.context.reader, self.row
+        return await paged(
+            info,
+            f"below:{max_depth}",
+            paging,
+            read=lambda window: nodes.nodes_below_page(
+                reader, node=node, max_depth=max_depth, window=window
+            ),
+            count=lambda: nodes.nodes_below_count(reader, node=node, max_depth=max_depth),
+            items=_nodes,
         )
 
     @strawberry.field(description="The methods filed here (HERE) or in the branch (BRANCH).")
@@ -148,10 +214,12 @@ class Node(Slugged):
             Scope,
             strawberry.argument(description="HERE: filed at this node; BRANCH: at or below it."),
         ] = Scope.BRANCH,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
         filter: MethodFilterArgument = None,
-        order_by: MethodOrderArgument = None,
+        order_by: MethodOrderArgument = METHODS_BY_NAME,
     ) -> Connection[MethodRef]:
         from schema.method import methods_connection
 
@@ -159,8 +227,7 @@ class Node(Slugged):
             info,
             at_node=self.row,
             scope=scope,
-            first=first,
-            after=after,
+            paging=Paging(first, after, last, before),
             filter=filter,
             order_by=order_by,
         )
@@ -173,8 +240,10 @@ class Node(Slugged):
     async def by_model(
         self,
         info: Info,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
         min_strength: Annotated[
             Strength | None,
             strawberry.argument(
@@ -184,16 +253,14 @@ class Node(Slugged):
         order_by: Annotated[
             ModelTreatmentOrder | None,
             strawberry.argument(
-                description="Row order; RELEASE_DATE DESC (the seed page's) if not given."
+                description="Row order; null: the default, by release date, the newest first "
+                "(the seed page's order)."
             ),
-        ] = None,
+        ] = BY_MODEL_NEWEST_FIRST,
     ) -> Connection[ModelTreatmentRef]:
-        order = order_by or ModelTreatmentOrder(field=ModelTreatmentOrderField.RELEASE_DATE)
+        sort = sort_of(order_by or BY_MODEL_NEWEST_FIRST)
         request = PageRequest.of(
-            info,
-            f"byModel:{order.field.value}:{order.direction.value}",
-            first,
-            after,
+            info, list_name_of("byModel", sort), Paging(first, after, last, before)
         )
         reader, loaders = info.context.reader, info.context.loaders
         node_id, rank = self.row_id(), max_rank(min_strength)
@@ -201,7 +268,7 @@ class Node(Slugged):
             reader,
             node_id=node_id,
             max_rank=rank,
-            sort=sort_of(order),
+            sort=sort,
             window=request.window,
         )
         if selects(info, "nodes", "methods"):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Generic, TypeVar
 
 import strawberry
+from strawberry.types.nodes import SelectedField
 
 from schema.context import Info
 from schema.errors import BadUserInputError
@@ -27,26 +28,52 @@ MAX_CURSOR_LENGTH = 1_000
 First = Annotated[
     int | None,
     strawberry.argument(
-        description=f"Page size: {DEFAULT_PAGE_SIZE} if not given, at most {MAX_PAGE_SIZE}."
+        description="How many items to take from the start of the list (of the items after "
+        f"`after`, when given): at most {MAX_PAGE_SIZE}. The default applies only when "
+        "`last` is not given; `first` and `last` together are refused."
     ),
 ]
 After = Annotated[
     str | None,
-    strawberry.argument(description="Start after this cursor (a `pageInfo.endCursor`)."),
+    strawberry.argument(
+        description="Only the items after this cursor (a `pageInfo.endCursor`, or any edge's "
+        "`cursor`): the next page."
+    ),
+]
+Last = Annotated[
+    int | None,
+    strawberry.argument(
+        description="How many items to take from the end of the list (of the items before "
+        f"`before`, when given), for paging backward: at most {MAX_PAGE_SIZE}. The page keeps "
+        "the list's order."
+    ),
+]
+Before = Annotated[
+    str | None,
+    strawberry.argument(
+        description="Only the items before this cursor (a `pageInfo.startCursor`, or any "
+        "edge's `cursor`): the previous page, with `last`."
+    ),
 ]
 
 
 @strawberry.type(description="Where a page sits in its list, and the cursors at its ends.")
 class PageInfo:
-    has_next_page: bool = strawberry.field(description="Whether more items follow this page.")
+    has_next_page: bool = strawberry.field(
+        description="Whether the list has items after this page's last item (after the "
+        "page's place in the list, when the page is empty), whichever way it was paged."
+    )
     has_previous_page: bool = strawberry.field(
-        description="Whether items come before this page (true when `after` was given)."
+        description="Whether the list has items before this page's first item (before the "
+        "page's place in the list, when the page is empty), whichever way it was paged."
     )
     start_cursor: str | None = strawberry.field(
-        description="The cursor of the page's first item; null on an empty page."
+        description="The cursor of the page's first item: pass it as `before` (with `last`) "
+        "for the previous page; null on an empty page."
     )
     end_cursor: str | None = strawberry.field(
-        description="The cursor of the page's last item: pass it as `after` for the next page."
+        description="The cursor of the page's last item: pass it as `after` (with `first`) "
+        "for the next page; null on an empty page."
     )
 
 
@@ -57,7 +84,9 @@ def _edge_cursor(root: "Edge[Any]") -> str:
 @strawberry.type(description="One item of a page, with the cursor that points at it.")
 class Edge(Generic[T]):
     cursor: str = strawberry.field(
-        resolver=_edge_cursor, description="Pass as `after` to continue after this item."
+        resolver=_edge_cursor,
+        description="Pass as `after` to continue after this item, or as `before` to page "
+        "back from it.",
     )
     node: T = strawberry.field(description="The item.")
     # The cursor's list and key values: encoded only when a query asks for the cursor,
@@ -68,7 +97,11 @@ class Edge(Generic[T]):
         return _edge_cursor(self)
 
 
-@strawberry.type(description="A page of a list, with cursors to fetch the pages after it.")
+@strawberry.type(
+    description="A page of a list, with cursors to fetch the pages on either side of it. "
+    "`first`/`after` page forward, `last`/`before` backward; `after` and `before` together "
+    "narrow the list to the items between them."
+)
 class Connection(Generic[T]):
     edges: list[Edge[T]] = strawberry.field(description="The page's items with their cursors.")
     page_info: PageInfo = strawberry.field(description="Where this page sits in the list.")
@@ -83,15 +116,21 @@ class Connection(Generic[T]):
         return await self.count()
 
 
-def page_size(first: int | None) -> int:
-    if first is None:
+def page_size(argument: str, size: int | None) -> int:
+    """The page size an argument (`first` or `last`) asks for, checked."""
+    if size is None:
         return DEFAULT_PAGE_SIZE
-    if not 0 <= first <= MAX_PAGE_SIZE:
-        raise BadUserInputError(
-            f"`first` must be between 0 and {MAX_PAGE_SIZE}, got {first}; "
-            "fetch further pages with `after: pageInfo.endCursor`"
+    if not 0 <= size <= MAX_PAGE_SIZE:
+        onward = (
+            "`after: pageInfo.endCursor`"
+            if argument == "first"
+            else ("`before: pageInfo.startCursor`")
         )
-    return first
+        raise BadUserInputError(
+            f"`{argument}` must be between 0 and {MAX_PAGE_SIZE}, got {size}; "
+            f"fetch further pages with {onward}"
+        )
+    return size
 
 
 def cursor_list(list_name: str, data_version: str | None) -> str:
@@ -105,9 +144,12 @@ def encode_cursor(list_name: str, values: Sequence[Any]) -> str:
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str, list_name: str, arity: int | None = None) -> list[Any]:
-    """The key values of ``cursor``, a cursor of ``list_name`` (with ``arity`` values when
-    given; the list's statement checks their number otherwise: store.paging)."""
+def decode_cursor(
+    cursor: str, list_name: str, arity: int | None = None, argument: str = "after"
+) -> list[Any]:
+    """The key values of ``cursor``, given as ``argument`` (`after` or `before`), a cursor
+    of ``list_name`` (with ``arity`` values when given; the list's statement checks their
+    number otherwise: store.paging)."""
     decoded: Any = None
     if len(cursor) <= MAX_CURSOR_LENGTH:  # ours are far shorter; a long one is forged
         try:
@@ -116,47 +158,119 @@ def decode_cursor(cursor: str, list_name: str, arity: int | None = None) -> list
             decoded = None
     if not isinstance(decoded, list) or not decoded or not isinstance(decoded[0], str):
         raise BadUserInputError(
-            f"`after` cursor {cursor!r} is not a cursor of this API; "
-            "pass a `cursor` or `pageInfo.endCursor` from an earlier answer"
+            f"`{argument}` cursor {cursor!r} is not a cursor of this API; "
+            "pass a `cursor`, `pageInfo.startCursor` or `pageInfo.endCursor` from an earlier "
+            "answer"
         )
     if decoded[0] != list_name:
         if decoded[0].partition("@")[0] == list_name.partition("@")[0]:
             raise BadUserInputError(
-                "`after` cursor was made from data that has been replaced since (a new load); "
-                "start again from the first page, without `after`"
+                f"`{argument}` cursor was made from data that has been replaced since (a new "
+                f"load); start again from the first page, without `{argument}`"
             )
         raise BadUserInputError(
-            f"`after` cursor {cursor!r} belongs to another list or ordering; "
+            f"`{argument}` cursor {cursor!r} belongs to another list or ordering; "
             "use a cursor from the same field with the same `orderBy`"
         )
     wrong_length = arity is not None and len(decoded) != arity + 1
     if wrong_length or not all(isinstance(v, int | str) for v in decoded[1:]):
-        raise BadUserInputError(f"`after` cursor {cursor!r} is damaged; start again without it")
+        raise BadUserInputError(
+            f"`{argument}` cursor {cursor!r} is damaged; start again without it"
+        )
     return decoded[1:]
+
+
+@dataclass(frozen=True)
+class Paging:
+    """A list field's paging arguments, as given (`first` as its default says when the
+    query leaves it out)."""
+
+    first: int | None = DEFAULT_PAGE_SIZE
+    after: str | None = None
+    last: int | None = None
+    before: str | None = None
+
+
+def _given(info: Info, argument: str) -> bool:
+    """Whether the query gives ``argument`` to the field being resolved, not null: told
+    apart from its default, which the field's value alone cannot."""
+    return any(
+        isinstance(field, SelectedField) and field.arguments.get(argument) is not None
+        for field in info.selected_fields
+    )
+
+
+def page_sizes(info: Info, paging: Paging) -> tuple[int, bool]:
+    """The page size and whether it counts from the end (`last`)."""
+    if paging.last is None:
+        return page_size("first", paging.first), False
+    # `first` has a default, so it is always set: it counts only when the query gives it.
+    if paging.first is not None and (paging.first != DEFAULT_PAGE_SIZE or _given(info, "first")):
+        raise BadUserInputError(
+            "`first` and `last` were both given; give `first` (with `after`) to page forward, "
+            "or `last` (with `before`) to page backward, not both"
+        )
+    return page_size("last", paging.last), True
 
 
 @dataclass(frozen=True)
 class PageRequest:
     """What a list field was asked for: the list (its name goes into cursors) and which of
-    its rows (the page size, the key values to start after, from the cursor, and whether
-    a first page should bring the whole list's length along)."""
+    its rows (the page size, from which end, the key values of the cursors that bound it,
+    and whether a page without bounds should bring the whole list's length along)."""
 
     list_name: str
     window: Window
 
     @classmethod
-    def of(cls, info: Info, list_name: str, first: int | None, after: str | None) -> "PageRequest":
+    def of(cls, info: Info, list_name: str, paging: Paging) -> "PageRequest":
         """The request of the field being resolved: the total comes with the page when the
         query asks for `totalCount`."""
         list_name = cursor_list(list_name, info.context.data_version)
+        size, from_end = page_sizes(info, paging)
+        after, before = paging.after, paging.before
         return cls(
             list_name,
             Window(
-                page_size(first),
-                None if after is None else decode_cursor(after, list_name),
-                after is None and selects(info, "totalCount"),
+                size,
+                after=None if after is None else decode_cursor(after, list_name),
+                before=None if before is None else decode_cursor(before, list_name, None, "before"),
+                from_end=from_end,
+                with_total=after is None and before is None and selects(info, "totalCount"),
             ),
         )
+
+
+# No list is paged this far by offset: a cursor past it was not made here.
+MAX_OFFSET = 2**31
+
+
+def _offset(cursor: str, list_name: str, argument: str) -> int:
+    (position,) = decode_cursor(cursor, list_name, 1, argument)
+    if type(position) is not int or not 0 <= position < MAX_OFFSET:
+        raise BadUserInputError(
+            f"`{argument}` cursor {cursor!r} is damaged; start again without it"
+        )
+    return position
+
+
+async def offset_range(
+    info: Info, paging: Paging, list_name: str, count: Callable[[], Awaitable[int]]
+) -> tuple[int, int]:
+    """The (offset, limit) of the page ``paging`` asks for in a list whose cursors hold
+    positions (a ranked list, with no stable key to page by); ``count`` (the list's
+    length) is asked for only by a last page without `before`. Read one item past the
+    limit to know whether items follow the page; items come before it when the offset is
+    past 0."""
+    size, from_end = page_sizes(info, paging)
+    start = 0 if paging.after is None else _offset(paging.after, list_name, "after") + 1
+    end = None if paging.before is None else _offset(paging.before, list_name, "before")
+    if from_end:
+        if end is None:
+            end = await count()
+        offset = max(start, end - size)
+        return offset, max(0, end - offset)
+    return start, size if end is None else max(0, min(size, end - start))
 
 
 def connection_of(
@@ -180,6 +294,23 @@ def connection_of(
         ),
         count=count,
     )
+
+
+async def paged(
+    info: Info,
+    list_name: str,
+    paging: Paging,
+    *,
+    read: Callable[[Window], Awaitable[Page]],
+    count: Callable[[], Awaitable[int]],
+    items: Callable[[list[tuple[Any, ...]]], list[T]],
+) -> Connection[T]:
+    """The page ``paging`` asks for of a list: ``read`` reads a window of its rows,
+    ``items`` makes them the page's items, ``count`` counts the whole list (run only when
+    the query asks for `totalCount` of a page that did not bring it along)."""
+    request = PageRequest.of(info, list_name, paging)
+    page = await read(request.window)
+    return connection_of(page, request.list_name, items(page.rows), count)
 
 
 def _known(total: int) -> Callable[[], Awaitable[int]]:

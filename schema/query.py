@@ -8,6 +8,8 @@ from schema.base import Entity
 from schema.context import Info
 from schema.entities import MAX_IDS, entities_by_ids, entity_by_id
 from schema.inputs import (
+    METHODS_BY_NAME,
+    MODELS_BY_NAME,
     MethodFilterArgument,
     MethodOrderArgument,
     ModelFilterArgument,
@@ -19,7 +21,7 @@ from schema.model import Model, models_connection
 from schema.node import Node, children_levels
 from schema.node_ref import node_by_path
 from schema.organization import BranchArgument, Organization, organizations
-from schema.pagination import After, Connection, First
+from schema.pagination import DEFAULT_PAGE_SIZE, After, Before, Connection, First, Last, Paging
 from schema.search import SearchConnection, search
 from schema.taxonomy import TaxonomySummary, taxonomy_summary
 
@@ -76,13 +78,15 @@ class Query:
     async def methods(
         self,
         info: Info,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
         filter: MethodFilterArgument = None,
-        order_by: MethodOrderArgument = None,
+        order_by: MethodOrderArgument = METHODS_BY_NAME,
     ) -> Connection[Method]:
         return await methods_connection(
-            info, first=first, after=after, filter=filter, order_by=order_by
+            info, paging=Paging(first, after, last, before), filter=filter, order_by=order_by
         )
 
     @strawberry.field(description="One model, by exactly one of `id` or `slug`; null if none.")
@@ -102,13 +106,15 @@ class Query:
     async def models(
         self,
         info: Info,
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
         filter: ModelFilterArgument = None,
-        order_by: ModelOrderArgument = None,
+        order_by: ModelOrderArgument = MODELS_BY_NAME,
     ) -> Connection[Model]:
         return await models_connection(
-            info, first=first, after=after, filter=filter, order_by=order_by
+            info, paging=Paging(first, after, last, before), filter=filter, order_by=order_by
         )
 
     @strawberry.field(
@@ -121,10 +127,12 @@ class Query:
         query: Annotated[
             str, strawberry.argument(description="Words to look for, e.g. `expert parallel`.")
         ],
-        first: First = None,
+        first: First = DEFAULT_PAGE_SIZE,
         after: After = None,
+        last: Last = None,
+        before: Before = None,
     ) -> SearchConnection:
-        return await search(info, query, first, after)
+        return await search(info, query, Paging(first, after, last, before))
 
     @strawberry.field(description="Any object by its ID; null when no object has it.")
     async def entity(

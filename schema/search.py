@@ -10,11 +10,8 @@ from schema.errors import BadUserInputError
 from schema.method import Method
 from schema.model import Model
 from schema.node import Node
-from schema.pagination import Connection, Edge, PageInfo, cursor_list, decode_cursor, page_size
+from schema.pagination import Connection, Edge, PageInfo, Paging, cursor_list, offset_range
 from store import search_index
-
-# No search is paged this far: a cursor past it was not made here.
-MAX_SEARCH_HITS = 2**31
 
 SearchHit = Annotated[
     Node | Method | Model,
@@ -31,37 +28,31 @@ class SearchConnection(Connection[SearchHit]):
     pass
 
 
-async def search(info: Info, query: str, first: int | None, after: str | None) -> SearchConnection:
+async def search(info: Info, query: str, paging: Paging) -> SearchConnection:
     try:
         words = search_index.words_of(query)
     except search_index.EmptySearchError as exc:
         raise BadUserInputError(str(exc)) from None
-    size = page_size(first)
     # Ranked hits have no stable sort key to resume from, so the cursor holds the offset,
     # tied to the words so that a cursor of another search is refused.
     searched = "search:" + hashlib.sha256(" ".join(words).encode()).hexdigest()[:12]
     list_name = cursor_list(searched, info.context.data_version)
-    offset = 0
-    if after is not None:
-        (position,) = decode_cursor(after, list_name, 1)
-        if type(position) is not int or not 0 <= position < MAX_SEARCH_HITS:
-            raise BadUserInputError(f"`after` cursor {after!r} is damaged; start again without it")
-        offset = position + 1
     reader = info.context.reader
-    hits = await search_index.search_page(reader, words, offset=offset, limit=size + 1)
-    items = await _resolve(info, hits[:size])
-    edges = [
-        Edge[SearchHit](cursor_of=(list_name, [offset + index]), node=item)
-        for index, item in enumerate(items)
-    ]
 
     async def count() -> int:
         return await search_index.search_count(reader, words)
 
+    offset, limit = await offset_range(info, paging, list_name, count)
+    hits = await search_index.search_page(reader, words, offset=offset, limit=limit + 1)
+    items = await _resolve(info, hits[:limit])
+    edges = [
+        Edge[SearchHit](cursor_of=(list_name, [offset + index]), node=item)
+        for index, item in enumerate(items)
+    ]
     return SearchConnection(
         edges=edges,
         page_info=PageInfo(
-            has_next_page=len(hits) > size,
+            has_next_page=len(hits) > limit,
             has_previous_page=offset > 0,
             start_cursor=edges[0].cursor_text() if edges else None,
             end_cursor=edges[-1].cursor_text() if edges else None,

@@ -3,7 +3,7 @@
 Every statement that makes one of these reads the objects it names with it (or they are
 the objects it was reached from), so those fields are read off the object."""
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 
 import strawberry
 
@@ -12,9 +12,22 @@ from schema.base import Entity, RowBacked, id_field, row_field
 from schema.context import Info
 from schema.enums import Strength
 from schema.ids import pair_key
+from schema.inputs import EvidenceFilterArgument
+from schema.pagination import (
+    DEFAULT_PAGE_SIZE,
+    After,
+    Before,
+    Connection,
+    First,
+    Last,
+    Paging,
+    paged,
+)
 from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
+from store import treatments
 from store.nodes import NodeWithStats
-from store.tables import BranchModelRow, ModelRow, TreatmentRow
+from store.strength import WEAKEST_RANK
+from store.tables import BranchModelRow, ModelRow, NodeRow, TreatmentRow
 from store.treatments import TreatmentWithMethod
 
 
@@ -44,12 +57,39 @@ class MethodTreatment(RowBacked, Entity):
         lambda treatment: Strength.from_rank(treatment.row.strength_rank),
     )
 
-    @strawberry.field(description="Every piece of evidence of this pair.")
+    @strawberry.field(
+        description="Every piece of evidence of this pair, in file order, all at once.",
+        deprecation_reason="Use `evidenceConnection`, which pages: a pair's evidence grows "
+        "with the documents loaded.",
+    )
     async def evidence(self, info: Info) -> list[EvidenceRef]:
         rows = await info.context.loaders.evidence_by_pair.load(
             (self.row.model_id, self.row.method_id)
         )
         return [refs.evidence(row) for row in rows]
+
+    @strawberry.field(
+        description="The evidence of this pair, a page at a time, strongest first, then in "
+        "file order."
+    )
+    async def evidence_connection(
+        self,
+        info: Info,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+        filter: EvidenceFilterArgument = None,
+    ) -> Connection[EvidenceRef]:
+        from schema.evidence import evidence_connection
+
+        return await evidence_connection(
+            info,
+            method_id=self.row.method_id,
+            model_id=self.row.model_id,
+            paging=Paging(first, after, last, before),
+            filter=filter,
+        )
 
 
 @strawberry.type(
@@ -82,19 +122,66 @@ class ModelTreatment(RowBacked, Entity):
 
     @strawberry.field(
         description="The branch's methods that the model treats, strongest first, then by "
-        "name case-insensitively.",
+        "name case-insensitively: all of them at once.",
         graphql_type=list[MethodTreatment],
+        deprecation_reason="Use `methodsConnection`, which pages: a row's methods grow with "
+        "the branch.",
     )
     def methods(self, info: Info) -> "list[MethodTreatment] | Awaitable[list[MethodTreatment]]":
         return info.context.loaders.branch_treatments_by_pair.now_or_later(
             (self.row.node_id, self.row.model_id), self._treatments
         )
 
-    def _treatments(self, rows: list[TreatmentWithMethod]) -> list[MethodTreatment]:
-        model = self.model_row
-        return [
-            MethodTreatment(
-                row=treatment, model_row=model, method_object=refs.method(method, stats)
-            )
-            for treatment, method, stats in rows
-        ]
+    @strawberry.field(
+        description="The branch's methods that the model treats, a page at a time, strongest "
+        "first, then by name case-insensitively, then slug."
+    )
+    async def methods_connection(
+        self,
+        info: Info,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+    ) -> Connection[MethodTreatment]:
+        return await model_treatments_connection(
+            info,
+            Paging(first, after, last, before),
+            model=self.model_row,
+            max_rank=WEAKEST_RANK,
+            within=self.node_pair[0],
+        )
+
+    def _treatments(self, rows: Sequence[TreatmentWithMethod]) -> list[MethodTreatment]:
+        return method_treatments(self.model_row, rows)
+
+
+def method_treatments(
+    model: ModelRow, rows: Sequence[TreatmentWithMethod]
+) -> list[MethodTreatment]:
+    """A model's treatments read with their methods, as objects."""
+    return [
+        MethodTreatment(row=treatment, model_row=model, method_object=refs.method(method, stats))
+        for treatment, method, stats in rows
+    ]
+
+
+async def model_treatments_connection(
+    info: Info, paging: Paging, *, model: ModelRow, max_rank: int, within: NodeRow | None
+) -> Connection[MethodTreatment]:
+    """A page of the methods ``model`` treats at ``max_rank`` or stronger (in the branch of
+    ``within`` when given), strongest first, then by method name."""
+    reader, model_id = info.context.reader, model.id
+    assert model_id is not None  # a row read from the database
+    return await paged(
+        info,
+        "treatments",
+        paging,
+        read=lambda window: treatments.model_treatments_page(
+            reader, model_id=model_id, max_rank=max_rank, within=within, window=window
+        ),
+        count=lambda: treatments.model_treatments_count(
+            reader, model_id=model_id, max_rank=max_rank, within=within
+        ),
+        items=lambda rows: method_treatments(model, rows),
+    )

@@ -92,16 +92,22 @@ def _listings(selection: MethodSelection) -> tuple[Listing, Listing]:
 
 
 def _order_keys(sort: Sort) -> list[SortKey]:
-    descending = sort.descending
-    name = SortKey(col(MethodRow.name_rank), descending=descending)
+    """The keys of an order: by `name` (A to Z, or Z to A when descending), or by
+    `strongest` or `model_count` (the largest first when descending) with ties by name A to
+    Z either way, methods no model treats last either way."""
+    by_name = SortKey(col(MethodRow.name_rank))
     if sort.field == "name":
-        return [name]
+        return [SortKey(col(MethodRow.name_desc_rank))] if sort.descending else [by_name]
     if sort.field == "strongest":
-        # rank 1 is the strongest; untreated methods sort after every strength.
-        rank = func.coalesce(col(MethodStatsRow.strongest_rank), UNTREATED_RANK)
-        return [SortKey(rank, descending=not descending), SortKey(col(MethodRow.name_rank))]
-    count = SortKey(col(MethodStatsRow.model_count), descending=descending)
-    return [count, SortKey(col(MethodRow.name_rank))]
+        # Rank 1 is the strongest: descending (strongest first) is the ascending rank.
+        # Untreated methods have no rank; they are ranked past the weakest either way.
+        if sort.descending:
+            rank = SortKey(func.coalesce(col(MethodStatsRow.strongest_rank), UNTREATED_RANK))
+        else:
+            weakest_first = func.coalesce(col(MethodStatsRow.strongest_rank), 0)
+            rank = SortKey(weakest_first, descending=True)
+        return [rank, by_name]
+    return [SortKey(col(MethodStatsRow.model_count), descending=sort.descending), by_name]
 
 
 async def methods_page(
@@ -111,8 +117,8 @@ async def methods_page(
     sort: Sort,
     window: Window,
 ) -> Page:
-    """A page of methods by `name`, `strongest` or `model_count`: rows of (method, its
-    figures, its node, the node's counts)."""
+    """A page of methods by `name`, `strongest` or `model_count` (see `_order_keys`): rows
+    of (method, its figures, its node, the node's counts)."""
     listed, _ = _listings(selection)
     if isinstance(listed, Template):
         listed = Template(listed.statement, ("methods", sort), {})

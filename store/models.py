@@ -6,13 +6,13 @@ from datetime import date
 from functools import cache
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlmodel import col
 
 from store import paging
 from store.batches import PairsIn, rows_of_pairs, rows_where_in
 from store.methods import contains
-from store.paging import Page, Sort, SortKey, Window
+from store.paging import Page, Sort, SortKey, Template, Window
 from store.reader import Reader
 from store.rows import AnySelect
 from store.tables import BranchModelRow, ModelRow, NodeRow, NodeStatsRow, SourceRow
@@ -59,13 +59,17 @@ async def models_page(
     sort: Sort,
     window: Window,
 ) -> Page:
-    """A page of models (rows of one model) by `name` or `release_date`."""
+    """A page of models (rows of one model) by `name` (A to Z, or Z to A when descending)
+    or `release_date` (newest first when descending, oldest first otherwise; undated
+    models last either way), ties by name A to Z, then slug, either way."""
+    return await paging.keyset_page(reader, _selected(selection), [model_order(sort)], window)
+
+
+def model_order(sort: Sort) -> SortKey:
+    """The stored rank (store.orders) that orders models by `name` or `release_date`."""
     if sort.field == "name":
-        keys = [SortKey(col(ModelRow.name_rank), descending=sort.descending)]
-    else:
-        # Stored newest first, so DESC (newest first) is the rank's ascending order.
-        keys = [SortKey(col(ModelRow.recency_rank), descending=not sort.descending)]
-    return await paging.keyset_page(reader, _selected(selection), keys, window)
+        return SortKey(col(ModelRow.name_desc_rank if sort.descending else ModelRow.name_rank))
+    return SortKey(col(ModelRow.recency_rank if sort.descending else ModelRow.age_rank))
 
 
 async def models_count(reader: Reader, *, selection: ModelSelection) -> int:
@@ -83,14 +87,64 @@ async def sources_where(reader: Reader, *, column: str, values: Sequence[Any]) -
     return [row[0] for row in await rows_where_in(reader, _sources, SourceRow, column, values)]
 
 
-def _branches_of_model_levels(pairs_in: PairsIn) -> AnySelect:
-    return (
-        select(BranchModelRow, NodeRow, NodeStatsRow)
-        .join(NodeRow, col(NodeRow.id) == col(BranchModelRow.node_id))
-        .join(NodeStatsRow, col(NodeStatsRow.node_id) == col(NodeRow.id))
-        .where(pairs_in([col(BranchModelRow.model_id), col(NodeRow.level)]))
-        .order_by(col(NodeRow.pre))
+_SOURCES_OF_MODEL = Template(
+    select(SourceRow).where(col(SourceRow.model_id) == bindparam("model")), "sources", {}
+)
+
+
+def _sources_of(model_id: int) -> Template:
+    return Template(_SOURCES_OF_MODEL.statement, _SOURCES_OF_MODEL.shape, {"model": model_id})
+
+
+async def sources_page(reader: Reader, *, model_id: int, window: Window) -> Page:
+    """A page of a model's sources (rows of one source), in file order."""
+    return await paging.keyset_page(
+        reader, _sources_of(model_id), [SortKey(col(SourceRow.id))], window
     )
+
+
+async def sources_count(reader: Reader, *, model_id: int) -> int:
+    return await paging.count(reader, _sources_of(model_id))
+
+
+_BRANCHES = (
+    select(BranchModelRow, NodeRow, NodeStatsRow)
+    .join(NodeRow, col(NodeRow.id) == col(BranchModelRow.node_id))
+    .join(NodeStatsRow, col(NodeStatsRow.node_id) == col(NodeRow.id))
+)
+
+
+def _branches_of_model_levels(pairs_in: PairsIn) -> AnySelect:
+    return _BRANCHES.where(pairs_in([col(BranchModelRow.model_id), col(NodeRow.level)])).order_by(
+        col(NodeRow.pre)
+    )
+
+
+_BRANCHES_AT_LEVEL = Template(
+    _BRANCHES.where(
+        col(BranchModelRow.model_id) == bindparam("model"),
+        col(NodeRow.level) == bindparam("level"),
+    ),
+    "branches",
+    {},
+)
+
+
+def _branches_at(model_id: int, level: int) -> Template:
+    params = {"model": model_id, "level": level}
+    return Template(_BRANCHES_AT_LEVEL.statement, _BRANCHES_AT_LEVEL.shape, params)
+
+
+async def branches_page(reader: Reader, *, model_id: int, level: int, window: Window) -> Page:
+    """A page of a model's profile at ``level``: its strongest treatment in each branch
+    there where it has evidence (rows of branch row, node, node's counts), in tree order."""
+    return await paging.keyset_page(
+        reader, _branches_at(model_id, level), [SortKey(col(NodeRow.pre))], window
+    )
+
+
+async def branches_count(reader: Reader, *, model_id: int, level: int) -> int:
+    return await paging.count(reader, _branches_at(model_id, level))
 
 
 async def branches_of_models(

@@ -8,7 +8,9 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, and_, bindparam, select
 from sqlmodel import col
 
+from store import paging
 from store.batches import rows_where_in
+from store.paging import Page, SortKey, Template, Window
 from store.reader import Reader
 from store.rows import AnySelect, Prepared, keys
 from store.tables import NodeClosureRow, NodeRow, NodeStatsRow
@@ -121,3 +123,37 @@ _BY_PATH_KEY = Prepared.of(with_stats().where(col(NodeRow.path_key) == bindparam
 async def nodes_by_path_key(reader: Reader, *, path_key: str) -> list[NodeWithStats]:
     """The nodes whose names path, case-folded, is ``path_key``."""
     return _pairs(await reader.rows(_BY_PATH_KEY, {"path_key": path_key}))
+
+
+# The nodes below one node, in pre-order (children by name): its branch's interval of
+# pre-order positions, down to a level.
+_BELOW = Template(
+    with_stats().where(
+        col(NodeRow.pre) > bindparam("pre"),
+        col(NodeRow.pre) <= bindparam("last"),
+        col(NodeRow.level) <= bindparam("deepest"),
+    ),
+    "below",
+    {},
+)
+_IN_PRE_ORDER = [SortKey(col(NodeRow.pre))]
+_NO_DEPTH_LIMIT = 2**31 - 1
+
+
+def _below(node: NodeRow, max_depth: int | None) -> Template:
+    deepest = _NO_DEPTH_LIMIT if max_depth is None else node.level + max_depth
+    return Template(
+        _BELOW.statement, _BELOW.shape, {"pre": node.pre, "last": node.last, "deepest": deepest}
+    )
+
+
+async def nodes_below_page(
+    reader: Reader, *, node: NodeRow, max_depth: int | None, window: Window
+) -> Page:
+    """A page of the nodes below ``node`` (at most ``max_depth`` levels down when given:
+    1 for its children) with their counts, in pre-order."""
+    return await paging.keyset_page(reader, _below(node, max_depth), _IN_PRE_ORDER, window)
+
+
+async def nodes_below_count(reader: Reader, *, node: NodeRow, max_depth: int | None) -> int:
+    return await paging.count(reader, _below(node, max_depth))

@@ -1,5 +1,6 @@
-"""Keyset pages: a list's rows in the order of its sort keys, strictly after the key values
-of a row the client saw, so a page costs the same wherever it is in the list.
+"""Keyset pages: a list's rows in the order of its sort keys, between the key values of
+rows the client saw, so a page costs the same wherever it is in the list; read forward
+from the start (or from a row), or backward from the end (or from a row).
 
 The API turns a page's key values into cursors (schema.pagination); here they are plain
 values."""
@@ -15,23 +16,32 @@ from store.rows import AnySelect, Prepared
 
 
 class PositionError(ValueError):
-    """The values to start after do not fit the list's sort keys (a damaged cursor)."""
+    """The values of a bound (``bound``: `after` or `before`) do not fit the list's sort
+    keys (a damaged cursor)."""
+
+    def __init__(self, message: str, bound: str) -> None:
+        super().__init__(message)
+        self.bound = bound
 
 
 @dataclass(frozen=True)
 class SortKey:
-    column: Any  # a column or SQL expression whose values are ints or strings
+    column: Any  # a column or SQL expression whose values are ints or strings, never null
     descending: bool = False
 
 
 @dataclass(frozen=True)
 class Window:
-    """Which rows of a list a page holds: ``first`` of them, after the row whose sort-key
-    values are ``after`` (from the start when None); with ``with_total`` a first page
-    brings the whole list's length along (a window over the same statement)."""
+    """Which rows of a list a page holds: ``after`` and ``before`` (the sort-key values of
+    rows the client saw) narrow the list to the rows strictly between them; the page is
+    then the first ``size`` of those, or the last ``size`` when ``from_end``. With
+    ``with_total`` a page without either bound brings the whole list's length along (a
+    window over the same statement)."""
 
-    first: int
+    size: int
     after: Sequence[Any] | None = None
+    before: Sequence[Any] | None = None
+    from_end: bool = False
     with_total: bool = False
 
 
@@ -60,10 +70,10 @@ Listing = AnySelect | Template
 
 @dataclass(frozen=True)
 class Page:
-    rows: list[tuple[Any, ...]]
+    rows: list[tuple[Any, ...]]  # in the list's order, whichever end the page was read from
     keys: list[tuple[Any, ...]]  # each row's sort-key values, for its cursor
-    has_next: bool
-    has_previous: bool
+    has_next: bool  # whether the list has rows after the page's last (or after its place)
+    has_previous: bool  # whether the list has rows before the page's first (or its place)
     total: int | None  # the whole list's length, when it came with the page
 
 
@@ -78,15 +88,32 @@ def _prepared(key: tuple[Hashable, ...], build: Callable[[], AnySelect]) -> Prep
     return prepared
 
 
+async def _rows(
+    reader: Reader,
+    listing: Listing,
+    shape: tuple[Hashable, ...],
+    build: Callable[[AnySelect], AnySelect],
+    params: dict[str, Any],
+) -> list[tuple[Any, ...]]:
+    """The rows of ``build(listing's statement)``: prepared once per ``shape`` of a
+    Template, built for the request otherwise."""
+    if isinstance(listing, Template):
+        template = listing
+        prepared = _prepared((*shape, template.shape), lambda: build(template.statement))
+        return await reader.rows(prepared, {**template.params, **params})
+    return await reader.rows(build(listing), params)
+
+
 # The range of the integer columns keys are made of (64 bits on both databases).
 _INTEGERS = range(-(2**63), 2**63)
 
 
-def _check_position(keys: Sequence[SortKey], values: Sequence[Any]) -> None:
-    """``values`` fit ``keys``: as many, each of its key's type (an integer in range, or
-    text), so that no statement is sent with a value the database would refuse."""
+def _check_position(keys: Sequence[SortKey], values: Sequence[Any], bound: str) -> None:
+    """``values`` (of the bound ``bound``) fit ``keys``: as many, each of its key's type
+    (an integer in range, or text), so that no statement is sent with a value the
+    database would refuse."""
     if len(values) != len(keys):
-        raise PositionError(f"{len(values)} values to start after, for {len(keys)} sort keys")
+        raise PositionError(f"{len(values)} values to page from, for {len(keys)} sort keys", bound)
     for key, value in zip(keys, values, strict=True):
         wanted = key.column.type.python_type
         if wanted is int:
@@ -94,61 +121,156 @@ def _check_position(keys: Sequence[SortKey], values: Sequence[Any]) -> None:
         else:
             fits = isinstance(value, wanted)
         if not fits:
-            raise PositionError(f"{value!r} is not a {wanted.__name__} of this list's order")
+            raise PositionError(f"{value!r} is not a {wanted.__name__} of this list's order", bound)
 
 
-def _after(keys: Sequence[SortKey], values: Sequence[Any]) -> ColumnElement[bool]:
-    """Rows strictly after ``values`` in the order of ``keys`` (directions may differ)."""
+def _beyond(
+    keys: Sequence[SortKey], values: Sequence[Any], *, backward: bool, inclusive: bool
+) -> ColumnElement[bool]:
+    """Rows after ``values`` in the order of ``keys`` (directions may differ), or before
+    them when ``backward``; the row at ``values`` too when ``inclusive``."""
     alternatives = []
     for index, key in enumerate(keys):
-        beyond = key.column < values[index] if key.descending else key.column > values[index]
+        column, value = key.column, values[index]
+        beyond = column < value if key.descending != backward else column > value
         equal_before = [keys[i].column == values[i] for i in range(index)]
         alternatives.append(and_(*equal_before, beyond))
+    if inclusive:
+        alternatives.append(
+            and_(*(key.column == value for key, value in zip(keys, values, strict=True)))
+        )
     return or_(*alternatives)
 
 
+def _bound(name: str, count: int) -> list[Any]:
+    return [bindparam(f"{name}{i}") for i in range(count)]
+
+
+def _params(name: str, values: Sequence[Any] | None) -> dict[str, Any]:
+    return {} if values is None else {f"{name}{i}": value for i, value in enumerate(values)}
+
+
+def _between(statement: AnySelect, keys: Sequence[SortKey], after: bool, before: bool) -> AnySelect:
+    """``statement``'s rows strictly between the values `after0`... and `before0`...
+    (each bound only when asked for)."""
+    if after:
+        statement = statement.where(
+            _beyond(keys, _bound("after", len(keys)), backward=False, inclusive=False)
+        )
+    if before:
+        statement = statement.where(
+            _beyond(keys, _bound("before", len(keys)), backward=True, inclusive=False)
+        )
+    return statement
+
+
 def _page_statement(
-    statement: AnySelect, keys: Sequence[SortKey], after: bool, total: bool
+    statement: AnySelect,
+    keys: Sequence[SortKey],
+    *,
+    after: bool,
+    before: bool,
+    backward: bool,
+    total: bool,
 ) -> AnySelect:
-    """``statement`` in the order of ``keys``, after the values `after0`... when ``after``,
-    at most `limit` rows; the keys' values come last, and after them the whole list's
-    length when ``total`` (a first page only: the window counts what the WHERE leaves,
-    before the LIMIT)."""
+    """``statement`` between the bounds asked for, at most `limit` rows from its start (or
+    from its end when ``backward``); the keys' values come last, and after them the whole
+    list's length when ``total`` (a page without bounds only: the window counts what the
+    WHERE leaves, before the LIMIT)."""
     ordered = statement.add_columns(*(key.column for key in keys))
     if total:
         ordered = ordered.add_columns(func.count().over())
-    if after:
-        ordered = ordered.where(_after(keys, [bindparam(f"after{i}") for i in range(len(keys))]))
+    ordered = _between(ordered, keys, after, before)
     return ordered.order_by(
-        *(key.column.desc() if key.descending else key.column.asc() for key in keys)
+        *(key.column.desc() if key.descending != backward else key.column.asc() for key in keys)
     ).limit(bindparam("limit"))
+
+
+def _probe_statement(
+    statement: AnySelect, keys: Sequence[SortKey], *, at_after: bool, at_before: bool
+) -> AnySelect:
+    """Whether ``statement`` has rows at or before the values `after0`... (when
+    ``at_after``), and whether it has rows at or after `before0`... (when ``at_before``):
+    the rows on the far side of a page's cursors, which tell whether pages lie there."""
+    checks = []
+    if at_after:
+        position = _bound("after", len(keys))
+        checks.append(statement.where(_beyond(keys, position, backward=True, inclusive=True)))
+    if at_before:
+        position = _bound("before", len(keys))
+        checks.append(statement.where(_beyond(keys, position, backward=False, inclusive=True)))
+    return select(*(check.exists() for check in checks))
 
 
 async def keyset_page(
     reader: Reader, listing: Listing, keys: Sequence[SortKey], window: Window
 ) -> Page:
     """The ``window`` of ``listing`` in the order of ``keys`` (whose last key must be
-    unique)."""
-    first, after = window.first, window.after
-    params: dict[str, Any] = {"limit": first + 1}
-    if after is not None:
-        _check_position(keys, after)
-        params.update({f"after{i}": value for i, value in enumerate(after)})
-    total = after is None and window.with_total
-    if isinstance(listing, Template):
-        template = listing
-        page_statement = _prepared(
-            ("page", template.shape, after is not None, total),
-            lambda: _page_statement(template.statement, keys, after is not None, total),
-        )
-        result = await reader.rows(page_statement, {**listing.params, **params})
-    else:
-        result = await reader.rows(_page_statement(listing, keys, after is not None, total), params)
+    unique), and whether rows lie before and after it: exactly, both ways."""
+    after, before, backward = window.after, window.before, window.from_end
+    for bound, values in (("after", after), ("before", before)):
+        if values is not None:
+            _check_position(keys, values, bound)
+    bounds = {**_params("after", after), **_params("before", before)}
+    total = after is None and before is None and window.with_total
+    shape = (after is not None, before is not None, backward, total)
+    result = await _rows(
+        reader,
+        listing,
+        ("page", *shape),
+        lambda statement: _page_statement(
+            statement,
+            keys,
+            after=after is not None,
+            before=before is not None,
+            backward=backward,
+            total=total,
+        ),
+        {"limit": window.size + 1, **bounds},
+    )
+    size = window.size
+    more_in_window = len(result) > size
     width = len(keys) + total
-    rows = [row[:-width] for row in result[:first]]
-    row_keys = [row[-width:][: len(keys)] for row in result[:first]]
+    taken = result[:size]
+    if backward:
+        taken.reverse()
+    rows = [row[:-width] for row in taken]
+    row_keys = [row[-width:][: len(keys)] for row in taken]
     length = (result[0][-1] if result else 0) if total else None
-    return Page(rows, row_keys, len(result) > first, after is not None, length)
+    # Rows lie before the page when the window had more at its start (read from the end),
+    # or else when the list has any at or before `after`; after the page likewise. So a
+    # cursor on the side the page was read from is always probed, one on the far side
+    # only when the window ran out before it.
+    forward = not backward
+    at_after = after is not None and not (backward and more_in_window)
+    at_before = before is not None and not (forward and more_in_window)
+    after_rows, before_rows = await _probe(reader, listing, keys, bounds, at_after, at_before)
+    has_next = (forward and more_in_window) or before_rows
+    has_previous = (backward and more_in_window) or after_rows
+    return Page(rows, row_keys, has_next, has_previous, length)
+
+
+async def _probe(
+    reader: Reader,
+    listing: Listing,
+    keys: Sequence[SortKey],
+    bounds: dict[str, Any],
+    at_after: bool,
+    at_before: bool,
+) -> tuple[bool, bool]:
+    """Whether ``listing`` has rows at or before the bound `after` (when ``at_after``),
+    and at or after the bound `before` (when ``at_before``): one statement for both."""
+    if not (at_after or at_before):
+        return False, False
+    (found,) = await _rows(
+        reader,
+        listing,
+        ("probe", at_after, at_before),
+        lambda statement: _probe_statement(statement, keys, at_after=at_after, at_before=at_before),
+        bounds,
+    )
+    answers = iter(bool(value) for value in found)
+    return (next(answers) if at_after else False), (next(answers) if at_before else False)
 
 
 async def count(reader: Reader, listing: Listing) -> int:

@@ -61,10 +61,13 @@ class ModelRow(SQLModel, table=True):
     name: str
     organization: str | None = None
     release_date: date | None = None
-    # Positions in the two stored orders, computed at load time with Python's casefold so
-    # that both databases sort exactly alike: by name, and newest first (the seed's order).
+    # Positions in the stored orders, computed at load time with Python's casefold so that
+    # both databases sort exactly alike (store.orders): by name A to Z and Z to A, newest
+    # first (the seed's order) and oldest first; each breaks ties by name, then slug.
     name_rank: int = Field(unique=True)
+    name_desc_rank: int = Field(unique=True)
     recency_rank: int = Field(unique=True)
+    age_rank: int = Field(unique=True)
 
 
 class SourceRow(SQLModel, table=True):
@@ -89,7 +92,9 @@ class MethodRow(SQLModel, table=True):
     description: str | None = None
     aliases: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     node_id: int = Field(foreign_key="node.id", index=True)
+    # Positions by name A to Z and Z to A, equal names by slug A to Z (store.orders).
     name_rank: int = Field(unique=True)
+    name_desc_rank: int = Field(unique=True)
 
 
 class EvidenceRow(SQLModel, table=True):

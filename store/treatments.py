@@ -8,6 +8,7 @@ from sqlmodel import col
 
 from store import paging
 from store.batches import PairsIn, rows_of_pairs
+from store.models import model_order
 from store.nodes import in_branch
 from store.paging import Page, Sort, SortKey, Template, Window
 from store.reader import Reader
@@ -69,6 +70,34 @@ async def model_treatments_count(
     return await paging.count(reader, _of_model(model_id, max_rank, within))
 
 
+def _of_method(method_id: int, max_rank: int) -> AnySelect:
+    return (
+        select(TreatmentRow, ModelRow)
+        .join(ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id))
+        .where(
+            col(TreatmentRow.method_id) == method_id,
+            col(TreatmentRow.strength_rank) <= max_rank,
+        )
+    )
+
+
+async def method_treatments_page(
+    reader: Reader, *, method_id: int, max_rank: int, window: Window
+) -> Page:
+    """A page of the models that treat a method, strongest first, then by model name, then
+    slug: rows of (treatment, model)."""
+    return await paging.keyset_page(
+        reader,
+        _of_method(method_id, max_rank),
+        [SortKey(col(TreatmentRow.strength_rank)), SortKey(col(ModelRow.name_rank))],
+        window,
+    )
+
+
+async def method_treatments_count(reader: Reader, *, method_id: int, max_rank: int) -> int:
+    return await paging.count(reader, _of_method(method_id, max_rank))
+
+
 _BY_MODEL = Template(
     select(BranchModelRow, ModelRow)
     .join(ModelRow, col(ModelRow.id) == col(BranchModelRow.model_id))
@@ -86,19 +115,17 @@ def _by_model_listing(node_id: int, max_rank: int, sort: Sort | None) -> Templat
 
 
 def _by_model_keys(sort: Sort) -> list[SortKey]:
-    descending = sort.descending
-    # Release order is stored as a rank with the newest first, so DESC is its ascending order.
-    recency = SortKey(col(BranchModelRow.recency_rank), descending=not descending)
-    if sort.field == "release_date":
-        return [recency]
-    if sort.field == "name":
-        return [SortKey(col(ModelRow.name_rank), descending=descending)]
-    if sort.field == "strength":
-        # rank 1 is the strongest, so "strongest first" (DESC) is the ascending rank.
-        primary = SortKey(col(BranchModelRow.strongest_rank), descending=not descending)
+    if sort.field == "release_date" and sort.descending:
+        # The default order (the seed page's), copied into the row: no join to order by.
+        return [SortKey(col(BranchModelRow.recency_rank))]
+    if sort.field in ("release_date", "name"):
+        return [model_order(sort)]
+    if sort.field == "strongest":
+        # Rank 1 is the strongest: descending (strongest first) is the ascending rank.
+        primary = SortKey(col(BranchModelRow.strongest_rank), descending=not sort.descending)
     else:
-        primary = SortKey(col(BranchModelRow.method_count), descending=descending)
-    return [primary, SortKey(col(BranchModelRow.recency_rank))]
+        primary = SortKey(col(BranchModelRow.method_count), descending=sort.descending)
+    return [primary, SortKey(col(ModelRow.name_rank))]
 
 
 async def by_model_page(
@@ -111,7 +138,8 @@ async def by_model_page(
 ) -> Page:
     """A page of a branch's By-model table: one row (branch row, model) per model with
     evidence in the branch whose strongest treatment there is ``max_rank`` or stronger,
-    by `release_date`, `name`, `strength` or `method_count`."""
+    by `release_date` or `name` (as models are ordered), or by `strongest` or
+    `method_count` (the largest first when descending), ties by name A to Z, then slug."""
     return await paging.keyset_page(
         reader, _by_model_listing(node_id, max_rank, sort), _by_model_keys(sort), window
     )

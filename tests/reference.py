@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import date
+from functools import cmp_to_key
 from pathlib import Path
 from typing import Any
 
@@ -292,3 +293,78 @@ class Reference:
         if method_slug not in self._methods:
             raise KeyError(method_slug)
         return sum(1 for _, method in self._treatment if method == method_slug)
+
+    # --- orders of lists (issue 16) -------------------------------------------------------
+
+    def model_names(self) -> dict[str, str]:
+        return {slug: model.name for slug, model in self._models.items()}
+
+    def models_ordered(
+        self, field: str, descending: bool, among: set[str] | None = None
+    ) -> list[str]:
+        """Model slugs (of ``among``, or all) by ``field``: `name` A to Z (Z to A when
+        ``descending``); `release_date` oldest first (newest first when ``descending``),
+        undated models after every dated one either way. Ties by name case-insensitively,
+        then slug, A to Z either way."""
+        slugs = sorted(among if among is not None else self._models)
+
+        def compare(a: str, b: str) -> int:
+            first, second = self._models[a], self._models[b]
+            if field == "release_date":
+                if (first.release_date is None) != (second.release_date is None):
+                    return 1 if first.release_date is None else -1
+                if first.release_date != second.release_date:
+                    assert first.release_date is not None
+                    assert second.release_date is not None
+                    older = first.release_date < second.release_date
+                    return (1 if older else -1) if descending else (-1 if older else 1)
+                return _by_name_then_slug(first.name, a, second.name, b)
+            return _by_name_then_slug(first.name, a, second.name, b, z_to_a=descending)
+
+        return sorted(slugs, key=cmp_to_key(compare))
+
+    def methods_ordered(self, field: str, descending: bool) -> list[str]:
+        """Method slugs by ``field``: `name` as models' names; `strongest` (the strongest
+        treatment first when ``descending``, the weakest first otherwise) and `model_count`
+        (the most first when ``descending``), methods no model treats last either way, ties
+        by name case-insensitively, then slug, A to Z either way."""
+
+        def figure(slug: str) -> int | None:
+            if field == "strongest":
+                ranks = [r for (_, m), r in self._treatment.items() if m == slug]
+                return None if not ranks else -min(ranks)  # a larger figure is stronger
+            return self.method_model_count(slug)
+
+        def compare(a: str, b: str) -> int:
+            first, second = self._methods[a], self._methods[b]
+            if field != "name":
+                x, y = figure(a), figure(b)
+                if (x is None) != (y is None):
+                    return 1 if x is None else -1
+                if x != y:
+                    assert x is not None
+                    assert y is not None
+                    return (-1 if x > y else 1) if descending else (-1 if x < y else 1)
+                return _by_name_then_slug(first.name, a, second.name, b)
+            return _by_name_then_slug(first.name, a, second.name, b, z_to_a=descending)
+
+        return sorted(self._methods, key=cmp_to_key(compare))
+
+    def branch_model_figures(self, slug: str) -> dict[str, tuple[int, int]]:
+        """For each model in the node's branch: (its strongest treatment there as a figure,
+        larger for stronger, and how many of the branch's methods it treats)."""
+        figures: dict[str, tuple[int, int]] = {}
+        for row in self.by_model(slug):
+            figures[row.model_slug] = (-STRENGTHS.index(row.strongest), len(row.methods))
+        return figures
+
+
+def _by_name_then_slug(
+    name_a: str, slug_a: str, name_b: str, slug_b: str, *, z_to_a: bool = False
+) -> int:
+    """-1, 0 or 1 as a sorts before, with or after b: by name case-insensitively (Z to A
+    when ``z_to_a``), equal names by slug A to Z."""
+    if name_a.casefold() != name_b.casefold():
+        before = name_a.casefold() < name_b.casefold()
+        return (1 if before else -1) if z_to_a else (-1 if before else 1)
+    return -1 if slug_a < slug_b else (1 if slug_a > slug_b else 0)

@@ -57,25 +57,34 @@ def test_one_linear_history() -> None:
     assert migrate.head_revision() == scripts.get_current_head()
 
 
-SETUP = [
+# The rows every test starts from, as the tables were before 0007 (the older revisions'
+# tests insert them there) and as they are at head.
+SETUP_BEFORE_0007 = [
     "INSERT INTO node (id, slug, name, matching_aids, level, path, slug_path, path_key, pre, "
     "last) VALUES (1, 'n', 'N', '[]', 1, 'N', 'n', 'n', 0, 0)",
     "INSERT INTO model (id, slug, name, name_rank, recency_rank) VALUES (1, 'x', 'X', 0, 0)",
     "INSERT INTO method (id, slug, name, aliases, node_id, name_rank) "
     "VALUES (1, 'm', 'M', '[]', 1, 0)",
 ]
+SETUP = [
+    SETUP_BEFORE_0007[0],
+    "INSERT INTO model (id, slug, name, name_rank, name_desc_rank, recency_rank, age_rank) "
+    "VALUES (1, 'x', 'X', 0, 0, 0, 0)",
+    "INSERT INTO method (id, slug, name, aliases, node_id, name_rank, name_desc_rank) "
+    "VALUES (1, 'm', 'M', '[]', 1, 0, 0)",
+]
 
 
 @pytest.mark.parametrize(
     "violation",
     [
-        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank) "
-        "VALUES (2, 'm2', 'M2', '[]', 999, 1)",
+        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank, name_desc_rank) "
+        "VALUES (2, 'm2', 'M2', '[]', 999, 1, 1)",
         "INSERT INTO evidence (id, key, model_id, method_id, strength) "
         "VALUES (1, 'k', 1, 1, 'strong')",
         "INSERT INTO source (id, slug, model_id, title, kind) VALUES (1, 's', 1, 'S', 'video')",
-        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank) "
-        "VALUES (2, 'm', 'M2', '[]', 1, 1)",
+        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank, name_desc_rank) "
+        "VALUES (2, 'm', 'M2', '[]', 1, 1, 1)",
     ],
     ids=["foreign-key", "strength-enum", "source-kind-enum", "unique-slug"],
 )
@@ -103,7 +112,7 @@ def _rows_then_upgrade(url: str, revision: str, statements: list[str]) -> Iterat
     engine = make_sync_engine(url)
     try:
         with engine.begin() as connection:
-            for statement in [*SETUP, *statements]:
+            for statement in [*SETUP_BEFORE_0007, *statements]:
                 connection.execute(text(statement))
         migrate.upgrade(url)
         yield engine
@@ -147,6 +156,35 @@ def test_0004_fills_node_pre_of_existing_rows_and_goes_back(
         assert "node_pre" not in {column["name"] for column in inspector.get_columns("treatment")}
         assert "ix_treatment_model_id" in {i["name"] for i in inspector.get_indexes("treatment")}
         assert _scalar(engine, "SELECT strength_rank FROM treatment") == 2  # the pair is kept
+
+
+def test_0007_ranks_existing_rows_both_ways_and_goes_back(
+    backend: str, new_database: Callable[[str, str], str]
+) -> None:
+    url = new_database(backend, "reverse_orders")
+    rows = [
+        "UPDATE model SET release_date = '2024-05-01' WHERE id = 1",
+        "INSERT INTO model (id, slug, name, name_rank, recency_rank) VALUES (2, 'b', 'x', 1, 2)",
+        "INSERT INTO model (id, slug, name, release_date, name_rank, recency_rank) "
+        "VALUES (3, 'a', 'Y', '2020-01-01', 2, 1)",
+        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank) "
+        "VALUES (2, 'a', 'm', '[]', 1, 1)",
+    ]
+    with _rows_then_upgrade(url, "0006", rows) as engine:
+        with engine.connect() as connection:
+            models = connection.execute(
+                text("SELECT slug, name_desc_rank, age_rank FROM model ORDER BY id")
+            ).all()
+            methods = connection.execute(
+                text("SELECT slug, name_desc_rank FROM method ORDER BY id")
+            ).all()
+        # Z to A: Y, then the two named X by slug A to Z (b before x); oldest first, undated last.
+        assert [tuple(row) for row in models] == [("x", 2, 1), ("b", 1, 2), ("a", 0, 0)]
+        assert [tuple(row) for row in methods] == [("m", 1), ("a", 0)]
+
+        migrate.downgrade(url, "0006")
+        columns = {column["name"] for column in inspect(engine).get_columns("model")}
+        assert not {"name_desc_rank", "age_rank"} & columns
 
 
 def test_a_load_leaves_every_index_and_key_in_place(

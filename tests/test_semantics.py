@@ -126,16 +126,34 @@ def test_by_model_rows_methods_and_default_order(tiny: Api) -> None:
     ("order", "expected"),
     [
         ({"field": "RELEASE_DATE"}, ["Newest", "alpha", "Bravo", "yankee", "Zulu"]),
+        # Oldest first; undated models still last, and ties still by name A to Z.
         (
             {"field": "RELEASE_DATE", "direction": "ASC"},
-            ["Zulu", "yankee", "Bravo", "alpha", "Newest"],
+            ["alpha", "Bravo", "Newest", "yankee", "Zulu"],
         ),
+        # A name sorts A to Z unless told otherwise.
+        ({"field": "NAME"}, ["alpha", "Bravo", "Newest", "yankee", "Zulu"]),
         ({"field": "NAME", "direction": "ASC"}, ["alpha", "Bravo", "Newest", "yankee", "Zulu"]),
         ({"field": "NAME", "direction": "DESC"}, ["Zulu", "yankee", "Newest", "Bravo", "alpha"]),
-        # Strongest first, ties newest first.
+        # Strongest first, ties by name A to Z either way.
+        ({"field": "STRONGEST"}, ["Newest", "Zulu", "alpha", "Bravo", "yankee"]),
+        (
+            {"field": "STRONGEST", "direction": "DESC"},
+            ["Newest", "Zulu", "alpha", "Bravo", "yankee"],
+        ),
+        (
+            {"field": "STRONGEST", "direction": "ASC"},
+            ["yankee", "alpha", "Bravo", "Newest", "Zulu"],
+        ),
+        # The deprecated name of STRONGEST still orders the same way.
         ({"field": "STRENGTH"}, ["Newest", "Zulu", "alpha", "Bravo", "yankee"]),
         ({"field": "STRENGTH", "direction": "ASC"}, ["yankee", "alpha", "Bravo", "Newest", "Zulu"]),
-        ({"field": "METHOD_COUNT"}, ["Newest", "alpha", "yankee", "Bravo", "Zulu"]),
+        # The most methods first (alpha, Newest, yankee: 2 each), ties by name either way.
+        ({"field": "METHOD_COUNT"}, ["alpha", "Newest", "yankee", "Bravo", "Zulu"]),
+        (
+            {"field": "METHOD_COUNT", "direction": "ASC"},
+            ["Bravo", "Zulu", "alpha", "Newest", "yankee"],
+        ),
     ],
 )
 def test_by_model_other_orders(tiny: Api, order: dict[str, str], expected: list[str]) -> None:

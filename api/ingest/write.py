@@ -3,11 +3,10 @@ evidence: memory holds the catalog (nodes, models, sources, methods), never the 
 
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, insert, select, text
 from sqlalchemy.exc import SQLAlchemyError
@@ -30,6 +29,7 @@ from api.ingest.shrink import evidence_lines, refuse_shrink, served_counts
 from api.ingest.turns import Say
 from store import search_index
 from store.derive import derive_read_model
+from store.orders import name_ranks, release_ranks
 from store.tables import (
     TABLES_IN_LOAD_ORDER,
     BranchModelRow,
@@ -51,21 +51,6 @@ class LoadSummary:
     version: int
     counts: dict[str, int]
     seconds: float
-
-
-def _ranks(keys: Iterable[tuple[Any, ...]]) -> list[int]:
-    """For each item (by position), its position when sorted by its key."""
-    keyed = list(keys)
-    ranks = [0] * len(keyed)
-    for rank, index in enumerate(sorted(range(len(keyed)), key=keyed.__getitem__)):
-        ranks[index] = rank
-    return ranks
-
-
-def _recency_key(release_date: date | None, name: str, slug: str) -> tuple[Any, ...]:
-    # Newest first, undated after every dated model, then by name case-insensitively.
-    ordinal = release_date.toordinal() if release_date else 0
-    return (release_date is None, -ordinal, name.casefold(), slug)
 
 
 def replace_data(
@@ -259,23 +244,32 @@ def _write_catalog(connection: Connection, catalog: Catalog) -> None:
         connection, "node_closure", ("ancestor_id", "descendant_id", "depth"), _closure(catalog)
     )
     models = catalog.models
-    by_name = _ranks((model.name.casefold(), model.slug) for model in models)
-    by_recency = _ranks(_recency_key(m.release_date, m.name, m.slug) for m in models)
+    names = [(model.name, model.slug) for model in models]
+    releases = [(model.release_date, model.name, model.slug) for model in models]
+    ranks = zip(
+        name_ranks(names),
+        name_ranks(names, z_to_a=True),
+        release_ranks(releases, newest_first=True),
+        release_ranks(releases, newest_first=False),
+        strict=True,
+    )
     write_rows(
         connection,
         "model",
-        ("id", "slug", "name", "organization", "release_date", "name_rank", "recency_rank"),
         (
-            (
-                index + 1,
-                m.slug,
-                m.name,
-                m.organization,
-                m.release_date,
-                by_name[index],
-                by_recency[index],
-            )
-            for index, m in enumerate(models)
+            "id",
+            "slug",
+            "name",
+            "organization",
+            "release_date",
+            "name_rank",
+            "name_desc_rank",
+            "recency_rank",
+            "age_rank",
+        ),
+        (
+            (index + 1, m.slug, m.name, m.organization, m.release_date, *model_ranks)
+            for index, (m, model_ranks) in enumerate(zip(models, ranks, strict=True))
         ),
     )
     write_rows(
@@ -287,11 +281,13 @@ def _write_catalog(connection: Connection, catalog: Catalog) -> None:
             for index, s in enumerate(catalog.sources)
         ),
     )
-    method_rank = _ranks((method.name.casefold(), method.slug) for method in catalog.methods)
+    method_names = [(method.name, method.slug) for method in catalog.methods]
+    method_rank = name_ranks(method_names)
+    method_desc_rank = name_ranks(method_names, z_to_a=True)
     write_rows(
         connection,
         "method",
-        ("id", "slug", "name", "description", "aliases", "node_id", "name_rank"),
+        ("id", "slug", "name", "description", "aliases", "node_id", "name_rank", "name_desc_rank"),
         (
             (
                 index + 1,
@@ -301,6 +297,7 @@ def _write_catalog(connection: Connection, catalog: Catalog) -> None:
                 m.aliases,
                 ids.node_ids[m.node],
                 method_rank[index],
+                method_desc_rank[index],
             )
             for index, m in enumerate(catalog.methods)
         ),

@@ -15,6 +15,7 @@ class ModelOrderField(str, Enum):
 class ModelTreatmentOrderField(str, Enum):
     RELEASE_DATE = "RELEASE_DATE"
     NAME = "NAME"
+    STRONGEST = "STRONGEST"
     STRENGTH = "STRENGTH"
     METHOD_COUNT = "METHOD_COUNT"
 

@@ -49,8 +49,8 @@ class MethodOrder(BaseModel):
 
     field: MethodOrderField
     "What to order by."
-    direction: OrderDirection = OrderDirection.ASC
-    "Ascending or descending."
+    direction: Optional[OrderDirection] = None
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
 
 
 class ModelFilter(BaseModel):
@@ -71,8 +71,8 @@ class ModelOrder(BaseModel):
 
     field: ModelOrderField
     "What to order by."
-    direction: OrderDirection = OrderDirection.ASC
-    "Ascending or descending."
+    direction: Optional[OrderDirection] = None
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
 
 
 class ModelTreatmentOrder(BaseModel):
@@ -80,8 +80,8 @@ class ModelTreatmentOrder(BaseModel):
 
     field: ModelTreatmentOrderField
     "What to order by."
-    direction: OrderDirection = OrderDirection.DESC
-    "Ascending or descending."
+    direction: Optional[OrderDirection] = None
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
 
 
 class NodeRef(BaseModel):

@@ -23,19 +23,19 @@ export type MethodFilter = {
 
 /** How to order methods. */
 export type MethodOrder = {
-  /** Ascending or descending. */
-  direction?: OrderDirection;
+  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest). */
+  direction?: OrderDirection | null | undefined;
   /** What to order by. */
   field: MethodOrderField;
 };
 
 /** Fields that methods can be ordered by. */
 export type MethodOrderField =
-  /** By the number of models that treat the method. */
+  /** By how many models treat the method. Natural direction DESC (the most first); ties by name case-insensitively, then slug, either way. */
   | 'MODEL_COUNT'
-  /** By name, case-insensitively. */
+  /** By name case-insensitively, equal names by slug. Natural direction ASC (A to Z); DESC is Z to A, equal names still by slug A to Z. */
   | 'NAME'
-  /** By strongest treatment over all models (DESC: CORE first, untreated last). */
+  /** By the strongest treatment over all models. Natural direction DESC (CORE first); ASC is MENTIONED first. Either way methods that no model treats come last; ties by name case-insensitively, then slug. */
   | 'STRONGEST';
 
 /** A node, named by exactly one of its ID, slug, slug path or names path: what a page URL or a breadcrumb already has, with no lookup first. */
@@ -49,11 +49,11 @@ export type NodeRef =
   |  { id?: never; path?: never; slug?: never;   /** The node's slug path, e.g. `optimization/training-parallelism`. */
   slugPath: string; };
 
-/** The direction of an ordering. */
+/** The direction of an ordering. Left out (or null), each field takes its natural direction, which its description states: names A to Z, counts and strengths the largest first, dates the newest first. */
 export type OrderDirection =
-  /** Ascending: smallest, oldest or A first. */
+  /** Ascending: A first, the smallest, the weakest or the oldest first. */
   | 'ASC'
-  /** Descending: largest, newest or Z first. */
+  /** Descending: Z first, the largest, the strongest or the newest first. */
   | 'DESC';
 
 /** How strongly a model's own documents treat a method. */
