@@ -141,11 +141,11 @@ class AsyncReader(Reader):
     async def _execute(
         self, statement: Executable, params: dict[str, Any] | None = None
     ) -> Result[*tuple[Any, ...]]:
-        if self._connection is None:
-            await self._connect()
-        assert self._connection is not None
         self.statements += 1
         try:
+            if self._connection is None:
+                await self._connect()  # its statement_timeout is the connection's first use
+            assert self._connection is not None
             return await self._connection.execute(statement, params)
         except DBAPIError as exc:
             if self._deadline is not None and _is_statement_timeout(exc):
@@ -162,8 +162,9 @@ class AsyncReader(Reader):
             # request's other fields then fail to connect (DATABASE_UNAVAILABLE)
             # rather than use a closed connection.
             dead, self._connection = self._connection, None
-            with contextlib.suppress(SQLAlchemyError):
-                await dead.close()
+            if dead is not None:
+                with contextlib.suppress(SQLAlchemyError):
+                    await dead.close()
             await self._connect()
             assert self._connection is not None
             return await self._connection.execute(statement, params)

@@ -91,14 +91,19 @@ def test_sub_lists_not_asked_for_are_not_fetched(api: Api) -> None:
 SEED_PAGE_THROUGH_FRAGMENTS = """
 query NodePage($path: String!) {
   node(path: $path) {
-    name level path matchingAids
+    ...Id name level path matchingAids
     counts { methodsInBranch methodsFiledHere modelsInBranch }
-    children { name counts { methodsInBranch methodsFiledHere } }
+    children { ...Id name counts { methodsInBranch methodsFiledHere } }
     byModel(first: 100) { ...Rows }
   }
 }
-fragment Rows on ModelTreatmentConnection { nodes { model { name } strongest ...Methods } }
-fragment Methods on ModelTreatment { ... { methodCount methods { method { name } strength } } }
+fragment Id on Entity { id }
+fragment Rows on ModelTreatmentConnection {
+  nodes { ...Id model { ...Id name } strongest ...Methods }
+}
+fragment Methods on ModelTreatment {
+  ... { methodCount methods { ...Id method { id name } strength } }
+}
 """
 
 
