@@ -185,6 +185,9 @@ def test_a_killed_loaders_backend_is_ended_and_the_load_says_so(
     )
     with killed_at_the_end(holder) as lines:
         backend = int(next(lines))
+        # Killed only once its statement runs: killed between its two statements, the
+        # backend would find its client gone at once and end by itself.
+        _wait_until_running(url, backend, "SELECT pg_sleep(60)")
     started = time.monotonic()
     result = load(write_dataset(tmp_path / "again"), url)
     assert time.monotonic() - started < 20
@@ -193,6 +196,19 @@ def test_a_killed_loaders_backend_is_ended_and_the_load_says_so(
         f"ended PostgreSQL backend {backend}, which held the load lock for a load whose "
         f"process (pid {holder.pid} on {HOST}) is no longer running"
     ) in result.stderr.splitlines()
+
+
+def _wait_until_running(url: str, backend: int, statement: str) -> None:
+    deadline = time.monotonic() + 10
+    with psycopg.connect(psycopg_url(url), autocommit=True) as connection:
+        while True:
+            row = connection.execute(
+                "SELECT state, query FROM pg_stat_activity WHERE pid = %s", (backend,)
+            ).fetchone()
+            if row is not None and row[0] == "active" and row[1] == statement:
+                return
+            assert time.monotonic() < deadline, f"backend {backend} never ran {statement}"
+            time.sleep(0.05)
 
 
 @contextmanager
