@@ -485,7 +485,7 @@ def test_a_models_sources_and_profile_both_ways(
         "query($s: String!) { model(slug: $s) { branchesConnection(level: 0) { totalCount } } }"
     )
     (error,) = api.errors(document, {"s": models[0]["slug"]})
-    assert error["message"] == "`level` must be at least 1, got 0"
+    assert error["message"] == "`level` must be at least 1 (the roots), got 0"
 
 
 def test_nested_connections_both_ways_and_their_deprecated_lists(api: Api) -> None:
