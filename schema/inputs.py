@@ -16,6 +16,7 @@ from schema.enums import (
 )
 from schema.errors import BadUserInputError
 from schema.node_ref import NodeReference, branch_field, within_field
+from store.models import ModelSelection
 from store.paging import Sort
 
 
@@ -111,6 +112,18 @@ def name_contains(given: MethodFilter | ModelFilter | None) -> str | None:
             f"{MAX_NAME_CONTAINS} are looked for in names"
         )
     return text
+
+
+def model_selection(given: ModelFilter | None) -> ModelSelection:
+    """A models filter as the data layer takes it (the models list's, and byModel's)."""
+    if given is None:
+        return ModelSelection()
+    return ModelSelection(
+        name_contains=name_contains(given),
+        organization=given.organization,
+        released_after=given.released_after,
+        released_before=given.released_before,
+    )
 
 
 def sort_of(order: MethodOrder | ModelOrder | ModelTreatmentOrder) -> Sort:

@@ -17,7 +17,7 @@ from schema.inputs import (
     ModelFilter,
     ModelOrder,
     list_name_of,
-    name_contains,
+    model_selection,
     sort_of,
 )
 from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
@@ -36,7 +36,6 @@ from schema.pagination import (
 from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
 from schema.treatment import model_treatments_connection
 from store import models
-from store.models import ModelSelection
 from store.tables import ModelRow
 
 # Nullable with a default, so that a client's `$level: Int = 1` fits it (sgqlc, Relay).
@@ -202,16 +201,7 @@ async def models_connection(
     filter: ModelFilter | None,
     order_by: ModelOrder | None,
 ) -> Connection[Model]:
-    selection = (
-        ModelSelection(
-            name_contains=name_contains(filter),
-            organization=filter.organization,
-            released_after=filter.released_after,
-            released_before=filter.released_before,
-        )
-        if filter
-        else ModelSelection()
-    )
+    selection = model_selection(filter)
     sort = sort_of(order_by or MODELS_BY_NAME)
     request = PageRequest.of(info, list_name_of("models", sort), paging)
     reader = info.context.reader

@@ -15,8 +15,10 @@ from schema.inputs import (
     METHODS_BY_NAME,
     MethodFilterArgument,
     MethodOrderArgument,
+    ModelFilter,
     ModelTreatmentOrder,
     list_name_of,
+    model_selection,
     sort_of,
 )
 from schema.lookahead import selects
@@ -257,6 +259,13 @@ class Node(Slugged):
                 "(the seed page's order)."
             ),
         ] = BY_MODEL_NEWEST_FIRST,
+        filter: Annotated[
+            ModelFilter | None,
+            strawberry.argument(
+                description="Only the rows of the models this selects (a facet: by "
+                "organization, see `organizations(branch:)`, or by release dates)."
+            ),
+        ] = None,
     ) -> Connection[ModelTreatmentRef]:
         sort = sort_of(order_by or BY_MODEL_NEWEST_FIRST)
         request = PageRequest.of(
@@ -264,10 +273,12 @@ class Node(Slugged):
         )
         reader, loaders = info.context.reader, info.context.loaders
         node_id, rank = self.row_id(), max_rank(min_strength)
+        selection = model_selection(filter)
         page = await treatments.by_model_page(
             reader,
             node_id=node_id,
             max_rank=rank,
+            models=selection,
             sort=sort,
             window=request.window,
         )
@@ -279,7 +290,9 @@ class Node(Slugged):
         rows = [refs.model_treatment(branch, model, here) for branch, model in page.rows]
 
         async def count() -> int:
-            return await treatments.by_model_count(reader, node_id=node_id, max_rank=rank)
+            return await treatments.by_model_count(
+                reader, node_id=node_id, max_rank=rank, models=selection
+            )
 
         return connection_of(page, request.list_name, rows, count)
 

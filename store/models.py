@@ -6,7 +6,7 @@ from datetime import date
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import ColumnElement, bindparam, func, select
 from sqlmodel import col
 
 from store import paging
@@ -38,18 +38,24 @@ class ModelSelection:
     released_before: date | None = None  # on or before
 
 
-def _selected(selection: ModelSelection) -> AnySelect:
-    statement = _models()
+def model_conditions(selection: ModelSelection) -> list[ColumnElement[bool]]:
+    """The conditions on a model (`ModelRow`) that ``selection`` gives: for the models
+    list, and for the By-model rows whose model they hold (store.treatments)."""
+    conditions = []
     if selection.name_contains:
-        statement = statement.where(contains(ModelRow.name, selection.name_contains))
+        conditions.append(contains(ModelRow.name, selection.name_contains))
     if selection.organization is not None:
         organization = func.lower(col(ModelRow.organization))
-        statement = statement.where(organization == selection.organization.lower())
+        conditions.append(organization == selection.organization.lower())
     if selection.released_after is not None:
-        statement = statement.where(col(ModelRow.release_date) >= selection.released_after)
+        conditions.append(col(ModelRow.release_date) >= selection.released_after)
     if selection.released_before is not None:
-        statement = statement.where(col(ModelRow.release_date) <= selection.released_before)
-    return statement
+        conditions.append(col(ModelRow.release_date) <= selection.released_before)
+    return conditions
+
+
+def _selected(selection: ModelSelection) -> AnySelect:
+    return _models().where(*model_conditions(selection))
 
 
 async def models_page(

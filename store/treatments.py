@@ -8,9 +8,9 @@ from sqlmodel import col
 
 from store import paging
 from store.batches import PairsIn, rows_of_pairs
-from store.models import model_order
+from store.models import ModelSelection, model_conditions, model_order
 from store.nodes import in_branch
-from store.paging import Page, Sort, SortKey, Template, Window
+from store.paging import Listing, Page, Sort, SortKey, Template, Window
 from store.reader import Reader
 from store.rows import AnySelect
 from store.tables import (
@@ -110,8 +110,16 @@ _BY_MODEL = Template(
 )
 
 
-def _by_model_listing(node_id: int, max_rank: int, sort: Sort | None) -> Template:
-    return Template(_BY_MODEL.statement, ("byModel", sort), {"node": node_id, "max_rank": max_rank})
+def _by_model_listing(
+    node_id: int, max_rank: int, sort: Sort | None, models: ModelSelection
+) -> Listing:
+    params = {"node": node_id, "max_rank": max_rank}
+    conditions = model_conditions(models)
+    if not conditions:
+        return Template(_BY_MODEL.statement, ("byModel", sort), params)
+    # Rows narrowed by their model (a facet): built for the request, with its values (a
+    # template per value would grow without bound); SQLAlchemy compiles each shape once.
+    return _BY_MODEL.statement.where(*conditions).params(params)
 
 
 def _by_model_keys(sort: Sort) -> list[SortKey]:
@@ -133,20 +141,24 @@ async def by_model_page(
     *,
     node_id: int,
     max_rank: int,
+    models: ModelSelection,
     sort: Sort,
     window: Window,
 ) -> Page:
     """A page of a branch's By-model table: one row (branch row, model) per model with
-    evidence in the branch whose strongest treatment there is ``max_rank`` or stronger,
+    evidence in the branch whose strongest treatment there is ``max_rank`` or stronger
+    (and that ``models`` selects),
     by `release_date` or `name` (as models are ordered), or by `strongest` or
     `method_count` (the largest first when descending), ties by name A to Z, then slug."""
     return await paging.keyset_page(
-        reader, _by_model_listing(node_id, max_rank, sort), _by_model_keys(sort), window
+        reader, _by_model_listing(node_id, max_rank, sort, models), _by_model_keys(sort), window
     )
 
 
-async def by_model_count(reader: Reader, *, node_id: int, max_rank: int) -> int:
-    return await paging.count(reader, _by_model_listing(node_id, max_rank, None))
+async def by_model_count(
+    reader: Reader, *, node_id: int, max_rank: int, models: ModelSelection
+) -> int:
+    return await paging.count(reader, _by_model_listing(node_id, max_rank, None, models))
 
 
 _BRANCH = aliased(NodeRow, name="branch")

@@ -95,3 +95,64 @@ def test_methods_by_strongest_match_the_reference(api: Api) -> None:
         counts = api.query(query, {"s": slug})["node"]["counts"]
         assert counts["methodsByStrongest"] == reference.methods_by_strongest(slug), slug
         assert sum(counts["methodsByStrongest"].values()) <= counts["methodsInBranch"]
+
+
+BY_MODEL = """
+query($filter: ModelFilter, $first: Int, $after: String) {
+  node(path: "optimization/training-parallelism") {
+    byModel(filter: $filter, first: $first, after: $after) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      nodes { model { slug } strongest methodCount }
+    }
+  }
+}
+"""
+
+
+def _by_model_rows(api: Api, filter: dict[str, object], first: int = 100) -> list[str]:
+    """Every row's model slug, page by page; checks totalCount against the rows."""
+    slugs: list[str] = []
+    after = None
+    while True:
+        page = api.query(BY_MODEL, {"filter": filter, "first": first, "after": after})
+        table = page["node"]["byModel"]
+        slugs += [row["model"]["slug"] for row in table["nodes"]]
+        if not table["pageInfo"]["hasNextPage"]:
+            assert table["totalCount"] == len(slugs), filter
+            return slugs
+        after = table["pageInfo"]["endCursor"]
+
+
+def test_by_model_rows_filtered_by_organization_and_release_dates(api: Api) -> None:
+    """The seed's By-model rows narrowed by their model, in the seed's order, whole and
+    page by page; each organization's count is its rows' count."""
+    rows = Reference.from_dir(DEFAULT_FIXTURES_DIR).by_model("training-parallelism")
+    models = {str(model["slug"]): model for model in _fixture_models()}
+
+    def expected(keep: Callable[[dict[str, object]], bool]) -> list[str]:
+        return [row.model_slug for row in rows if keep(models[row.model_slug])]
+
+    facets = api.query(ORGANIZATIONS, {"branch": {"slugPath": SEED_NODE}})["organizations"]
+    assert len(facets) > 2
+    for facet in facets:
+        name = str(facet["name"])
+        wanted = expected(
+            lambda model, name=name: str(model.get("organization")).lower() == name.lower()
+        )
+        assert _by_model_rows(api, {"organization": name.upper()}) == wanted, name
+        assert _by_model_rows(api, {"organization": name}, first=2) == wanted, name
+        assert len(wanted) == facet["modelCount"]
+
+    def released(model: dict[str, object], after: str, before: str) -> bool:
+        day = model.get("release_date")
+        return isinstance(day, str) and after <= day <= before
+
+    dates = sorted({str(m["release_date"]) for m in models.values() if m.get("release_date")})
+    after, before = dates[len(dates) // 4], dates[3 * len(dates) // 4]
+    window = {"releasedAfter": after, "releasedBefore": before}
+    wanted = expected(lambda model: released(model, after, before))
+    assert 0 < len(wanted) < len(rows)
+    assert _by_model_rows(api, window) == wanted
+    assert _by_model_rows(api, window, first=3) == wanted
+    assert _by_model_rows(api, {"organization": "nobody at all"}) == []
