@@ -1,0 +1,111 @@
+"""The taxonomy browser's pages (DESIGN.md §6): the same small HTML at each of its URLs, which
+loads the browser's one script and style sheet; the script reads the URL and fetches the
+page's data from /graphql.
+
+The browser lives in `browser/` (TypeScript and Preact on the generated client), and
+`make install` bundles it into ASSETS_DIR with content-hashed names, listed by
+manifest.json; the app serves them at ASSETS_URL as never changing (a new build has new
+names). Without a build, each page says how to make one and loads nothing."""
+
+import json
+from functools import lru_cache
+from html import escape
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.staticfiles import StaticFiles
+
+from api.html_page import html_page
+from api.middleware import ASGIApp, Message, Receive, Scope, Send
+
+ASSETS_DIR = Path(__file__).resolve().parent / "static" / "browser"
+ASSETS_URL = "/browser-assets"
+MANIFEST = "manifest.json"
+# The built pages' URLs (DESIGN.md §6); the script tells them apart.
+PAGE_PATHS = ("/", "/nodes/{path:path}", "/models/{slug}", "/methods/{slug}", "/search")
+
+# What a page may load: its own script and style sheet (no inline script or style), and
+# /graphql to fetch from. Its search form and links go to this server only.
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+# The page without a build: nothing to load or run.
+MISSING_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+# Hashed names never change content: a year, and no revalidation.
+IMMUTABLE = b"public, max-age=31536000, immutable"
+
+_TITLE = "Taxonomy browser"
+_COLOR_SCHEME = '    <meta name="color-scheme" content="light dark">'
+_APP = '    <div id="app">{body}</div>'
+
+_LOADING = '<main><p role="status">Loading the taxonomy browser…</p></main>'
+
+_MISSING = """<main>
+      <h1>The taxonomy browser is not built</h1>
+      <p>This install has no browser assets ({path} is missing), and this page loads nothing
+      from the internet. Run <code>make install</code> (it runs <code>npm ci</code> and the
+      build in <code>browser/</code>), then reload. The API itself works: GraphiQL is at
+      <a href="/graphql">/graphql</a>.</p>
+    </main>"""
+
+
+@lru_cache(maxsize=4)
+def _manifest(path: Path, modified_ns: int) -> dict[str, str]:
+    del modified_ns  # part of the cache key only: a rebuild is read again
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {"script": str(data["script"]), "style": str(data["style"])}
+
+
+def built_assets() -> dict[str, str] | None:
+    """The built script's and style sheet's file names; None without a build."""
+    path = ASSETS_DIR / MANIFEST
+    try:
+        return _manifest(path, path.stat().st_mtime_ns)
+    except FileNotFoundError:
+        return None
+
+
+def browser_page() -> tuple[str, str]:
+    """The page's HTML and its Content-Security-Policy."""
+    assets = built_assets()
+    if assets is None:
+        missing = escape(str((ASSETS_DIR / MANIFEST).relative_to(ASSETS_DIR.parents[2])))
+        body = _APP.format(body=_MISSING.format(path=missing))
+        return html_page(_TITLE, _COLOR_SCHEME, body), MISSING_POLICY
+    head = (
+        f"{_COLOR_SCHEME}\n"
+        f'    <link rel="stylesheet" href="{ASSETS_URL}/{escape(assets["style"])}">\n'
+        f'    <script type="module" src="{ASSETS_URL}/{escape(assets["script"])}"></script>'
+    )
+    return html_page(_TITLE, head, _APP.format(body=_LOADING)), PAGE_POLICY
+
+
+async def page(_: Request) -> HTMLResponse:
+    """Any of the browser's pages: the script finds the page's subject in the URL."""
+    html, policy = browser_page()
+    return HTMLResponse(
+        html,
+        headers={
+            "content-security-policy": policy,
+            # The HTML names the current build's assets: always ask for it again.
+            "cache-control": "no-cache",
+        },
+    )
+
+
+def immutable_assets() -> ASGIApp:
+    """The built assets, each found one answered as never changing (a new build gets new
+    names); a miss (an old name) is not cached."""
+    files = StaticFiles(directory=ASSETS_DIR, check_dir=False)
+
+    async def assets(scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_cached(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                message["headers"] = [*message.get("headers", []), (b"cache-control", IMMUTABLE)]
+            await send(message)
+
+        await files(scope, receive, send_cached)
+
+    return assets

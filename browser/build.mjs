@@ -1,0 +1,74 @@
+// Bundles the taxonomy browser (src/main.tsx, Preact, the generated client's typed documents
+// and src/style.css) into ../api/static/browser/ with content-hashed names, and writes
+// manifest.json there: which files the page loads (api/browser.py reads it) and their sizes.
+// `npm run build`; `make install` runs it.
+//
+// The persisted-query hashes (Apollo's APQ: the sha256 of the exact document text sent) are
+// computed here, once, from the generated documents themselves, and compiled in: the page
+// needs no hashing at run time (crypto.subtle exists only in secure contexts).
+import { createHash } from "node:crypto";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { readFileSync } from "node:fs";
+
+import { build } from "esbuild";
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const outdir = here("../api/static/browser/");
+const documents = here("../clients/typescript/src/gql/graphql.ts");
+
+/** Each generated document's operation name and the sha256 of its text. */
+async function persistedHashes() {
+  const bundled = await build({
+    entryPoints: [documents],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "node",
+    logLevel: "warning",
+  });
+  const module = await import(
+    `data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`
+  );
+  const hashes = {};
+  for (const value of Object.values(module)) {
+    if (value === null || typeof value !== "object" || !(value instanceof String)) continue;
+    const text = value.toString();
+    const name = /\b(?:query|mutation)\s+(\w+)/.exec(text)?.[1];
+    if (name) hashes[name] = createHash("sha256").update(text).digest("hex");
+  }
+  return hashes;
+}
+
+const hashes = await persistedHashes();
+await rm(outdir, { recursive: true, force: true });
+const result = await build({
+  entryPoints: { main: here("src/main.tsx") },
+  outdir,
+  entryNames: "[name]-[hash]",
+  bundle: true,
+  minify: true,
+  format: "esm",
+  target: ["es2020"],
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  define: { PERSISTED_HASHES: JSON.stringify(hashes) },
+  legalComments: "linked",
+  metafile: true,
+  logLevel: "warning",
+});
+
+const files = Object.keys(result.metafile.outputs).map((path) => basename(path));
+const script = files.find((name) => name.endsWith(".js"));
+const style = files.find((name) => name.endsWith(".css"));
+if (!script || !style) throw new Error(`the build made no script or no style sheet: ${files}`);
+const gzipped = (name) => gzipSync(readFileSync(`${outdir}/${name}`), { level: 9 }).length;
+const manifest = {
+  script,
+  style,
+  gzippedBytes: { [script]: gzipped(script), [style]: gzipped(style) },
+};
+await mkdir(outdir, { recursive: true });
+await writeFile(`${outdir}/manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
