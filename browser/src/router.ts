@@ -36,6 +36,13 @@ export function route(url: URL): Route {
 }
 
 const listeners = new Set<() => void>();
+let moved = false;
+
+/** Whether this page was reached in place (a link, back or forward), not loaded: then its
+ * heading takes the focus, where a fresh load leaves it at the top of the document. */
+export function arrivedInPlace(): boolean {
+  return moved;
+}
 
 /** Shows ``href`` (same origin) without a reload, as a new history entry. */
 export function navigate(href: string, replace = false): void {
@@ -43,6 +50,7 @@ export function navigate(href: string, replace = false): void {
   if (replace) window.history.replaceState(null, "", url);
   else window.history.pushState(null, "", url);
   window.scrollTo(0, 0);
+  moved = true;
   for (const listener of listeners) listener();
 }
 
@@ -51,11 +59,15 @@ export function useLocation(): URL {
   const [url, setUrl] = useState(() => new URL(window.location.href));
   useEffect(() => {
     const update = () => setUrl(new URL(window.location.href));
+    const popped = () => {
+      moved = true;
+      update();
+    };
     listeners.add(update);
-    window.addEventListener("popstate", update);
+    window.addEventListener("popstate", popped);
     return () => {
       listeners.delete(update);
-      window.removeEventListener("popstate", update);
+      window.removeEventListener("popstate", popped);
     };
   }, []);
   return url;

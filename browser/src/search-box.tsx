@@ -29,11 +29,16 @@ export function SearchBox({ initial = "", id = "search" }: { initial?: string; i
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const latest = useRef(0);
-  useEffect(() => setText(initial), [initial]);
+  // Suggestions follow typing only: a box opened on the results page's words fetches none.
+  const typed = useRef(false);
+  useEffect(() => {
+    typed.current = false;
+    setText(initial);
+  }, [initial]);
 
   useEffect(() => {
     const words = text.trim();
-    if (words.length < 2) {
+    if (!typed.current || words.length < 2) {
       setHits([]);
       return;
     }
@@ -108,6 +113,7 @@ export function SearchBox({ initial = "", id = "search" }: { initial?: string; i
         aria-activedescendant={shown && active >= 0 ? `${listId}-${active}` : undefined}
         value={text}
         onInput={(event) => {
+          typed.current = true;
           setText((event.currentTarget as HTMLInputElement).value);
           setOpen(true);
         }}

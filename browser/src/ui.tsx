@@ -4,7 +4,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 
 import type { Strength } from "../../clients/typescript/src/gql/graphql";
-import { href } from "./router";
+import { arrivedInPlace, href } from "./router";
 
 export const SITE = "Taxonomy browser";
 
@@ -25,11 +25,12 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** The page's heading, focused after each navigation so that a screen reader starts there. */
+/** The page's heading, focused after each navigation in place so that a screen reader
+ * starts there (as it starts at the top of a page freshly loaded). */
 export function Heading({ children }: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (document.activeElement === document.body || document.activeElement === null) {
+    if (arrivedInPlace() && !document.querySelector("main [role=combobox]:focus")) {
       ref.current?.focus({ preventScroll: true });
     }
   }, []);
