@@ -218,7 +218,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     return Starlette(
         middleware=middleware,
         routes=[
-            *(Route(path, browser.page) for path in browser.PAGE_PATHS),
+            *(Route(path, browser.page_endpoint(schema)) for path in browser.PAGE_PATHS),
             Route("/graphql", endpoint, methods=["GET", "POST"]),
             Route("/healthz", healthz),
             Route("/readyz", readyz),

@@ -8,6 +8,7 @@ manifest.json; the app serves them at ASSETS_URL as never changing (a new build 
 names). Without a build, each page says how to make one and loads nothing."""
 
 import json
+from collections.abc import Awaitable, Callable
 from functools import lru_cache
 from html import escape
 from pathlib import Path
@@ -15,15 +16,25 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.staticfiles import StaticFiles
+from strawberry import Schema
 
 from api.html_page import html_page
 from api.middleware import ASGIApp, Message, Receive, Scope, Send
+from schema.context import Context
 
 ASSETS_DIR = Path(__file__).resolve().parent / "static" / "browser"
 ASSETS_URL = "/browser-assets"
 MANIFEST = "manifest.json"
 # The built pages' URLs (DESIGN.md §6); the script tells them apart.
 PAGE_PATHS = ("/", "/nodes/{path:path}", "/models/{slug}", "/methods/{slug}", "/search")
+
+# Whether a page's subject exists, asked as any client would; an unknown one's page is a 404
+# (its script says so in words). By kind (the URL's first segment): the query, the parameter.
+SUBJECTS = {
+    "nodes": ("query PageSubject($key: String!) { subject: node(path: $key) { id } }", "path"),
+    "models": ("query PageSubject($key: String!) { subject: model(slug: $key) { id } }", "slug"),
+    "methods": ("query PageSubject($key: String!) { subject: method(slug: $key) { id } }", "slug"),
+}
 
 # What a page may load: its own script and style sheet (no inline script or style), and
 # /graphql to fetch from. Its search form and links go to this server only.
@@ -82,17 +93,35 @@ def browser_page() -> tuple[str, str]:
     return html_page(_TITLE, head, _APP.format(body=_LOADING)), PAGE_POLICY
 
 
-async def page(_: Request) -> HTMLResponse:
-    """Any of the browser's pages: the script finds the page's subject in the URL."""
-    html, policy = browser_page()
-    return HTMLResponse(
-        html,
-        headers={
-            "content-security-policy": policy,
-            # The HTML names the current build's assets: always ask for it again.
-            "cache-control": "no-cache",
-        },
+async def _unknown(schema: Schema, request: Request, document: str, parameter: str) -> bool:
+    """Whether the page's subject is known not to exist (a failed look-up is no answer:
+    the page then says what the API says)."""
+    context = Context.for_request(request.app.state.request_engine, request)
+    result = await schema.execute(
+        document, variable_values={"key": request.path_params[parameter]}, context_value=context
     )
+    return not result.errors and result.data is not None and result.data["subject"] is None
+
+
+def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[HTMLResponse]]:
+    """Any of the browser's pages (the script finds the page's subject in the URL); 404
+    when it names a node, model or method that does not exist, asked of ``schema``."""
+
+    async def page(request: Request) -> HTMLResponse:
+        html, policy = browser_page()
+        kind = request.url.path.split("/")[1]
+        unknown = kind in SUBJECTS and await _unknown(schema, request, *SUBJECTS[kind])
+        return HTMLResponse(
+            html,
+            status_code=404 if unknown else 200,
+            headers={
+                "content-security-policy": policy,
+                # The HTML names the current build's assets: always ask for it again.
+                "cache-control": "no-cache",
+            },
+        )
+
+    return page
 
 
 def immutable_assets() -> ASGIApp:

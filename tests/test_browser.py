@@ -34,7 +34,7 @@ PAGES = [
     "/models/newest",
     "/methods/m-bravo",
     "/search?q=alpha",
-    "/nodes/no/such/node",  # the page itself says the node is unknown
+    "/search?q=no+such+thing",
 ]
 MAX_GZIPPED_BYTES = 150_000
 
@@ -61,6 +61,18 @@ def test_each_page_url_serves_the_browser(tiny: Api, path: str) -> None:
         asset = tiny.client.get(url)
         assert asset.status_code == 200
         assert asset.headers["cache-control"] == "public, max-age=31536000, immutable"
+
+
+@pytest.mark.parametrize(
+    "path", ["/nodes/no/such/node", "/nodes/alpha/gamma", "/models/nobody", "/methods/nothing"]
+)
+def test_an_unknown_subjects_page_is_a_404(tiny: Api, path: str) -> None:
+    """Its script says so in words (the browser test reads it); a crawler or a link checker
+    learns it from the status."""
+    page = tiny.client.get(path, headers={"accept": "text/html"})
+    assert page.status_code == 404
+    assert page.headers["content-security-policy"] == PAGE_POLICY
+    assert assets(page.text)
 
 
 def test_graphiql_stays_at_graphql(tiny: Api) -> None:
