@@ -181,6 +181,8 @@ def _drive(mode: str, database_url: str, *arguments: str, artifacts: Path) -> No
     output = drive_browser(script, database_url, mode, *arguments, str(artifacts))
     print(f"screenshots: {artifacts}")
     summary = json.loads(output.strip().splitlines()[-1])
+    if "seedLcpMs" in summary:
+        print(f"the seed page's largest contentful paint: {summary['seedLcpMs']} ms")
     for screenshot in summary["screenshots"]:
         assert Path(screenshot).stat().st_size > 5_000, screenshot
 

@@ -6,6 +6,8 @@ import {
   type BrowserNodeQuery,
   type ModelTreatmentOrder,
 } from "../../../clients/typescript/src/gql/graphql";
+import { useEffect } from "preact/hooks";
+
 import { useQuery } from "../query";
 import { href } from "../router";
 import { ApiProblem, Badge, Breadcrumb, Heading, Loading, NotFound, plural, useTitle } from "../ui";
@@ -31,6 +33,10 @@ function pageUrl(node: Node, sort: string, after: string | null): string {
 
 function ByModel({ node, sort, after }: { node: Node; sort: string; after: string | null }) {
   const rows = node.byModel.nodes;
+  // Another order or page of the table (#by-model in the URL) opens at the table.
+  useEffect(() => {
+    if (window.location.hash === "#by-model") document.getElementById("by-model")?.scrollIntoView();
+  }, [node.byModel]);
   return (
     <section aria-labelledby="by-model" class="by-model">
       <h2 id="by-model">By model</h2>
