@@ -116,6 +116,17 @@ def test_the_bundle_is_at_most_150_kb_gzipped() -> None:
     assert sum(sizes.values()) <= MAX_GZIPPED_BYTES
 
 
+def test_the_sources_never_write_html() -> None:
+    """Preact sets every value as text or as an attribute; none of the ways around that
+    (which would parse API values as HTML) appears in the browser's sources."""
+    sources = sorted((BROWSER / "src").rglob("*.ts*"))
+    assert sources
+    for source in sources:
+        text = source.read_text(encoding="utf-8")
+        found = re.findall(r"dangerouslySetInnerHTML|innerHTML|outerHTML|insertAdjacentHTML", text)
+        assert not found, f"{source}: {found}"
+
+
 def test_the_browser_type_checks() -> None:
     tsc = BROWSER / "node_modules" / ".bin" / "tsc"
     assert tsc.exists(), BUILT
