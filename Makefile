@@ -42,7 +42,7 @@ $(BROWSER_MODULES): browser/package.json browser/package-lock.json
 	touch $@
 
 $(BROWSER_APP): $(BROWSER_MODULES) browser/build.mjs $(wildcard browser/src/* browser/src/*/*) \
-		clients/typescript/src/gql/graphql.ts
+		$(wildcard browser/operations/*) clients/typescript/src/gql/graphql.ts
 	cd browser && npm run --silent build
 
 browser: ## Debian's Chromium, for the tests of GraphiQL and the taxonomy browser in a headless browser

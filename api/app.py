@@ -177,12 +177,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if settings.response_cache and settings.response_cache_entries > 0
         else None
     )
+    # The taxonomy browser's own operations are always known: beside an allowlist, and
+    # registered up front without one (a page's first view is then one GET).
+    browser_documents = browser.persisted_documents()
     allowlist = (
-        load_allowlist(settings.persisted_queries_allowlist)
+        load_allowlist(settings.persisted_queries_allowlist) | browser_documents
         if settings.persisted_queries_allowlist
         else None
     )
     queries = QueryStore(settings.persisted_queries_entries, allowlist)
+    for digest, document in browser_documents.items():
+        queries.put(digest, document)
     endpoint = Freshness(
         TimeLimit(
             BodyLimit(

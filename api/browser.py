@@ -20,11 +20,14 @@ from strawberry import Schema
 
 from api.html_page import html_page
 from api.middleware import ASGIApp, Message, Receive, Scope, Send
+from api.persisted_queries import load_allowlist
 from schema.context import Context
 
 ASSETS_DIR = Path(__file__).resolve().parent / "static" / "browser"
 ASSETS_URL = "/browser-assets"
 MANIFEST = "manifest.json"
+# The browser's operations by sha256, written by the build: registered at start.
+PERSISTED = "persisted-queries.json"
 # The built pages' URLs (DESIGN.md §6); the script tells them apart.
 PAGE_PATHS = ("/", "/nodes/{path:path}", "/models/{slug}", "/methods/{slug}", "/search")
 
@@ -76,6 +79,14 @@ def built_assets() -> dict[str, str] | None:
         return _manifest(path, path.stat().st_mtime_ns)
     except FileNotFoundError:
         return None
+
+
+def persisted_documents() -> dict[str, str]:
+    """The browser's documents by their sha256 (checked), for the persisted-query store:
+    its pages' first views then need no second round trip, and they run beside an
+    allowlist. None without a build."""
+    path = ASSETS_DIR / PERSISTED
+    return load_allowlist(path) if path.is_file() else {}
 
 
 def browser_page() -> tuple[str, str]:

@@ -1,6 +1,7 @@
 // Bundles the taxonomy browser (src/main.tsx, Preact, the generated client's typed documents
 // and src/style.css) into ../api/static/browser/ with content-hashed names, and writes
-// manifest.json there: which files the page loads (api/browser.py reads it) and their sizes.
+// manifest.json there: which files the page loads (api/browser.py reads it) and their sizes;
+// and persisted-queries.json, the browser's documents by hash, which the server registers.
 // `npm run build`; `make install` runs it.
 //
 // The persisted-query hashes (Apollo's APQ: the sha256 of the exact document text sent) are
@@ -11,18 +12,24 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 import { build } from "esbuild";
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const outdir = here("../api/static/browser/");
-const documents = here("../clients/typescript/src/gql/graphql.ts");
+const generated = here("../clients/typescript/src/gql/graphql.ts");
 
-/** Each generated document's operation name and the sha256 of its text. */
-async function persistedHashes() {
+/** The browser's operations (browser/operations/*.graphql) by name: the sha256 of each
+ * generated document's text, and that text. */
+async function persistedDocuments() {
+  const ours = new Set(
+    readdirSync(here("operations/"))
+      .filter((name) => name.endsWith(".graphql"))
+      .map((name) => name.replace(/\.graphql$/, "")),
+  );
   const bundled = await build({
-    entryPoints: [documents],
+    entryPoints: [generated],
     bundle: true,
     write: false,
     format: "esm",
@@ -32,17 +39,20 @@ async function persistedHashes() {
   const module = await import(
     `data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`
   );
-  const hashes = {};
+  const documents = {};
   for (const value of Object.values(module)) {
     if (value === null || typeof value !== "object" || !(value instanceof String)) continue;
     const text = value.toString();
     const name = /\b(?:query|mutation)\s+(\w+)/.exec(text)?.[1];
-    if (name) hashes[name] = createHash("sha256").update(text).digest("hex");
+    if (ours.has(name)) documents[name] = { hash: createHash("sha256").update(text).digest("hex"), text };
   }
-  return hashes;
+  const missing = [...ours].filter((name) => !documents[name]);
+  if (missing.length) throw new Error(`not generated (run \`make clients\`): ${missing.join(", ")}`);
+  return documents;
 }
 
-const hashes = await persistedHashes();
+const documents = await persistedDocuments();
+const hashes = Object.fromEntries(Object.entries(documents).map(([name, { hash }]) => [name, hash]));
 await rm(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: { main: here("src/main.tsx") },
@@ -72,3 +82,7 @@ const manifest = {
 };
 await mkdir(outdir, { recursive: true });
 await writeFile(`${outdir}/manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
+// The documents by hash, as an allowlist is written: the server registers them at start, so
+// that even a page's first view is one GET (and runs beside an allowlist).
+const persisted = Object.fromEntries(Object.values(documents).map(({ hash, text }) => [hash, text]));
+await writeFile(`${outdir}/persisted-queries.json`, `${JSON.stringify(persisted, null, 2)}\n`);

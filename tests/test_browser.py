@@ -20,7 +20,7 @@ from api.browser import ASSETS_DIR, ASSETS_URL, MANIFEST, PAGE_POLICY, browser_p
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 
-from conftest import SEED_PAGE, Api
+from conftest import SEED_PAGE, Api, serve
 from processes import drive_browser
 from tiny_dataset import write_files
 
@@ -127,6 +127,24 @@ def test_the_sources_never_write_html() -> None:
         assert not found, f"{source}: {found}"
 
 
+def test_the_browsers_operations_are_known_from_the_start(tiny: Api, tmp_path: Path) -> None:
+    """Registered at start (a first view is one GET), and run beside an allowlist."""
+    documents = browser.persisted_documents()
+    assert len(documents) == len(list((BROWSER / "operations").glob("*.graphql")))
+    digest = next(d for d, text in documents.items() if "query BrowserHome" in text)
+    get = {
+        "operationName": "BrowserHome",
+        "extensions": json.dumps({"persistedQuery": {"version": 1, "sha256Hash": digest}}),
+    }
+    assert tiny.client.get("/graphql", params=get).json()["data"]["roots"]
+    allowlist = tmp_path / "allowlist.json"
+    allowlist.write_text(json.dumps(["query Other { taxonomy { nodeCount } }"]), "utf-8")
+    with serve(tiny.database_url, persisted_queries_allowlist=str(allowlist)) as client:
+        assert client.get("/graphql", params=get).json()["data"]["roots"]
+        refused = client.post("/graphql", json={"query": "{ roots { id } }"})
+        assert refused.json()["errors"][0]["extensions"]["code"] == "PERSISTED_QUERY_NOT_ALLOWED"
+
+
 def test_the_browser_type_checks() -> None:
     tsc = BROWSER / "node_modules" / ".bin" / "tsc"
     assert tsc.exists(), BUILT
@@ -182,14 +200,14 @@ HOSTILE: dict[str, list[dict[str, Any]]] = {
 }
 
 
-def _drive(mode: str, database_url: str, *arguments: str, artifacts: Path) -> None:
+def _drive(mode: str, database_url: str, *arguments: str, artifacts: Path, **settings: str) -> None:
     """browser/browser-test.mjs in ``mode`` on a server of ``database_url``: it passes, and
     its screenshots (listed in its last line) are in ``artifacts``."""
     assert (ASSETS_DIR / MANIFEST).is_file(), BUILT
     assert (BROWSER / "node_modules" / "playwright-core").is_dir(), BUILT
     artifacts.mkdir(exist_ok=True)
     script = BROWSER / "browser-test.mjs"
-    output = drive_browser(script, database_url, mode, *arguments, str(artifacts))
+    output = drive_browser(script, database_url, mode, *arguments, str(artifacts), **settings)
     print(f"screenshots: {artifacts}")
     summary = json.loads(output.strip().splitlines()[-1])
     if "seedLcpMs" in summary:
@@ -220,4 +238,6 @@ def test_markup_in_the_data_shows_as_text(
 ) -> None:
     url = new_database(backend, "hostile")
     load_directory(write_files(tmp_path / "hostile", HOSTILE), url)
-    _drive("hostile", url, artifacts=tmp_path / "screenshots")
+    # A server that keeps no persisted query: each page's GET by hash is answered
+    # PersistedQueryNotFound, and the page falls back to POSTing its document.
+    _drive("hostile", url, artifacts=tmp_path / "screenshots", persisted_queries_entries="0")
