@@ -7,6 +7,8 @@ VENV := .venv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 GRAPHIQL := api/static/graphiql/main.js
 GRAPHIQL_MODULES := graphiql/node_modules/.package-lock.json
+BROWSER_APP := api/static/browser/manifest.json
+BROWSER_MODULES := browser/node_modules/.package-lock.json
 AUDIT_MODULES := tests/http_audit/node_modules/.package-lock.json
 
 .PHONY: install browser serve test lint schema clean bench
@@ -15,7 +17,7 @@ $(UV):
 	$(PYTHON) -m venv .tools
 	.tools/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-install: $(UV) $(GRAPHIQL) $(AUDIT_MODULES)
+install: $(UV) $(GRAPHIQL) $(BROWSER_APP) $(AUDIT_MODULES)
 	$(UV) sync --frozen --quiet
 
 # graphql-http's GraphQL-over-HTTP audit suite, run by tests/test_http_audit.py (pinned by its lock).
@@ -32,11 +34,22 @@ $(GRAPHIQL_MODULES): graphiql/package.json graphiql/package-lock.json
 $(GRAPHIQL): $(GRAPHIQL_MODULES) graphiql/build.mjs $(wildcard graphiql/src/*)
 	cd graphiql && npm run --silent build
 
-browser: ## Debian's Chromium, for the GraphiQL test in a headless browser
+# The taxonomy browser's script and style sheet, served at /browser-assets/ under hashed names:
+# browser/'s sources and the generated client's typed documents, with the npm packages pinned
+# by browser/package-lock.json, bundled by esbuild; redone when a source is newer.
+$(BROWSER_MODULES): browser/package.json browser/package-lock.json
+	cd browser && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	touch $@
+
+$(BROWSER_APP): $(BROWSER_MODULES) browser/build.mjs $(wildcard browser/src/* browser/src/*/*) \
+		$(wildcard browser/operations/*) clients/typescript/src/gql/graphql.ts
+	cd browser && npm run --silent build
+
+browser: ## Debian's Chromium, for the tests of GraphiQL and the taxonomy browser in a headless browser
 	test -x /usr/bin/chromium || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-serve: install ## Serve the default fixtures on http://127.0.0.1:8000/graphql
+serve: install ## Serve the default fixtures: the taxonomy browser on http://127.0.0.1:8000/, GraphiQL at /graphql
 	$(VENV)/bin/taxonomy serve
 
 test: install browser ## The whole suite: SQLite, plus PostgreSQL when TEST_DATABASE_URL is set; ruff and mypy
@@ -61,7 +74,7 @@ clean:
 CODEGEN_VENV := $(CURDIR)/clients/python/.venv
 
 .PHONY: clients
-clients: $(UV) ## Regenerate the typed clients (clients/) from schema.graphql and examples/operations/; compile those with relay-compiler and gql.tada
+clients: $(UV) ## Regenerate the typed clients (clients/) from schema.graphql, examples/operations/ and browser/operations/; compile those with relay-compiler and gql.tada
 	UV_PROJECT_ENVIRONMENT=$(CODEGEN_VENV) $(UV) sync --frozen --quiet --project clients/python
 	rm -rf clients/python/taxonomy_client clients/typescript/src/gql
 	$(CODEGEN_VENV)/bin/ariadne-codegen --config clients/python/pyproject.toml

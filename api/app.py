@@ -1,4 +1,5 @@
-"""The ASGI application: GraphQL at /graphql (with GraphiQL), /healthz and /readyz."""
+"""The ASGI application: the taxonomy browser's pages (/, /nodes/..., /models/..., /methods/...,
+/search), GraphQL at /graphql (with GraphiQL), /healthz and /readyz."""
 
 import gc
 import logging
@@ -14,11 +15,11 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from api import fault_log, migrate
+from api import browser, fault_log, migrate
 from api.freshness import Freshness
 from api.graphiql import ASSETS_DIR, ASSETS_URL
 from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit, UrlLimit
@@ -176,12 +177,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if settings.response_cache and settings.response_cache_entries > 0
         else None
     )
+    # The taxonomy browser's own operations are always known: beside an allowlist, and
+    # registered up front without one (a page's first view is then one GET).
+    browser_documents = browser.persisted_documents()
     allowlist = (
-        load_allowlist(settings.persisted_queries_allowlist)
+        load_allowlist(settings.persisted_queries_allowlist) | browser_documents
         if settings.persisted_queries_allowlist
         else None
     )
     queries = QueryStore(settings.persisted_queries_entries, allowlist)
+    for digest, document in browser_documents.items():
+        queries.put(digest, document)
     endpoint = Freshness(
         TimeLimit(
             BodyLimit(
@@ -217,11 +223,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     return Starlette(
         middleware=middleware,
         routes=[
-            Route("/", lambda _: RedirectResponse("/graphql")),
+            *(Route(path, browser.page_endpoint(schema)) for path in browser.PAGE_PATHS),
             Route("/graphql", endpoint, methods=["GET", "POST"]),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Mount(ASSETS_URL, StaticFiles(directory=ASSETS_DIR, check_dir=False)),
+            Mount(browser.ASSETS_URL, browser.immutable_assets()),
         ],
         lifespan=lifespan,
     )

@@ -265,7 +265,8 @@ def serve(
     port: int | None,
     workers: int | None,
 ) -> None:
-    """Serve GraphQL at /graphql (GraphiQL in a browser), /healthz and /readyz."""
+    """Serve the taxonomy browser at / and GraphQL at /graphql (GraphiQL in a browser), with
+    /healthz and /readyz."""
     import uvicorn
     from sqlalchemy.exc import OperationalError
 

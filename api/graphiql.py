@@ -8,6 +8,7 @@ ASSETS_URL. Without a build, the page says how to make one and loads nothing.
 from html import escape
 from pathlib import Path
 
+from api.html_page import html_page
 from api.operations import operation
 
 ASSETS_DIR = Path(__file__).resolve().parent / "static" / "graphiql"
@@ -32,22 +33,10 @@ def sample_query() -> str:
 
 SAMPLE_QUERY = sample_query()
 
-_PAGE = """\
-<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>GraphiQL · taxonomy-api</title>
-    <link rel="icon" href="data:,">
-{head}
-  </head>
-  <body>
+_TITLE = "GraphiQL · taxonomy-api"
+_BODY = """\
     <div id="graphiql">{body}</div>
-    <pre id="graphiql-query"{attributes}>{query}</pre>
-  </body>
-</html>
-"""
+    <pre id="graphiql-query"{attributes}>{query}</pre>"""
 
 _MISSING = """\
 <div style="font: 16px/1.5 system-ui, sans-serif; max-width: 46em; margin: 2em auto">
@@ -94,12 +83,13 @@ def graphiql_page() -> str:
     except FileNotFoundError:
         body = _MISSING.format(path=escape(str(script.relative_to(ASSETS_DIR.parents[2]))))
         attributes = ' style="max-width: 46em; margin: 0 auto 2em"'
-        return _PAGE.format(head="", body=body, attributes=attributes, query=query)
+        return html_page(_TITLE, "", _BODY.format(body=body, attributes=attributes, query=query))
     head = (
         f'    <link rel="stylesheet" href="{ASSETS_URL}/main.css?v={version}">\n'
         f'    <script type="module" src="{ASSETS_URL}/main.js?v={version}"></script>'
     )
-    return _PAGE.format(head=head, body="Loading GraphiQL…", attributes=" hidden", query=query)
+    body = _BODY.format(body="Loading GraphiQL…", attributes=" hidden", query=query)
+    return html_page(_TITLE, head, body)
 
 
 def with_sample_query(page: str) -> str:

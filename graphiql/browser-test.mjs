@@ -2,64 +2,22 @@
 // machine blocked: GraphiQL opens, its documentation explorer lists the types, the sample
 // query runs and its result shows. tests/test_graphiql_browser.py runs it against a live
 // `taxonomy serve`:  node browser-test.mjs BASE_URL SCREENSHOT.png
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 import { chromium } from "playwright-core";
+
+import { localChromium } from "../tests/local_chromium.mjs";
 
 const [base, screenshot] = process.argv.slice(2);
 if (!base || !screenshot) {
   console.error("usage: node browser-test.mjs BASE_URL SCREENSHOT.png");
   process.exit(2);
 }
-const LOCAL = new Set(["127.0.0.1", "localhost", "[::1]"]);
-const TIMEOUT = 20_000;
 
 function step(message) {
   console.log(`graphiql-browser: ${message}`);
 }
 
-const profile = await mkdtemp(join(tmpdir(), "graphiql-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-  viewport: { width: 1400, height: 900 },
-  timeout: TIMEOUT,
-});
-const blocked = [];
-const problems = [];
+const { context, page, blocked, problems, close } = await localChromium(chromium);
 try {
-  await context.route("**/*", (route) => {
-    const url = new URL(route.request().url());
-    if (["data:", "blob:"].includes(url.protocol) || LOCAL.has(url.hostname)) {
-      return route.continue();
-    }
-    blocked.push(url.href);
-    return route.abort("blockedbyclient");
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(TIMEOUT);
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
-  });
-  page.on("requestfailed", (request) => {
-    if (LOCAL.has(new URL(request.url()).hostname)) {
-      problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
-    }
-  });
-
   // GraphiQL opens, on the sample query.
   const response = await page.goto(`${base}/graphql`, { waitUntil: "load" });
   if (response?.status() !== 200) throw new Error(`GET /graphql: ${response?.status()}`);
@@ -122,6 +80,5 @@ try {
   if (problems.length) console.error(`graphiql-browser: ${problems.join("\n")}`);
   throw error;
 } finally {
-  await context.close();
-  await rm(profile, { recursive: true, force: true });
+  await close();
 }

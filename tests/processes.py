@@ -1,6 +1,7 @@
 """Real `taxonomy serve` processes for the tests that need real HTTP and several workers."""
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import httpx2 as httpx
 import psutil
@@ -95,3 +96,22 @@ def _command_line(process: psutil.Process) -> list[str]:
         return process.cmdline()
     except (psutil.NoSuchProcess, psutil.ZombieProcess):
         return []
+
+
+def drive_browser(script: Path, database_url: str, *arguments: str, **settings: Any) -> str:
+    """Runs a headless-Chromium driver (``node script BASE_URL *arguments``) against a
+    `taxonomy serve` of ``database_url`` (with ``settings``, as running_server takes them);
+    its output, once it has passed (printed either way)."""
+    node = shutil.which("node")
+    assert node, "no node: install Node.js (Debian's nodejs)"
+    with running_server(database_url, **settings) as base:
+        run = subprocess.run(
+            [node, str(script), base, *arguments],
+            capture_output=True,
+            text=True,
+            timeout=240,
+            check=False,
+        )
+    print(run.stdout, end="")
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.stdout

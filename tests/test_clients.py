@@ -53,6 +53,9 @@ from seed_page import render
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "schema.graphql"
 OPERATIONS = sorted((ROOT / "examples" / "operations").glob("*.graphql"))
+# The taxonomy browser's own operations (browser/), compiled into the TypeScript client too.
+BROWSER_OPERATIONS = sorted((ROOT / "browser" / "operations").glob("*.graphql"))
+EVERY_OPERATION = OPERATIONS + BROWSER_OPERATIONS
 PY_CLIENT = ROOT / "clients" / "python"
 PY_PACKAGE = PY_CLIENT / "taxonomy_client"
 TS_CLIENT = ROOT / "clients" / "typescript"
@@ -96,9 +99,16 @@ def _same_tree(committed: Path, generated: Path) -> list[str]:
 def test_there_are_example_operations() -> None:
     names = {p.stem for p in OPERATIONS}
     assert {"NodePage", "Tree", "MethodsPage", "Search", "ModelProfile"} <= names
+    assert {p.stem for p in BROWSER_OPERATIONS} == {
+        "BrowserHome",
+        "BrowserNode",
+        "BrowserModel",
+        "BrowserMethod",
+        "BrowserSearch",
+    }
 
 
-@pytest.mark.parametrize("operation", OPERATIONS, ids=[p.stem for p in OPERATIONS])
+@pytest.mark.parametrize("operation", EVERY_OPERATION, ids=[p.stem for p in EVERY_OPERATION])
 def test_operation_validates_against_the_schema(operation: Path) -> None:
     schema = build_schema(SCHEMA.read_text(encoding="utf-8"))
     assert validate(schema, parse(operation.read_text(encoding="utf-8"))) == []
@@ -131,7 +141,7 @@ class _WithoutId(Visitor):
         self._check(node, f"... on {get_named_type(self.type_info.get_type())}")
 
 
-@pytest.mark.parametrize("operation", OPERATIONS, ids=[p.stem for p in OPERATIONS])
+@pytest.mark.parametrize("operation", EVERY_OPERATION, ids=[p.stem for p in EVERY_OPERATION])
 def test_operation_fits_every_client(operation: Path) -> None:
     """A normalized cache (Apollo, urql, Relay) keys objects by `id`: every object that
     has one selects it. relay-compiler and sgqlc refuse a non-null variable with a default

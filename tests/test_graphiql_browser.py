@@ -3,8 +3,6 @@ from graphiql/), and in headless Chromium, with every request beyond this machin
 GraphiQL opens, its docs list the types, and the sample query runs and shows its result."""
 
 import re
-import shutil
-import subprocess
 from html import escape
 from pathlib import Path
 
@@ -14,7 +12,7 @@ from api import graphiql, operations
 from api.graphiql import ASSETS_DIR, ASSETS_URL, graphiql_page
 from api.operations import operation
 
-from processes import running_server
+from processes import drive_browser
 
 GRAPHIQL = Path(__file__).resolve().parents[1] / "graphiql"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -63,18 +61,9 @@ def test_without_the_examples_the_page_opens_on_a_query_that_says_where_they_are
 def test_graphiql_in_headless_chromium(tmp_path: Path) -> None:
     assert (ASSETS_DIR / "main.js").is_file(), BUILT
     assert (GRAPHIQL / "node_modules" / "playwright-core").is_dir(), BUILT
-    node = shutil.which("node")
-    assert node, "no node: install Node.js (Debian's nodejs)"
     screenshot = tmp_path / "graphiql.png"
-    with running_server(f"sqlite:///{tmp_path}/taxonomy.db") as base:
-        run = subprocess.run(
-            [node, str(GRAPHIQL / "browser-test.mjs"), base, str(screenshot)],
-            capture_output=True,
-            text=True,
-            timeout=90,
-            check=False,
-        )
-    print(run.stdout, end="")
+    drive_browser(
+        GRAPHIQL / "browser-test.mjs", f"sqlite:///{tmp_path}/taxonomy.db", str(screenshot)
+    )
     print(f"GraphiQL screenshot: {screenshot}")
-    assert run.returncode == 0, run.stdout + run.stderr
     assert screenshot.stat().st_size > 10_000

@@ -43,7 +43,11 @@ def test_graphiql_opens_on_the_seed_page_query(tiny: Api) -> None:
     assert page.headers["content-type"].startswith("text/html")
     assert escape(operation("NodePage"), quote=False) in page.text
     assert "Welcome to GraphiQL" not in page.text
-    assert tiny.client.get("/", follow_redirects=False).headers["location"] == "/graphql"
+    # `/` was a redirect to GraphiQL; it is now the taxonomy browser (issue 18), whose footer
+    # links to GraphiQL.
+    home = tiny.client.get("/", follow_redirects=False)
+    assert home.status_code == 200
+    assert "<title>Taxonomy browser</title>" in home.text
 
 
 def test_health_and_readiness(tiny: Api) -> None:

@@ -17,6 +17,7 @@ import orjson
 import pytest
 from starlette.testclient import TestClient
 
+from api.browser import PAGE_POLICY as BROWSER_POLICY
 from api.graphiql import PAGE_POLICY
 from api.security_headers import DEFAULT_POLICY
 
@@ -187,7 +188,9 @@ def test_every_response_has_the_security_headers(tiny: Api) -> None:
     _secured(client.get("/readyz"))
     _secured(client.get("/nowhere"))
     _secured(client.get("/graphiql-assets/main.css"))
-    _secured(client.get("/", follow_redirects=False))
+    _secured(client.get("/browser-assets/nowhere.js"))
+    _secured(client.get("/", follow_redirects=False), BROWSER_POLICY)
+    _secured(client.get("/nodes/optimization", follow_redirects=False), BROWSER_POLICY)
     page = client.get("/graphql", headers={"accept": "text/html"})
     assert page.headers["content-type"].startswith("text/html")
     _secured(page, PAGE_POLICY)

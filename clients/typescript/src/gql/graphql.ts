@@ -38,6 +38,25 @@ export type MethodOrderField =
   /** By the strongest treatment over all models. Natural direction DESC (CORE first); ASC is MENTIONED first. Either way methods that no model treats come last; ties by name case-insensitively, then slug. */
   | 'STRONGEST';
 
+/** How to order the rows of a By-model table. */
+export type ModelTreatmentOrder = {
+  /** Ascending or descending. */
+  direction?: OrderDirection;
+  /** What to order by. */
+  field: ModelTreatmentOrderField;
+};
+
+/** Fields that By-model rows can be ordered by. */
+export type ModelTreatmentOrderField =
+  /** By how many of the branch's methods the model treats, ties by release date. */
+  | 'METHOD_COUNT'
+  /** By model name, case-insensitively. */
+  | 'NAME'
+  /** By the model's release date (DESC, the default: newest first, undated models after them, ties by name case-insensitively: the seed page's order). */
+  | 'RELEASE_DATE'
+  /** By the model's strongest treatment in the branch, ties by release date. */
+  | 'STRENGTH';
+
 /** A node, named by exactly one of its ID, slug, slug path or names path: what a page URL or a breadcrumb already has, with no lookup first. */
 export type NodeRef =
   {   /** The node's ID. */
@@ -56,6 +75,19 @@ export type OrderDirection =
   /** Descending: Z first, the largest, the strongest or the newest first. */
   | 'DESC';
 
+/** What kind of document a source is. */
+export type SourceKind =
+  /** A blog post. */
+  | 'BLOG_POST'
+  /** A model card. */
+  | 'MODEL_CARD'
+  /** Any other document. */
+  | 'OTHER'
+  /** A research paper. */
+  | 'PAPER'
+  /** A technical report. */
+  | 'TECHNICAL_REPORT';
+
 /** How strongly a model's own documents treat a method. */
 export type Strength =
   /** One of the model's own central contributions. */
@@ -64,6 +96,50 @@ export type Strength =
   | 'MENTIONED'
   /** The documents say the model uses it. */
   | 'USED';
+
+export type BrowserHomeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BrowserHomeQuery = { taxonomy: { nodeCount: number, methodCount: number, modelCount: number, sourceCount: number, evidenceCount: number, loadedAt: string | null }, roots: Array<{ id: string, name: string, slugPath: string, description: string | null, counts: { methodsInBranch: number, modelsInBranch: number, childCount: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number } }> }> };
+
+export type BrowserMethodQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatments: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidence: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string, url: string | null } | null }> }> } | null };
+
+export type BrowserModelQueryVariables = Exact<{
+  slug: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, sources: Array<{ id: string, title: string, kind: SourceKind, url: string | null, publishedOn: string | null }>, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidence: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string } | null }> }> } } | null };
+
+export type BrowserNodeQueryVariables = Exact<{
+  path: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  orderBy?: ModelTreatmentOrder | null | undefined;
+}>;
+
+
+export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> }, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methods: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> }> } } | null };
+
+export type BrowserSearchQueryVariables = Exact<{
+  query: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type BrowserSearchQuery = { search: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<
+      | { __typename: 'Method', id: string, slug: string, name: string, node: { id: string, path: string } }
+      | { __typename: 'Model', id: string, slug: string, name: string, organization: string | null }
+      | { __typename: 'Node', id: string, name: string, path: string, slugPath: string }
+    > } };
 
 export type MethodsPageQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -127,6 +203,246 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
+export const BrowserHomeDocument = new TypedDocumentString(`
+    query BrowserHome {
+  taxonomy {
+    nodeCount
+    methodCount
+    modelCount
+    sourceCount
+    evidenceCount
+    loadedAt
+  }
+  roots {
+    id
+    name
+    slugPath
+    description
+    counts {
+      methodsInBranch
+      modelsInBranch
+      childCount
+    }
+    children {
+      id
+      name
+      slugPath
+      counts {
+        methodsInBranch
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BrowserHomeQuery, BrowserHomeQueryVariables>;
+export const BrowserMethodDocument = new TypedDocumentString(`
+    query BrowserMethod($slug: String!) {
+  method(slug: $slug) {
+    id
+    name
+    description
+    aliases
+    strongest
+    modelCount
+    node {
+      id
+      name
+      path
+      slugPath
+      ancestors {
+        id
+        name
+        slugPath
+      }
+    }
+    treatments {
+      id
+      strength
+      model {
+        id
+        slug
+        name
+        organization
+        releaseDate
+      }
+      evidence {
+        id
+        strength
+        quote
+        locator
+        source {
+          id
+          title
+          url
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BrowserMethodQuery, BrowserMethodQueryVariables>;
+export const BrowserModelDocument = new TypedDocumentString(`
+    query BrowserModel($slug: String!, $first: Int = 100, $after: String) {
+  model(slug: $slug) {
+    id
+    name
+    organization
+    releaseDate
+    sources {
+      id
+      title
+      kind
+      url
+      publishedOn
+    }
+    branches(level: 1) {
+      id
+      node {
+        id
+        name
+        slugPath
+      }
+      strongest
+      methodCount
+    }
+    treatments(first: $first, after: $after) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        id
+        strength
+        method {
+          id
+          slug
+          name
+          node {
+            id
+            path
+            slugPath
+          }
+        }
+        evidence {
+          id
+          strength
+          quote
+          locator
+          source {
+            id
+            title
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BrowserModelQuery, BrowserModelQueryVariables>;
+export const BrowserNodeDocument = new TypedDocumentString(`
+    query BrowserNode($path: String!, $first: Int = 25, $after: String, $orderBy: ModelTreatmentOrder) {
+  node(path: $path) {
+    id
+    name
+    description
+    level
+    path
+    slugPath
+    matchingAids
+    ancestors {
+      id
+      name
+      slugPath
+    }
+    counts {
+      methodsInBranch
+      methodsFiledHere
+      modelsInBranch
+      evidenceInBranch
+    }
+    children {
+      id
+      name
+      slugPath
+      counts {
+        methodsInBranch
+        methodsFiledHere
+        modelsInBranch
+      }
+    }
+    methods(scope: HERE, first: 100) {
+      totalCount
+      nodes {
+        id
+        slug
+        name
+        strongest
+        modelCount
+      }
+    }
+    byModel(first: $first, after: $after, orderBy: $orderBy) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        id
+        model {
+          id
+          slug
+          name
+          releaseDate
+        }
+        strongest
+        methodCount
+        methods {
+          id
+          method {
+            id
+            slug
+            name
+          }
+          strength
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BrowserNodeQuery, BrowserNodeQueryVariables>;
+export const BrowserSearchDocument = new TypedDocumentString(`
+    query BrowserSearch($query: String!, $first: Int = 20, $after: String) {
+  search(query: $query, first: $first, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      __typename
+      ... on Node {
+        id
+        name
+        path
+        slugPath
+      }
+      ... on Method {
+        id
+        slug
+        name
+        node {
+          id
+          path
+        }
+      }
+      ... on Model {
+        id
+        slug
+        name
+        organization
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BrowserSearchQuery, BrowserSearchQueryVariables>;
 export const MethodsPageDocument = new TypedDocumentString(`
     query MethodsPage($first: Int = 20, $after: String, $orderBy: MethodOrder = {field: MODEL_COUNT, direction: DESC}, $filter: MethodFilter) {
   methods(first: $first, after: $after, orderBy: $orderBy, filter: $filter) {

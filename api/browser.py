@@ -1,0 +1,151 @@
+"""The taxonomy browser's pages (DESIGN.md §6): the same small HTML at each of its URLs, which
+loads the browser's one script and style sheet; the script reads the URL and fetches the
+page's data from /graphql.
+
+The browser lives in `browser/` (TypeScript and Preact on the generated client), and
+`make install` bundles it into ASSETS_DIR with content-hashed names, listed by
+manifest.json; the app serves them at ASSETS_URL as never changing (a new build has new
+names). Without a build, each page says how to make one and loads nothing."""
+
+import json
+from collections.abc import Awaitable, Callable
+from functools import lru_cache
+from html import escape
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.staticfiles import StaticFiles
+from strawberry import Schema
+
+from api.html_page import html_page
+from api.middleware import ASGIApp, Message, Receive, Scope, Send
+from api.persisted_queries import load_allowlist
+from schema.context import Context
+
+ASSETS_DIR = Path(__file__).resolve().parent / "static" / "browser"
+ASSETS_URL = "/browser-assets"
+MANIFEST = "manifest.json"
+# The browser's operations by sha256, written by the build: registered at start.
+PERSISTED = "persisted-queries.json"
+# The built pages' URLs (DESIGN.md §6); the script tells them apart.
+PAGE_PATHS = ("/", "/nodes/{path:path}", "/models/{slug}", "/methods/{slug}", "/search")
+
+# Whether a page's subject exists, asked as any client would; an unknown one's page is a 404
+# (its script says so in words). By kind (the URL's first segment): the query, the parameter.
+SUBJECTS = {
+    "nodes": ("query PageSubject($key: String!) { subject: node(path: $key) { id } }", "path"),
+    "models": ("query PageSubject($key: String!) { subject: model(slug: $key) { id } }", "slug"),
+    "methods": ("query PageSubject($key: String!) { subject: method(slug: $key) { id } }", "slug"),
+}
+
+# What a page may load: its own script and style sheet (no inline script or style), and
+# /graphql to fetch from. Its search form and links go to this server only.
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+# The page without a build: nothing to load or run.
+MISSING_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+# Hashed names never change content: a year, and no revalidation.
+IMMUTABLE = b"public, max-age=31536000, immutable"
+
+_TITLE = "Taxonomy browser"
+_COLOR_SCHEME = '    <meta name="color-scheme" content="light dark">'
+_APP = '    <div id="app">{body}</div>'
+
+_LOADING = '<main><p role="status">Loading the taxonomy browser…</p></main>'
+
+_MISSING = """<main>
+      <h1>The taxonomy browser is not built</h1>
+      <p>This install has no browser assets ({path} is missing), and this page loads nothing
+      from the internet. Run <code>make install</code> (it runs <code>npm ci</code> and the
+      build in <code>browser/</code>), then reload. The API itself works: GraphiQL is at
+      <a href="/graphql">/graphql</a>.</p>
+    </main>"""
+
+
+@lru_cache(maxsize=4)
+def _manifest(path: Path, modified_ns: int) -> dict[str, str]:
+    del modified_ns  # part of the cache key only: a rebuild is read again
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {"script": str(data["script"]), "style": str(data["style"])}
+
+
+def built_assets() -> dict[str, str] | None:
+    """The built script's and style sheet's file names; None without a build."""
+    path = ASSETS_DIR / MANIFEST
+    try:
+        return _manifest(path, path.stat().st_mtime_ns)
+    except FileNotFoundError:
+        return None
+
+
+def persisted_documents() -> dict[str, str]:
+    """The browser's documents by their sha256 (checked), for the persisted-query store:
+    its pages' first views then need no second round trip, and they run beside an
+    allowlist. None without a build."""
+    path = ASSETS_DIR / PERSISTED
+    return load_allowlist(path) if path.is_file() else {}
+
+
+def browser_page() -> tuple[str, str]:
+    """The page's HTML and its Content-Security-Policy."""
+    assets = built_assets()
+    if assets is None:
+        missing = escape(str((ASSETS_DIR / MANIFEST).relative_to(ASSETS_DIR.parents[2])))
+        body = _APP.format(body=_MISSING.format(path=missing))
+        return html_page(_TITLE, _COLOR_SCHEME, body), MISSING_POLICY
+    head = (
+        f"{_COLOR_SCHEME}\n"
+        f'    <link rel="stylesheet" href="{ASSETS_URL}/{escape(assets["style"])}">\n'
+        f'    <script type="module" src="{ASSETS_URL}/{escape(assets["script"])}"></script>'
+    )
+    return html_page(_TITLE, head, _APP.format(body=_LOADING)), PAGE_POLICY
+
+
+async def _unknown(schema: Schema, request: Request, document: str, parameter: str) -> bool:
+    """Whether the page's subject is known not to exist (a failed look-up is no answer:
+    the page then says what the API says)."""
+    context = Context.for_request(request.app.state.request_engine, request)
+    result = await schema.execute(
+        document, variable_values={"key": request.path_params[parameter]}, context_value=context
+    )
+    return not result.errors and result.data is not None and result.data["subject"] is None
+
+
+def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[HTMLResponse]]:
+    """Any of the browser's pages (the script finds the page's subject in the URL); 404
+    when it names a node, model or method that does not exist, asked of ``schema``."""
+
+    async def page(request: Request) -> HTMLResponse:
+        html, policy = browser_page()
+        kind = request.url.path.split("/")[1]
+        unknown = kind in SUBJECTS and await _unknown(schema, request, *SUBJECTS[kind])
+        return HTMLResponse(
+            html,
+            status_code=404 if unknown else 200,
+            headers={
+                "content-security-policy": policy,
+                # The HTML names the current build's assets: always ask for it again.
+                "cache-control": "no-cache",
+            },
+        )
+
+    return page
+
+
+def immutable_assets() -> ASGIApp:
+    """The built assets, each found one answered as never changing (a new build gets new
+    names); a miss (an old name) is not cached."""
+    files = StaticFiles(directory=ASSETS_DIR, check_dir=False)
+
+    async def assets(scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_cached(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                message["headers"] = [*message.get("headers", []), (b"cache-control", IMMUTABLE)]
+            await send(message)
+
+        await files(scope, receive, send_cached)
+
+    return assets

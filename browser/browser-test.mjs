@@ -1,0 +1,334 @@
+// Drives the taxonomy browser in Debian's headless Chromium, with every request that is not
+// to this machine blocked. tests/test_browser.py runs it against a live `taxonomy serve`:
+//
+//   node browser-test.mjs BASE_URL fixtures SEED_PAGE.txt ARTIFACTS_DIR
+//     every page type loads without console errors, has a title and passes axe-core (no
+//     serious or critical violation, light and dark); the seed node's text is the seed
+//     page's; one GraphQL round trip per page, persisted-query GETs; links, back, forward
+//     and reload; search by keyboard only; 360 to 1,600 px wide; an API error's message.
+//   node browser-test.mjs BASE_URL hostile ARTIFACTS_DIR
+//     names made of markup and script (tests/test_browser.py's dataset) show as text; the
+//     server keeps no persisted query, so each page falls back to POSTing its document.
+//
+// Screenshots of each page go to ARTIFACTS_DIR; the last line printed is a JSON summary.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+
+import axe from "axe-core";
+import { chromium } from "playwright-core";
+
+import { localChromium } from "../tests/local_chromium.mjs";
+
+const [base, mode, ...rest] = process.argv.slice(2);
+if (!["fixtures", "hostile"].includes(mode) || !base) {
+  console.error("usage: node browser-test.mjs BASE fixtures SEED.txt DIR | BASE hostile DIR");
+  process.exit(2);
+}
+const summary = { mode, screenshots: [], axe: {}, checks: [] };
+
+function step(message) {
+  summary.checks.push(message);
+  console.log(`browser-test: ${message}`);
+}
+
+function fail(message) {
+  throw new Error(message);
+}
+
+const { context, page, blocked, problems, close } = await localChromium(chromium, {
+  viewport: { width: 1280, height: 900 },
+  consoleTypes: ["error", "warning"],
+});
+const graphql = []; // every request to /graphql: method, URL
+page.on("request", (request) => {
+  const url = new URL(request.url());
+  if (url.pathname === "/graphql") graphql.push({ method: request.method(), url: request.url() });
+});
+
+/** The page's main content as lines of text, as a reader copies it (empty lines dropped). */
+async function lines() {
+  const text = await page.locator("main").innerText();
+  return text.split("\n").map((line) => line.trim()).filter(Boolean);
+}
+
+/** Opens ``path`` and waits for its heading (pages focus their h1 once their data is in). */
+async function open(path, status = 200) {
+  graphql.length = 0;
+  const response = await page.goto(`${base}${path}`, { waitUntil: "load" });
+  if (response?.status() !== status) fail(`GET ${path}: HTTP ${response?.status()}, not ${status}`);
+  await page.locator("main h1").waitFor();
+  await page.waitForLoadState("networkidle");
+}
+
+async function checkAxe(name) {
+  await page.evaluate(axe.source);
+  const result = await page.evaluate(() =>
+    window.axe.run(document, { resultTypes: ["violations"] }),
+  );
+  const bad = result.violations.filter((v) => ["serious", "critical"].includes(v.impact));
+  summary.axe[name] = result.violations.map((v) => `${v.id} (${v.impact})`);
+  if (bad.length) {
+    fail(
+      `axe-core on ${name}: ${bad
+        .map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`)
+        .join("\n")}`,
+    );
+  }
+}
+
+async function shot(name) {
+  const path = join(rest.at(-1), `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  summary.screenshots.push(path);
+}
+
+/** Drops the console's line about a response of ``status``, which that page is meant to have. */
+function expectFailed(status) {
+  const line = problems.findIndex((p) => p.startsWith("console error: Failed to load resource") && p.includes(`status of ${status}`));
+  if (line < 0) fail(`no console line about the expected HTTP ${status}`);
+  problems.splice(line, 1);
+}
+
+function clean(where) {
+  if (problems.length) fail(`${where}: ${problems.join("\n")}`);
+}
+
+/** Each page: loads, one GraphQL GET, a meaningful title, axe light and dark, screenshot. */
+async function pageType(name, path, titleHas, status = 200) {
+  await open(path, status);
+  // The server registered the browser's documents at start: even a first view is one GET.
+  const gets = graphql.filter((r) => r.method === "GET");
+  if (graphql.length !== 1 || gets.length !== 1) fail(`${name}: not one GraphQL GET: ${JSON.stringify(graphql)}`);
+  const params = new URL(gets[0].url).searchParams;
+  const extensions = JSON.parse(params.get("extensions") ?? "{}");
+  if (params.has("query") || !/^[0-9a-f]{64}$/.test(extensions.persistedQuery?.sha256Hash ?? "")) {
+    fail(`${name}: the GET is not a persisted query by hash: ${gets[0].url}`);
+  }
+  const title = await page.title();
+  if (!title.includes(titleHas)) fail(`${name}: title ${JSON.stringify(title)} lacks ${JSON.stringify(titleHas)}`);
+  await checkAxe(name);
+  await shot(name);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await checkAxe(`${name} (dark)`);
+  await page.emulateMedia({ colorScheme: "light" });
+  if (status !== 200) expectFailed(status);
+  clean(name);
+  step(`${name} (${path}): HTTP ${status}, title "${title}", one persisted GET, axe clean light and dark`);
+}
+
+async function fixtures(seedFile) {
+  const seed = (await readFile(seedFile, "utf8")).split("\n").map((l) => l.trim()).filter(Boolean);
+  const seedPath = "/nodes/optimization/training-parallelism";
+
+  // The seed page, first: its text is the seed's, line for line.
+  await pageType("node", seedPath, "optimization :: training parallelism");
+  const shown = await lines();
+  let at = 0;
+  for (const line of seed) {
+    const found = shown.indexOf(line, at);
+    if (found < 0) fail(`the seed's line ${JSON.stringify(line)} is not on the page (in order) after line ${at}:\n${shown.join("\n")}`);
+    at = found + 1;
+  }
+  const header = seed.indexOf("Model\ttechniques");
+  const rows = seed.slice(header, seed.indexOf("training parallelism", header));
+  const start = shown.indexOf(rows[0]);
+  if (shown.slice(start, start + rows.length).join("\n") !== rows.join("\n")) {
+    fail(`the By-model table is not the seed's rows, in order:\n${shown.slice(start, start + rows.length).join("\n")}`);
+  }
+  summary.seedRows = rows.length - 1;
+  step(`the seed page's ${seed.length} lines show in order; its ${rows.length - 1} By-model rows exactly`);
+
+  // A repeat view: the hash is known now, so one GET and no POST.
+  await open(seedPath);
+  if (graphql.length !== 1 || graphql[0].method !== "GET") fail(`a repeat view: ${JSON.stringify(graphql)}`);
+  // Its largest contentful paint, as Chromium reports it (a figure, not a limit: this
+  // machine's load varies).
+  summary.seedLcpMs = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        new PerformanceObserver((entries) => resolve(Math.round(entries.getEntries().at(-1).startTime))).observe({
+          type: "largest-contentful-paint",
+          buffered: true,
+        });
+      }),
+  );
+  step(`a repeat view is one GET by hash (no document sent); largest contentful paint ${summary.seedLcpMs} ms`);
+
+  // Layout from 360 to 1,600 px: nothing scrolls sideways; colours follow the scheme.
+  for (const width of [360, 768, 1600]) {
+    await page.setViewportSize({ width, height: 900 });
+    const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    if (scroll > inner) fail(`at ${width} px the page is ${scroll} px wide`);
+    await shot(`node-${width}px`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const light = await background();
+  await page.emulateMedia({ colorScheme: "dark" });
+  const dark = await background();
+  await shot("node-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  if (light === dark) fail(`prefers-color-scheme changes nothing: ${light}`);
+  step(`the layout holds at 360, 768 and 1,600 px; background ${light} light, ${dark} dark`);
+
+  await pageType("home", "/", "Taxonomy browser");
+  // axe-core itself finds what it should: an image without a text alternative (critical).
+  await page.evaluate(() => {
+    const image = document.createElement("img");
+    image.src = "data:,";
+    document.querySelector("main")?.append(image);
+  });
+  try {
+    await checkAxe("home with an image without alt");
+    fail("axe-core found nothing wrong with an image without alt");
+  } catch (error) {
+    if (!String(error.message).includes("image-alt (critical)")) throw error;
+  }
+  step("axe-core reports an image without alt as critical (so it is really checking)");
+  await pageType("model", "/models/kimi-k3", "Kimi K3");
+  await pageType("method", "/methods/expert-parallelism", "Expert Parallelism");
+  await pageType("search", "/search?q=parallel", "parallel");
+  await pageType("unknown node", "/nodes/optimization/no-such-node", "No node", 404);
+  if (!(await page.locator("main").innerText()).includes("This taxonomy has no node at optimization/no-such-node")) {
+    fail("the unknown node's page does not say so");
+  }
+  await pageType("unknown model", "/models/no-such-model", "No model", 404);
+
+  // Links, back, forward and reload: each page from its URL alone.
+  await open("/");
+  await page.getByRole("link", { name: "training parallelism", exact: true }).click();
+  await page.waitForURL(`${base}${seedPath}`);
+  await page.locator("main h1", { hasText: "training parallelism" }).waitFor();
+  await page.getByRole("link", { name: "Kimi K3", exact: true }).click();
+  await page.waitForURL(`${base}/models/kimi-k3`);
+  await page.locator("main h1", { hasText: "Kimi K3" }).waitFor();
+  await page.goBack();
+  await page.locator("main h1", { hasText: "training parallelism" }).waitFor();
+  await page.goBack();
+  await page.locator("main h1", { hasText: "Machine-learning techniques" }).waitFor();
+  await page.goForward();
+  await page.locator("main h1", { hasText: "training parallelism" }).waitFor();
+  await page.reload();
+  await page.locator("main h1", { hasText: "training parallelism" }).waitFor();
+  if ((await page.title()) !== "optimization :: training parallelism · Taxonomy browser") fail(`title after reload: ${await page.title()}`);
+  await page.getByRole("link", { name: "name", exact: true }).click();
+  await page.waitForURL(`${base}${seedPath}?sort=name#by-model`);
+  const first = await page.locator(".by-model tbody tr th").first().innerText();
+  if (!first.startsWith("DeepSeek-V4-Flash")) fail(`sorted by name, the first row is ${first}`);
+  await page.reload();
+  if (!(await page.locator(".by-model tbody tr th").first().innerText()).startsWith("DeepSeek-V4-Flash")) fail("the order is lost on reload");
+  // Paging the By-model table: 27 models in `architecture`, 25 a page.
+  await open("/nodes/architecture");
+  const rowsOf = () => page.locator(".by-model tbody tr").count();
+  if ((await rowsOf()) !== 25) fail(`the first page of architecture has ${await rowsOf()} rows`);
+  await page.getByRole("link", { name: "Next 25 models" }).click();
+  await page.waitForURL(/\/nodes\/architecture\?after=/);
+  await page.getByRole("link", { name: "First page" }).waitFor();
+  if ((await rowsOf()) !== 2) fail(`the second page of architecture has ${await rowsOf()} rows`);
+  await page.reload();
+  await page.getByRole("link", { name: "First page" }).waitFor();
+  if ((await rowsOf()) !== 2) fail("the second page is lost on reload");
+  clean("navigation");
+  step("links, back, forward and reload keep each page; the By-model order and page are in the URL");
+
+  // Search by keyboard only: Tab to the box, type, Down to a suggestion, Enter.
+  await open("/methods/expert-parallelism");
+  await page.locator("body").focus();
+  let tabs = 0;
+  while (!(await page.evaluate(() => document.activeElement?.id === "site-search"))) {
+    await page.keyboard.press("Tab");
+    if (++tabs > 10) fail("Tab never reaches the search box");
+  }
+  await page.keyboard.type("tensor parallelism");
+  // The suggestions for the whole words (under load, those for a part may show first).
+  await page.getByRole("option").filter({ hasText: "Tensor Parallelism" }).first().waitFor();
+  await page.waitForLoadState("networkidle");
+  await page.keyboard.press("ArrowDown");
+  const chosen = await page.locator("[role=option][aria-selected=true]").innerText();
+  const active = await page.locator("#site-search").getAttribute("aria-activedescendant");
+  if (!active) fail("the combobox does not say which suggestion is active");
+  await page.keyboard.press("Enter");
+  await page.waitForURL((url) => !url.pathname.startsWith("/methods/expert-parallelism"));
+  await page.locator("main h1").waitFor();
+  const landed = await page.locator("main h1").innerText();
+  if (!chosen.includes(landed)) fail(`chose ${JSON.stringify(chosen)}, landed on ${JSON.stringify(landed)}`);
+  step(`keyboard: Tab ×${tabs} to the search box, type, Down, Enter opens "${landed}"`);
+  await page.locator("#site-search").focus();
+  await page.keyboard.type("pipeline");
+  await page.keyboard.press("Enter");
+  await page.waitForURL(`${base}/search?q=pipeline`);
+  await page.locator("ol.results li").first().waitFor();
+  const firstHit = page.locator("ol.results a").first();
+  const hitName = await firstHit.innerText();
+  await firstHit.focus();
+  await page.keyboard.press("Enter");
+  await page.locator("main h1", { hasText: hitName }).waitFor();
+  await page.goBack();
+  await page.locator("main h1", { hasText: "Search: pipeline" }).waitFor();
+  await page.locator("ol.results li").first().waitFor();
+  await page.waitForLoadState("networkidle");
+  clean("search");
+  step(`keyboard: Enter without a suggestion opens the results; Enter on "${hitName}" opens it; back returns`);
+
+  // An API that fails: the page says so (the failed request's console line is expected).
+  await context.route("**/graphql?**", (route) => route.fulfill({ status: 503, body: "overloaded" }));
+  await page.goto(`${base}/models/kimi-k3`);
+  await page.getByRole("alert").waitFor();
+  const said = await page.getByRole("alert").innerText();
+  if (!said.includes("The API did not answer") || !said.includes("HTTP 503")) fail(`the API error says: ${said}`);
+  await shot("api-error");
+  await context.unroute("**/graphql?**");
+  expectFailed(503);
+  clean("API error");
+  step("an API error shows as a message on the page");
+}
+
+async function hostile() {
+  const marks = ["<script>window.__pwned = 1</script>", '<img src=x onerror="window.__pwned = 2">', "<b>bold</b>"];
+  const visits = [
+    ["/", "home"],
+    ["/nodes/evil", "node"],
+    ["/models/evil-model", "model"],
+    ["/methods/evil-method", "method"],
+    ["/search?q=evil", "search"],
+  ];
+  for (const [path, name] of visits) {
+    await open(path);
+    // This server keeps no persisted query: the GET by hash is answered
+    // PersistedQueryNotFound, and the page sends its document.
+    const methods = graphql.map((request) => request.method).join(" then ");
+    if (methods !== "GET then POST") fail(`${name}: the persisted-query fallback went ${methods}`);
+    const text = await page.locator("main").innerText();
+    for (const mark of marks) {
+      if (!text.includes(mark)) fail(`${name}: ${JSON.stringify(mark)} is not shown as text:\n${text}`);
+    }
+    const injected = await page.evaluate(() => ({
+      pwned: window.__pwned ?? null,
+      elements: document.querySelectorAll("#app img, #app script, #app b, #app iframe").length,
+      scripted: [...document.querySelectorAll("#app a")].filter((a) => !/^https?:/.test(a.href)).length,
+    }));
+    if (injected.pwned !== null || injected.elements || injected.scripted) {
+      fail(`${name}: markup from the data took effect: ${JSON.stringify(injected)}`);
+    }
+    await shot(`hostile-${name}`);
+    clean(name);
+    step(`${name}: markup and script in names show as text, nothing runs (GET, then POST)`);
+  }
+}
+
+try {
+  if (mode === "fixtures") await fixtures(rest[0]);
+  else await hostile();
+  if (blocked.length) fail(`requests beyond this machine were made: ${blocked}`);
+} catch (error) {
+  try {
+    await page.screenshot({ path: join(rest.at(-1), "failure.png") });
+    console.error(`browser-test: screenshot of the failure: ${join(rest.at(-1), "failure.png")}`);
+  } catch {}
+  if (blocked.length) console.error(`browser-test: blocked: ${blocked.join(" ")}`);
+  if (problems.length) console.error(`browser-test: ${problems.join("\n")}`);
+  throw error;
+} finally {
+  await close();
+}
+console.log(JSON.stringify(summary));

@@ -1,0 +1,83 @@
+// One GraphQL operation per page, fetched as Apollo's automatic persisted queries speak it
+// (api/persisted_queries.py): a GET that carries only the document's sha256, so that HTTP
+// caches and the server's response cache answer repeat views; when the server does not know
+// the hash yet (PersistedQueryNotFound), one POST with the document registers it.
+import type { TypedDocumentString } from "../../clients/typescript/src/gql/graphql";
+
+/** Operation name -> sha256 of its document text, computed by build.mjs. */
+declare const PERSISTED_HASHES: Record<string, string>;
+
+const ENDPOINT = "/graphql";
+const ACCEPT = "application/graphql-response+json, application/json";
+
+type GraphQLError = { message: string; extensions?: { code?: string } };
+type Answer<T> = { data?: T | null; errors?: GraphQLError[] };
+
+/** What went wrong talking to the API, in words for the page. */
+export class ApiError extends Error {}
+
+function operationName(text: string): string {
+  const name = /\b(?:query|mutation)\s+(\w+)/.exec(text)?.[1];
+  if (!name) throw new ApiError("a document without an operation name");
+  return name;
+}
+
+async function answer<T>(request: Promise<Response>): Promise<Answer<T>> {
+  let response: Response;
+  try {
+    response = await request;
+  } catch {
+    throw new ApiError("The API could not be reached. Check that the server is running, then reload.");
+  }
+  try {
+    return (await response.json()) as Answer<T>;
+  } catch {
+    throw new ApiError(`The API answered HTTP ${response.status} without a GraphQL result. Reload to try again.`);
+  }
+}
+
+function notFound(errors: GraphQLError[] | undefined): boolean {
+  return Boolean(
+    errors?.some(
+      (error) =>
+        error.extensions?.code === "PERSISTED_QUERY_NOT_FOUND" ||
+        error.message === "PersistedQueryNotFound",
+    ),
+  );
+}
+
+/** Runs one typed operation: GET by hash first, the document itself only when asked for. */
+export async function execute<TResult, TVariables>(
+  document: TypedDocumentString<TResult, TVariables>,
+  variables: TVariables,
+  signal?: AbortSignal,
+): Promise<TResult> {
+  const query = document.toString();
+  const operation = operationName(query);
+  const sha256Hash = PERSISTED_HASHES[operation];
+  if (!sha256Hash) throw new ApiError(`no persisted-query hash for ${operation}: rebuild the browser`);
+  const extensions = { persistedQuery: { version: 1, sha256Hash } };
+  const params = new URLSearchParams({
+    operationName: operation,
+    variables: JSON.stringify(variables ?? {}),
+    extensions: JSON.stringify(extensions),
+  });
+  let body = await answer<TResult>(
+    fetch(`${ENDPOINT}?${params}`, { headers: { accept: ACCEPT }, signal }),
+  );
+  if (notFound(body.errors)) {
+    body = await answer<TResult>(
+      fetch(ENDPOINT, {
+        method: "POST",
+        headers: { accept: ACCEPT, "content-type": "application/json" },
+        body: JSON.stringify({ query, operationName: operation, variables, extensions }),
+        signal,
+      }),
+    );
+  }
+  if (body.errors?.length) {
+    throw new ApiError(`The API refused the request: ${body.errors.map((e) => e.message).join("; ")}`);
+  }
+  if (!body.data) throw new ApiError("The API answered without data. Reload to try again.");
+  return body.data;
+}

@@ -1,0 +1,2 @@
+// What esbuild gives the sources beside TypeScript: style sheets bundled into main-*.css.
+declare module "*.css";

@@ -1,0 +1,73 @@
+// The taxonomy browser: one page per URL of DESIGN.md §6, each built from one GraphQL
+// round trip through the generated client's typed documents. api/browser.py serves the
+// same HTML (an empty #app, this script and its style sheet) at each of those URLs.
+import { render } from "preact";
+
+import { HomePage } from "./pages/home";
+import { MethodPage } from "./pages/method";
+import { ModelPage } from "./pages/model";
+import { NodePage } from "./pages/node";
+import { SearchPage } from "./pages/search";
+import { interceptLinks, route, type Route, useLocation } from "./router";
+import { SearchBox } from "./search-box";
+import { Problem, SITE } from "./ui";
+
+import "./style.css";
+
+function Page({ at }: { at: Route }) {
+  switch (at.page) {
+    case "home":
+      return <HomePage />;
+    case "node":
+      return <NodePage key={at.path} path={at.path} after={at.after} sort={at.sort} />;
+    case "model":
+      return <ModelPage key={at.slug} slug={at.slug} />;
+    case "method":
+      return <MethodPage key={at.slug} slug={at.slug} />;
+    case "search":
+      return <SearchPage q={at.q} after={at.after} />;
+    default:
+      return (
+        <Problem title="No such page">
+          <p>
+            Nothing lives at <code>{at.path}</code>. Pages are <code>/nodes/…</code>, <code>/models/…</code>,{" "}
+            <code>/methods/…</code> and <code>/search?q=…</code>; start from <a href="/">the taxonomy’s roots</a>.
+          </p>
+        </Problem>
+      );
+  }
+}
+
+function App() {
+  const url = useLocation();
+  const at = route(url);
+  const ownSearch = at.page === "home" || at.page === "search";
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="site">
+        <a class="brand" href="/">
+          {SITE}
+        </a>
+        {ownSearch ? null : <SearchBox key={url.href} id="site-search" />}
+      </header>
+      <main id="main">
+        <Page at={at} />
+      </main>
+      <footer class="site">
+        <p>
+          Every page here is built from the public GraphQL API: explore it in <a href="/graphql">GraphiQL</a>.
+        </p>
+      </footer>
+    </>
+  );
+}
+
+const root = document.getElementById("app");
+if (root) {
+  root.textContent = "";
+  interceptLinks(document.body);
+  render(<App />, root);
+}

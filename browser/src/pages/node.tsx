@@ -1,0 +1,182 @@
+// `/nodes/<slug path>`: a node page as the seed page shows it (its text, line by line, is
+// the seed's: tests/test_browser.py compares them), then the branch's outline and the
+// methods filed at the node. The By-model table is paged (?after=) and sortable (?sort=).
+import {
+  BrowserNodeDocument,
+  type BrowserNodeQuery,
+  type ModelTreatmentOrder,
+} from "../../../clients/typescript/src/gql/graphql";
+import { useEffect } from "preact/hooks";
+
+import { useQuery } from "../query";
+import { href } from "../router";
+import { ApiProblem, Badge, Breadcrumb, Heading, Loading, NotFound, plural, useTitle } from "../ui";
+
+type Node = NonNullable<BrowserNodeQuery["node"]>;
+
+/** The By-model table's orders, by their name in the URL; the first is the API's default. */
+const ORDERS: { key: string; label: string; order: ModelTreatmentOrder | null }[] = [
+  { key: "newest", label: "newest first", order: null },
+  { key: "name", label: "name", order: { field: "NAME", direction: "ASC" } },
+  { key: "strongest", label: "strongest first", order: { field: "STRENGTH", direction: "DESC" } },
+  { key: "methods", label: "most methods", order: { field: "METHOD_COUNT", direction: "DESC" } },
+];
+const PAGE_SIZE = 25;
+
+function pageUrl(node: Node, sort: string, after: string | null): string {
+  const params = new URLSearchParams();
+  if (sort !== ORDERS[0].key) params.set("sort", sort);
+  if (after) params.set("after", after);
+  const query = params.toString();
+  return `${href.node(node.slugPath)}${query ? `?${query}` : ""}#by-model`;
+}
+
+function ByModel({ node, sort, after }: { node: Node; sort: string; after: string | null }) {
+  const rows = node.byModel.nodes;
+  // Another order or page of the table (#by-model in the URL) opens at the table.
+  useEffect(() => {
+    if (window.location.hash === "#by-model") document.getElementById("by-model")?.scrollIntoView();
+  }, [node.byModel]);
+  return (
+    <section aria-labelledby="by-model" class="by-model">
+      <h2 id="by-model">By model</h2>
+      <p>
+        Which of this branch's techniques each model's own documents describe, and how strongly. Under each
+        model: its strongest treatment anywhere in the branch.
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Model</th>
+            <th scope="col">techniques</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <th scope="row">
+                <a href={href.model(row.model.slug)}>{row.model.name}</a> <Badge strength={row.strongest} />
+              </th>
+              <td>
+                <ul class="treatments" aria-label={`${row.model.name}: ${plural(row.methodCount, "method")}`}>
+                  {row.methods.map((treatment) => (
+                    <li key={treatment.id}>
+                      <a href={href.method(treatment.method.slug)}>{treatment.method.name}</a>{" "}
+                      <Badge strength={treatment.strength} />
+                    </li>
+                  ))}
+                </ul>
+                <span class="row-end" aria-hidden="true">
+                  —
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <nav aria-label="By-model table" class="table-controls">
+        <p>
+          {after ? "More of the " : ""}
+          {plural(node.byModel.totalCount, "model")}, ordered by{" "}
+          {ORDERS.map((order, index) => (
+            <span key={order.key}>
+              {index ? " · " : ""}
+              {order.key === sort ? (
+                <strong aria-current="true">{order.label}</strong>
+              ) : (
+                <a href={pageUrl(node, order.key, null)}>{order.label}</a>
+              )}
+            </span>
+          ))}
+        </p>
+        <p>
+          {after ? <a href={pageUrl(node, sort, null)}>First page</a> : null}
+          {after && node.byModel.pageInfo.hasNextPage ? " · " : ""}
+          {node.byModel.pageInfo.hasNextPage ? (
+            <a href={pageUrl(node, sort, node.byModel.pageInfo.endCursor ?? null)}>Next {PAGE_SIZE} models</a>
+          ) : null}
+        </p>
+      </nav>
+    </section>
+  );
+}
+
+/** The branch's outline: its children with their counts, or the node itself when a leaf. */
+function Outline({ node }: { node: Node }) {
+  const entries = node.children.length ? node.children : [node];
+  return (
+    <nav aria-label="Branch outline" class="outline">
+      {entries.map((entry) => (
+        <div key={entry.id} class="outline-entry">
+          <div class="outline-name">
+            {entry.id === node.id ? entry.name : <a href={href.node(entry.slugPath)}>{entry.name}</a>}
+          </div>
+          <div>In this branch {entry.counts.methodsInBranch}</div>
+          <div>filed here {entry.counts.methodsFiledHere}</div>
+        </div>
+      ))}
+      <a href="#by-model">By model</a>
+    </nav>
+  );
+}
+
+function FiledHere({ node }: { node: Node }) {
+  const { nodes, totalCount } = node.methods;
+  return (
+    <section aria-labelledby="filed-here">
+      <h2 id="filed-here">Methods filed here</h2>
+      {totalCount === 0 ? (
+        <p>No method is filed at this node itself; see its sub-branches.</p>
+      ) : (
+        <>
+          <p>
+            {plural(totalCount, "method")} filed at this node, each with its strongest treatment and how many
+            models treat it{nodes.length < totalCount ? ` (the first ${nodes.length} shown)` : ""}.
+          </p>
+          <ul class="methods">
+            {nodes.map((method) => (
+              <li key={method.id}>
+                <a href={href.method(method.slug)}>{method.name}</a>{" "}
+                {method.strongest ? <Badge strength={method.strongest} /> : null}{" "}
+                <span class="count">{plural(method.modelCount, "model")}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function NodePage({ path, after, sort }: { path: string; after: string | null; sort: string | null }) {
+  const chosen = ORDERS.find((order) => order.key === sort) ?? ORDERS[0];
+  const variables = { path, first: PAGE_SIZE, after, orderBy: chosen.order };
+  const loaded = useQuery(BrowserNodeDocument, variables);
+  const node = loaded.state === "done" ? loaded.data.node : null;
+  useTitle(node ? node.path : loaded.state === "loading" ? null : `No node ${path}`);
+  if (loaded.state === "loading") return <Loading />;
+  if (loaded.state === "error") return <ApiProblem message={loaded.message} />;
+  if (!node) return <NotFound kind="node" slug={path} />;
+  const { counts } = node;
+  return (
+    <>
+      <Breadcrumb trail={node.ancestors} current={node.name} />
+      <article class="node">
+        <p class="kicker">taxonomy node · level {node.level}</p>
+        <Heading>{node.name}</Heading>
+        <p>
+          {plural(counts.methodsInBranch, "method")} filed at this node or below it, from the sources of{" "}
+          {plural(counts.modelsInBranch, "model")}.
+        </p>
+        <p class="path">{node.path}</p>
+        {node.matchingAids.length ? (
+          <p>Matching aids for the classifier: {node.matchingAids.join("; ")}.</p>
+        ) : null}
+        {node.description ? <p class="description">{node.description}</p> : null}
+        <ByModel node={node} sort={chosen.key} after={after} />
+        <Outline node={node} />
+        <FiledHere node={node} />
+      </article>
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+// The address bar is the page's whole state: links change it with history.pushState (no
+// reload), back and forward re-render from it, and a reload or a shared URL rebuilds the
+// same page from it alone.
+import { useEffect, useState } from "preact/hooks";
+
+export type Route =
+  | { page: "home" }
+  | { page: "node"; path: string; after: string | null; sort: string | null }
+  | { page: "model"; slug: string }
+  | { page: "method"; slug: string }
+  | { page: "search"; q: string; after: string | null }
+  | { page: "missing"; path: string };
+
+function decoded(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
+
+/** The page a URL shows (the server serves the same HTML at each of these paths). */
+export function route(url: URL): Route {
+  const path = url.pathname;
+  const query = url.searchParams;
+  if (path === "/") return { page: "home" };
+  if (path === "/search") return { page: "search", q: query.get("q") ?? "", after: query.get("after") };
+  const [, kind, ...rest] = path.split("/");
+  const slug = decoded(rest.join("/").replace(/\/+$/, ""));
+  if (slug) {
+    if (kind === "nodes") return { page: "node", path: slug, after: query.get("after"), sort: query.get("sort") };
+    if (kind === "models" && !slug.includes("/")) return { page: "model", slug };
+    if (kind === "methods" && !slug.includes("/")) return { page: "method", slug };
+  }
+  return { page: "missing", path };
+}
+
+const listeners = new Set<() => void>();
+let moved = false;
+
+/** Whether this page was reached in place (a link, back or forward), not loaded: then its
+ * heading takes the focus, where a fresh load leaves it at the top of the document. */
+export function arrivedInPlace(): boolean {
+  return moved;
+}
+
+/** Shows ``href`` (same origin) without a reload, as a new history entry. */
+export function navigate(href: string, replace = false): void {
+  const url = new URL(href, window.location.href);
+  if (replace) window.history.replaceState(null, "", url);
+  else window.history.pushState(null, "", url);
+  window.scrollTo(0, 0);
+  moved = true;
+  for (const listener of listeners) listener();
+}
+
+/** The current URL, re-read on every navigation and on back and forward. */
+export function useLocation(): URL {
+  const [url, setUrl] = useState(() => new URL(window.location.href));
+  useEffect(() => {
+    const update = () => setUrl(new URL(window.location.href));
+    const popped = () => {
+      moved = true;
+      update();
+    };
+    listeners.add(update);
+    window.addEventListener("popstate", popped);
+    return () => {
+      listeners.delete(update);
+      window.removeEventListener("popstate", popped);
+    };
+  }, []);
+  return url;
+}
+
+/** Same-origin links navigate in place; a modified click (new tab, ...) is the browser's. */
+export function interceptLinks(root: HTMLElement): void {
+  root.addEventListener("click", (event) => {
+    if (event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = (event.target as Element | null)?.closest?.("a");
+    if (!link || link.target || link.hasAttribute("download")) return;
+    const url = new URL(link.href, window.location.href);
+    if (url.origin !== window.location.origin || url.pathname.startsWith("/graphql")) return;
+    if (url.pathname === window.location.pathname && url.search === window.location.search && url.hash) return;
+    event.preventDefault();
+    navigate(url.href);
+  });
+}
+
+/** The URL of each kind of page. */
+export const href = {
+  node: (slugPath: string) => `/nodes/${slugPath.split("/").map(encodeURIComponent).join("/")}`,
+  model: (slug: string) => `/models/${encodeURIComponent(slug)}`,
+  method: (slug: string) => `/methods/${encodeURIComponent(slug)}`,
+  search: (q: string) => `/search?${new URLSearchParams({ q })}`,
+};

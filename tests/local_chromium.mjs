@@ -1,0 +1,65 @@
+// Debian's headless Chromium as the browser tests drive it (graphiql/browser-test.mjs,
+// browser/browser-test.mjs): a throwaway profile, only this machine reachable (anything
+// else is blocked and listed), and every page error, console error or warning and failed
+// local request collected. Each driver passes its own playwright-core's `chromium`.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const LOCAL = new Set(["127.0.0.1", "localhost", "[::1]"]);
+export const TIMEOUT = 20_000;
+
+/** { context, page, blocked, problems, close }; `consoleTypes`: the console messages that are
+ * problems. */
+export async function localChromium(
+  chromium,
+  { viewport = { width: 1400, height: 900 }, consoleTypes = ["error"] } = {},
+) {
+  const profile = await mkdtemp(join(tmpdir(), "taxonomy-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+    viewport,
+    timeout: TIMEOUT,
+  });
+  const session = { context, blocked: [], problems: [] };
+  await context.route("**/*", (route) => {
+    const url = new URL(route.request().url());
+    if (["data:", "blob:"].includes(url.protocol) || LOCAL.has(url.hostname)) return route.continue();
+    session.blocked.push(url.href);
+    return route.abort("blockedbyclient");
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(TIMEOUT);
+  page.on("pageerror", (error) => session.problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (consoleTypes.includes(message.type())) {
+      session.problems.push(`console ${message.type()}: ${message.text()}`);
+    }
+  });
+  page.on("requestfailed", (request) => {
+    if (LOCAL.has(new URL(request.url()).hostname)) {
+      session.problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
+    }
+  });
+  page.on("dialog", (dialog) => {
+    session.problems.push(`a dialog opened: ${dialog.message()}`);
+    return dialog.dismiss();
+  });
+  session.page = page;
+  session.close = async () => {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  };
+  return session;
+}

@@ -1,0 +1,243 @@
+"""The taxonomy browser (DESIGN.md §6, issue 18): its pages served at their URLs under a
+policy of only the server's own script and style sheet, its assets cached for good under
+hashed names, its bundle's size, and the pages themselves in headless Chromium on SQLite and
+PostgreSQL (browser/browser-test.mjs): the seed node's text is the seed page's, every page
+type loads without console errors and passes axe-core, search works from the keyboard, and
+markup in the data shows as text. Screenshots of each page are kept in the test's tmp_path."""
+
+import gzip
+import json
+import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from api import browser
+from api.browser import ASSETS_DIR, ASSETS_URL, MANIFEST, PAGE_POLICY, browser_page
+from api.ingest.load import load_directory
+from api.settings import DEFAULT_FIXTURES_DIR
+
+from conftest import SEED_PAGE, Api, serve
+from processes import drive_browser
+from tiny_dataset import write_files
+
+BROWSER = Path(__file__).resolve().parents[1] / "browser"
+CHROMIUM = Path("/usr/bin/chromium")
+BUILT = "the taxonomy browser is not built (api/static/browser/): run `make install`"
+PAGES = [
+    "/",
+    "/nodes/alpha",
+    "/nodes/alpha/beta/gamma",
+    "/models/newest",
+    "/methods/m-bravo",
+    "/search?q=alpha",
+    "/search?q=no+such+thing",
+]
+MAX_GZIPPED_BYTES = 150_000
+
+
+def assets(page: str) -> list[str]:
+    return re.findall(r'(?:src|href)="(/[^"]*)"', page)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_each_page_url_serves_the_browser(tiny: Api, path: str) -> None:
+    assert (ASSETS_DIR / MANIFEST).is_file(), BUILT
+    page = tiny.client.get(path, headers={"accept": "text/html"}, follow_redirects=False)
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert page.headers["content-security-policy"] == PAGE_POLICY
+    assert page.headers["cache-control"] == "no-cache"
+    loaded = assets(page.text)
+    assert [url.rsplit("-", 1)[0] for url in loaded] == [
+        f"{ASSETS_URL}/main",
+        f"{ASSETS_URL}/main",
+    ]
+    assert "http" not in page.text
+    for url in loaded:
+        asset = tiny.client.get(url)
+        assert asset.status_code == 200
+        assert asset.headers["cache-control"] == "public, max-age=31536000, immutable"
+
+
+@pytest.mark.parametrize(
+    "path", ["/nodes/no/such/node", "/nodes/alpha/gamma", "/models/nobody", "/methods/nothing"]
+)
+def test_an_unknown_subjects_page_is_a_404(tiny: Api, path: str) -> None:
+    """Its script says so in words (the browser test reads it); a crawler or a link checker
+    learns it from the status."""
+    page = tiny.client.get(path, headers={"accept": "text/html"})
+    assert page.status_code == 404
+    assert page.headers["content-security-policy"] == PAGE_POLICY
+    assert assets(page.text)
+
+
+def test_graphiql_stays_at_graphql(tiny: Api) -> None:
+    page = tiny.client.get("/graphql", headers={"accept": "text/html"})
+    assert "<title>GraphiQL" in page.text
+
+
+def test_an_asset_not_there_is_not_cached(tiny: Api) -> None:
+    missing = tiny.client.get(f"{ASSETS_URL}/main-OLDHASH.js")
+    assert missing.status_code == 404
+    assert "immutable" not in missing.headers.get("cache-control", "")
+
+
+def test_the_pages_load_only_the_servers_own_scripts_and_styles() -> None:
+    directives = dict(part.strip().split(" ", 1) for part in PAGE_POLICY.split(";"))
+    assert directives["default-src"] == "'none'"
+    assert directives["script-src"] == "'self'"
+    assert directives["style-src"] == "'self'"
+    assert directives["connect-src"] == "'self'"
+    assert "unsafe" not in PAGE_POLICY
+
+
+def test_without_a_build_each_page_says_run_make_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(browser, "ASSETS_DIR", tmp_path / "api" / "static" / "browser")
+    page, policy = browser_page()
+    assert "The taxonomy browser is not built" in page
+    assert "make install" in page
+    assert "<script" not in page
+    assert "script-src" not in policy
+
+
+def test_the_bundle_is_at_most_150_kb_gzipped() -> None:
+    manifest = json.loads((ASSETS_DIR / MANIFEST).read_text(encoding="utf-8"))
+    sizes = {
+        name: len(gzip.compress((ASSETS_DIR / manifest[name]).read_bytes(), compresslevel=9))
+        for name in ("script", "style")
+    }
+    print(f"the taxonomy browser gzipped: {sizes} bytes, {sum(sizes.values())} in all")
+    assert sum(sizes.values()) <= MAX_GZIPPED_BYTES
+
+
+def test_the_sources_never_write_html() -> None:
+    """Preact sets every value as text or as an attribute; none of the ways around that
+    (which would parse API values as HTML) appears in the browser's sources."""
+    sources = sorted((BROWSER / "src").rglob("*.ts*"))
+    assert sources
+    for source in sources:
+        text = source.read_text(encoding="utf-8")
+        found = re.findall(r"dangerouslySetInnerHTML|innerHTML|outerHTML|insertAdjacentHTML", text)
+        assert not found, f"{source}: {found}"
+
+
+def test_the_browsers_operations_are_known_from_the_start(tiny: Api, tmp_path: Path) -> None:
+    """Registered at start (a first view is one GET), and run beside an allowlist."""
+    documents = browser.persisted_documents()
+    assert len(documents) == len(list((BROWSER / "operations").glob("*.graphql")))
+    digest = next(d for d, text in documents.items() if "query BrowserHome" in text)
+    get = {
+        "operationName": "BrowserHome",
+        "extensions": json.dumps({"persistedQuery": {"version": 1, "sha256Hash": digest}}),
+    }
+    assert tiny.client.get("/graphql", params=get).json()["data"]["roots"]
+    allowlist = tmp_path / "allowlist.json"
+    allowlist.write_text(json.dumps(["query Other { taxonomy { nodeCount } }"]), "utf-8")
+    with serve(tiny.database_url, persisted_queries_allowlist=str(allowlist)) as client:
+        assert client.get("/graphql", params=get).json()["data"]["roots"]
+        refused = client.post("/graphql", json={"query": "{ roots { id } }"})
+        assert refused.json()["errors"][0]["extensions"]["code"] == "PERSISTED_QUERY_NOT_ALLOWED"
+
+
+def test_the_browser_type_checks() -> None:
+    tsc = BROWSER / "node_modules" / ".bin" / "tsc"
+    assert tsc.exists(), BUILT
+    run = subprocess.run(
+        [str(tsc), "--noEmit", "-p", str(BROWSER)], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+# Names, quotes and URLs made of markup and script: the pages must show them as text.
+MARKS = '<script>window.__pwned = 1</script> <img src=x onerror="window.__pwned = 2"> <b>bold</b>'
+HOSTILE: dict[str, list[dict[str, Any]]] = {
+    "nodes": [
+        {
+            "slug": "evil",
+            "name": f"evil {MARKS}",
+            "parent": None,
+            "description": MARKS,
+            "matching_aids": [MARKS],
+        }
+    ],
+    "models": [
+        {"slug": "evil-model", "name": f"evil model {MARKS}", "organization": MARKS},
+    ],
+    "sources": [
+        {
+            "slug": "evil-source",
+            "model": "evil-model",
+            "title": f"source {MARKS}",
+            "kind": "paper",
+            "url": "javascript:window.__pwned=3",
+        }
+    ],
+    "methods": [
+        {
+            "slug": "evil-method",
+            "name": f"evil method {MARKS}",
+            "node": "evil",
+            "description": MARKS,
+            "aliases": [MARKS],
+        }
+    ],
+    "evidence": [
+        {
+            "model": "evil-model",
+            "method": "evil-method",
+            "strength": "core",
+            "source": "evil-source",
+            "quote": MARKS,
+            "locator": MARKS,
+        }
+    ],
+}
+
+
+def _drive(mode: str, database_url: str, *arguments: str, artifacts: Path, **settings: str) -> None:
+    """browser/browser-test.mjs in ``mode`` on a server of ``database_url``: it passes, and
+    its screenshots (listed in its last line) are in ``artifacts``."""
+    assert (ASSETS_DIR / MANIFEST).is_file(), BUILT
+    assert (BROWSER / "node_modules" / "playwright-core").is_dir(), BUILT
+    artifacts.mkdir(exist_ok=True)
+    script = BROWSER / "browser-test.mjs"
+    output = drive_browser(script, database_url, mode, *arguments, str(artifacts), **settings)
+    print(f"screenshots: {artifacts}")
+    summary = json.loads(output.strip().splitlines()[-1])
+    if "seedLcpMs" in summary:
+        print(f"the seed page's largest contentful paint: {summary['seedLcpMs']} ms")
+    for screenshot in summary["screenshots"]:
+        assert Path(screenshot).stat().st_size > 5_000, screenshot
+
+
+chromium = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="no /usr/bin/chromium: `make browser` installs Debian's"
+)
+
+
+@chromium
+def test_the_browser_in_headless_chromium(
+    backend: str, new_database: Callable[[str, str], str], tmp_path: Path
+) -> None:
+    url = new_database(backend, "browser")
+    load_directory(DEFAULT_FIXTURES_DIR, url)
+    _drive("fixtures", url, str(SEED_PAGE), artifacts=tmp_path / "screenshots")
+    for name in ("home", "node", "model", "method", "search", "unknown node"):
+        assert (tmp_path / "screenshots" / f"{name}.png").is_file()
+
+
+@chromium
+def test_markup_in_the_data_shows_as_text(
+    backend: str, new_database: Callable[[str, str], str], tmp_path: Path
+) -> None:
+    url = new_database(backend, "hostile")
+    load_directory(write_files(tmp_path / "hostile", HOSTILE), url)
+    # A server that keeps no persisted query: each page's GET by hash is answered
+    # PersistedQueryNotFound, and the page falls back to POSTing its document.
+    _drive("hostile", url, artifacts=tmp_path / "screenshots", persisted_queries_entries="0")
