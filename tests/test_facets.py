@@ -4,7 +4,8 @@ with what the dataset's files say (reference.py), on each database."""
 
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 
 from api.ingest.load import load_directory
@@ -110,7 +111,7 @@ query($filter: ModelFilter, $first: Int, $after: String) {
 """
 
 
-def _by_model_rows(api: Api, filter: dict[str, object], first: int = 100) -> list[str]:
+def _by_model_rows(api: Api, filter: Mapping[str, object], first: int = 100) -> list[str]:
     """Every row's model slug, page by page; checks totalCount against the rows."""
     slugs: list[str] = []
     after = None
@@ -122,6 +123,10 @@ def _by_model_rows(api: Api, filter: dict[str, object], first: int = 100) -> lis
             assert table["totalCount"] == len(slugs), filter
             return slugs
         after = table["pageInfo"]["endCursor"]
+
+
+def _of_organization(model: dict[str, object], name: str) -> bool:
+    return str(model.get("organization")).lower() == name.lower()
 
 
 def test_by_model_rows_filtered_by_organization_and_release_dates(api: Api) -> None:
@@ -137,9 +142,7 @@ def test_by_model_rows_filtered_by_organization_and_release_dates(api: Api) -> N
     assert len(facets) > 2
     for facet in facets:
         name = str(facet["name"])
-        wanted = expected(
-            lambda model, name=name: str(model.get("organization")).lower() == name.lower()
-        )
+        wanted = expected(partial(_of_organization, name=name))
         assert _by_model_rows(api, {"organization": name.upper()}) == wanted, name
         assert _by_model_rows(api, {"organization": name}, first=2) == wanted, name
         assert len(wanted) == facet["modelCount"]

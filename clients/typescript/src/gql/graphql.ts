@@ -40,22 +40,24 @@ export type MethodOrderField =
 
 /** How to order the rows of a By-model table. */
 export type ModelTreatmentOrder = {
-  /** Ascending or descending. */
-  direction?: OrderDirection;
+  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest). */
+  direction?: OrderDirection | null | undefined;
   /** What to order by. */
   field: ModelTreatmentOrderField;
 };
 
 /** Fields that By-model rows can be ordered by. */
 export type ModelTreatmentOrderField =
-  /** By how many of the branch's methods the model treats, ties by release date. */
+  /** By how many of the branch's methods the model treats. Natural direction DESC (the most first); ties by model name case-insensitively, then slug, either way. */
   | 'METHOD_COUNT'
-  /** By model name, case-insensitively. */
+  /** By name case-insensitively, equal names by slug. Natural direction ASC (A to Z); DESC is Z to A, equal names still by slug A to Z. */
   | 'NAME'
-  /** By the model's release date (DESC, the default: newest first, undated models after them, ties by name case-insensitively: the seed page's order). */
+  /** By the model's release date; the table's default order (the seed page's). Natural direction DESC (the newest first); ASC is the oldest first. Either way models without a release date come after every dated one, and models released the same day or undated are ordered by name case-insensitively, then slug. */
   | 'RELEASE_DATE'
-  /** By the model's strongest treatment in the branch, ties by release date. */
-  | 'STRENGTH';
+  /** The same order as STRONGEST, under its old name. */
+  | 'STRENGTH'
+  /** By the model's strongest treatment in the branch. Natural direction DESC (CORE first); ASC is MENTIONED first; ties by model name case-insensitively, then slug, either way. */
+  | 'STRONGEST';
 
 /** A node, named by exactly one of its ID, slug, slug path or names path: what a page URL or a breadcrumb already has, with no lookup first. */
 export type NodeRef =
