@@ -19,7 +19,7 @@ from schema.method import Method, methods_connection
 from schema.model import Model, models_connection
 from schema.node import Node, children_levels
 from schema.pagination import After, Connection, First
-from schema.search import SearchConnection, search
+from schema.search import SearchConnection, SearchType, search
 from schema.source import Source
 from schema.taxonomy import TaxonomySummary, taxonomy_summary
 from store.nodes import NodeWithStats, nodes_by_path_key
@@ -136,8 +136,11 @@ class Query:
         )
 
     @strawberry.field(
-        description="Nodes, methods and models whose names, aliases, matching aids or "
-        "descriptions contain every word of `query` (as word prefixes), best match first."
+        description="Nodes, methods, models and sources in which every word of `query` is "
+        "found (in the name or title, aliases, matching aids, organization or description; "
+        "as the same word, a word it starts, the same stem or, from 4 letters, a word one "
+        "typo away), best match first by the ranking `SearchConnection` describes, the same "
+        "on every database. For autocomplete: the last word may be partly typed."
     )
     async def search(
         self,
@@ -147,8 +150,15 @@ class Query:
         ],
         first: First = None,
         after: After = None,
+        types: Annotated[
+            list[SearchType] | None,
+            strawberry.argument(
+                description="Only hits of these types (e.g. `[METHODS]`); every type when "
+                "not given."
+            ),
+        ] = None,
     ) -> SearchConnection:
-        return await search(info, query, first, after)
+        return await search(info, query, first, after, types)
 
     @strawberry.field(description="Any object by its ID; null when no object has it.")
     async def entity(

@@ -7,6 +7,8 @@ from .enums import (
     ModelTreatmentOrderField,
     OrderDirection,
     Scope,
+    SearchField,
+    SearchType,
     SourceKind,
     Strength,
 )
@@ -60,6 +62,7 @@ from .search import (
     SearchSearchNodesMethod,
     SearchSearchNodesModel,
     SearchSearchNodesNode,
+    SearchSearchNodesSource,
 )
 from .tree import (
     Tree,
@@ -114,10 +117,13 @@ __all__ = [
     "OrderDirection",
     "Scope",
     "Search",
+    "SearchField",
     "SearchSearch",
     "SearchSearchNodesMethod",
     "SearchSearchNodesModel",
     "SearchSearchNodesNode",
+    "SearchSearchNodesSource",
+    "SearchType",
     "SourceKind",
     "Strength",
     "TaxonomyClient",

@@ -17,6 +17,7 @@ class SearchSearch(BaseModel):
                 "SearchSearchNodesNode",
                 "SearchSearchNodesMethod",
                 "SearchSearchNodesModel",
+                "SearchSearchNodesSource",
             ],
             Field(discriminator="typename__"),
         ]
@@ -39,6 +40,10 @@ class SearchSearchNodesModel(BaseModel):
     typename__: Literal["Model"] = Field(alias="__typename")
     slug: str
     name: str
+
+
+class SearchSearchNodesSource(BaseModel):
+    typename__: Literal["Source"] = Field(alias="__typename")
 
 
 Search.model_rebuild()

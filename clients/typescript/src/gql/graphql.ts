@@ -85,6 +85,7 @@ export type SearchQuery = { search: { totalCount: number, nodes: Array<
       | { __typename: 'Method', slug: string, name: string }
       | { __typename: 'Model', slug: string, name: string }
       | { __typename: 'Node', slugPath: string, path: string }
+      | { __typename: 'Source' }
     > } };
 
 export type TreeQueryVariables = Exact<{ [key: string]: never; }>;
