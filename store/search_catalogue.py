@@ -23,6 +23,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from itertools import accumulate
 from typing import Any
 
 from sqlalchemy import select
@@ -88,17 +89,19 @@ class Postings:
     """One field's posting lists, one contiguous run per term, in term order."""
 
     def __init__(self, by_term: dict[str, list[int]], vocabulary: list[str], size: int) -> None:
-        self.offsets = array("i", [0])
+        self.offsets = array(
+            "i", accumulate((len(by_term.get(t, ())) for t in vocabulary), initial=0)
+        )
         self.entries = array("i")
         self._dense: dict[int, int] = {}
         self._size = size
         threshold = max(1, size * 8 // _DENSE_FRACTION)
-        for term_id, term in enumerate(vocabulary):
-            found = by_term.get(term, ())
+        # Terms absent from this field (most, for all but descriptions) cost nothing more.
+        for term in sorted(by_term):
+            found = by_term[term]
             self.entries.extend(found)
-            self.offsets.append(len(self.entries))
             if len(found) >= threshold:
-                self._dense[term_id] = bitmap_of(found, size)
+                self._dense[bisect.bisect_left(vocabulary, term)] = bitmap_of(found, size)
 
     def bitmap(self, term_ids: Iterable[int]) -> int:
         """Entries having any of ``term_ids`` in this field."""
@@ -145,7 +148,7 @@ class Catalogue:
         type_order = {kind: order for order, kind in enumerate(KINDS)}
         # The ranking's final keys, in its order: shorter name, type, slug.
         keyed = sorted(
-            ((search_text.key(entry.name), entry) for entry in entries),
+            ((" ".join(search_text.words(entry.name)), entry) for entry in entries),
             key=lambda pair: (len(pair[0]), type_order[pair[1].kind], pair[1].slug),
         )
         self.count = len(keyed)
@@ -160,23 +163,30 @@ class Catalogue:
         by_field: list[dict[str, list[int]]] = [{} for _ in FIELDS]
         names: list[tuple[str, int]] = []
         aliases: list[tuple[str, int]] = []
+        words = search_text.words
         for index, (name_key, entry) in enumerate(keyed):
             names.append((name_key, index))
-            texts: list[tuple[Field, str | None]] = [(Field.NAME, entry.name)]
+            alias_words: set[str] = set()
             for alias in entry.aliases:
-                aliases.append((search_text.key(alias), index))
-                texts.append((Field.ALIAS, alias))
-            texts.extend((Field.OTHER, other) for other in entry.other)
-            texts.append((Field.DESCRIPTION, entry.description))
-            seen: set[tuple[Field, str]] = set()
-            for field, text in texts:
-                if not text:
-                    continue
+                found = words(alias)
+                aliases.append((" ".join(found), index))
+                alias_words.update(found)
+            other_words: set[str] = set()
+            for other in entry.other:
+                other_words.update(words(other))
+            for field, found_words in (
+                (Field.NAME, set(name_key.split())),
+                (Field.ALIAS, alias_words),
+                (Field.OTHER, other_words),
+                (Field.DESCRIPTION, set(words(entry.description)) if entry.description else ()),
+            ):
                 postings = by_field[field]
-                for word in search_text.words(text):
-                    if (field, word) not in seen:
-                        seen.add((field, word))
-                        postings.setdefault(word, []).append(index)
+                for word in found_words:
+                    found_in = postings.get(word)
+                    if found_in is None:
+                        postings[word] = [index]
+                    else:
+                        found_in.append(index)
         self.vocabulary = sorted(set().union(*by_field))
         self.postings = [Postings(by_term, self.vocabulary, self.size) for by_term in by_field]
         del by_field
