@@ -307,6 +307,12 @@ def _stop_on_terminate() -> None:
 
 
 def main(argv: Sequence[str] = ()) -> int:
+    if any(argument in ("-h", "--help") for argument in argv):
+        print(__doc__)
+        return 0
+    if argv:
+        print(f"unknown arguments {' '.join(argv)}: settings are environment variables (--help)")
+        return 2
     _stop_on_terminate()
     config = Config.from_env()
     source = current()

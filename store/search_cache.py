@@ -9,6 +9,7 @@ during a build wait for that one build instead of starting their own.
 """
 
 import asyncio
+import contextlib
 
 from sqlalchemy import select
 
@@ -20,7 +21,7 @@ from store.tables import DatasetRow, table_of
 
 # The latest searcher of each database (by URL), and the builds under way (by version).
 _current: dict[str, Searcher] = {}
-_building: dict[str, asyncio.Future[Searcher]] = {}
+_building: dict[str, tuple[str, asyncio.Future[Searcher]]] = {}
 
 
 async def current_version(reader: Reader) -> str | None:
@@ -40,6 +41,36 @@ async def _build(reader: Reader) -> Searcher:
     return Searcher(catalogue)
 
 
+def _building_of(reader: Reader, version: str) -> "asyncio.Future[Searcher]":
+    """The build of ``version``'s catalogue: the one under way, or a new one that becomes
+    the database's current catalogue when it is done (unless a later load overtook it)."""
+    database = reader.database
+    under_way = _building.get(version)
+    if under_way is None:
+        building = asyncio.ensure_future(_build(reader.detached()))
+        _building[version] = (database, building)
+
+        def done(future: "asyncio.Future[Searcher]") -> None:
+            _building.pop(version, None)
+            failed = future.cancelled() or future.exception() is not None
+            if not failed and future.result().catalogue.version == version:
+                _current[database] = future.result()
+
+        building.add_done_callback(done)
+        return building
+    return under_way[1]
+
+
+def prepare(reader: Reader, version: str | None) -> "asyncio.Future[Searcher] | None":
+    """Start building the catalogue of ``version`` in the background, unless it is built
+    or under way: called when a process sees a new data version, so that the first search
+    after a load (seconds of building at size L) does not wait for it."""
+    current = _current.get(reader.database)
+    if version is None or (current is not None and current.catalogue.version == version):
+        return None
+    return _building_of(reader, version)
+
+
 async def searcher(reader: Reader, version: str | None) -> Searcher:
     """The searcher of the data of ``version`` (read through ``reader`` when None)."""
     if version is None:
@@ -49,12 +80,15 @@ async def searcher(reader: Reader, version: str | None) -> Searcher:
         return current
     if version is None:  # nothing loaded: an empty catalogue, not worth keeping
         return await _build(reader.detached())
-    building = _building.get(version)
-    if building is None:
-        building = _building[version] = asyncio.ensure_future(_build(reader.detached()))
-        building.add_done_callback(lambda _: _building.pop(version, None))
     # Shielded: a request cancelled at its time limit does not cancel the build.
-    found = await asyncio.shield(building)
-    if found.catalogue.version == version:  # not a build that a later load overtook
-        _current[reader.database] = found
-    return found
+    return await asyncio.shield(_building_of(reader, version))
+
+
+async def stop(database: str) -> None:
+    """Cancel the builds under way for ``database`` (a server shutting down)."""
+    pending = [future for owner, future in list(_building.values()) if owner == database]
+    for future in pending:
+        future.cancel()
+    for future in pending:
+        with contextlib.suppress(asyncio.CancelledError):
+            await future
