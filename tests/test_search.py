@@ -2,12 +2,17 @@
 (named queries and their expected top hits), typos, stems, the `types` filter, scores,
 matched fields and highlights, paging, and the same hits on SQLite and PostgreSQL."""
 
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import BACKENDS, Api
+from api.ingest.load import load_directory
+from api.settings import DEFAULT_FIXTURES_DIR
+
+from conftest import BACKENDS, Api, serve
 
 SEARCH = """
 query($q: String!, $first: Int, $after: String, $types: [SearchType!]) {
@@ -180,3 +185,22 @@ def test_sqlite_and_postgresql_give_the_same_hits(
         for found in on_sqlite, on_postgres:
             found.pop("pageInfo")
         assert on_postgres == on_sqlite, query
+
+
+def test_a_load_changes_what_search_finds(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """The catalogue belongs to one data version: after a load, the new data is found."""
+    url = new_database(backend, "search_reload")
+    load_directory(tiny_folder, url)
+    document = {"query": '{ search(query: "training parallelism") { totalCount } }'}
+    with serve(url, version_poll_seconds=0.05, response_cache=False) as client:
+        before = client.post("/graphql", json=document).json()["data"]["search"]["totalCount"]
+        assert before == 0
+        load_directory(DEFAULT_FIXTURES_DIR, url)
+        for _ in range(200):  # the server moves to the new version within its poll
+            after = client.post("/graphql", json=document).json()["data"]["search"]["totalCount"]
+            if after:
+                break
+            time.sleep(0.02)
+        assert after > 0
