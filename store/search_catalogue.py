@@ -14,7 +14,8 @@ kept (highlights are made from the rows a page reads anyway). Entries are number
 ranking order (shorter name, then type, then slug), so sets of entries are Python ints
 used as bitmaps, and a set's members in ascending order are already ranked. At size L
 (about 213,000 entries, 2.6 million word occurrences) a catalogue takes about 50 MB and
-a few seconds to build; see bench/RESULTS.md.
+6-8 s to build on a busy 2-core machine (about 120 MB at its peak); a process builds it
+as soon as it sees a new data version (store.search_cache). See bench/RESULTS.md.
 """
 
 import bisect
