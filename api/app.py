@@ -31,8 +31,10 @@ from api.security_headers import secured
 from api.settings import Settings
 from api.view import TaxonomyGraphQL
 from schema import build_schema
+from store import search_cache
 from store.data_version import DataVersion, data_version
 from store.engines import is_sqlite, make_async_engine, make_request_engine, sqlite_path
+from store.reader import Reader
 from store.tables import DatasetRow, table_of
 
 # Where the schema logs our faults (schema.TaxonomySchema), each under its request id.
@@ -137,7 +139,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     request_engine = make_request_engine(
         settings.database_url, engine, pool_size=settings.pool_size
     )
-    version = DataVersion(engine, settings.version_poll_seconds)
+    # Each new data version starts this process's search catalogue building at once, so
+    # that the first search after a load does not wait for it (store.search_cache).
+    version = DataVersion(
+        engine,
+        settings.version_poll_seconds,
+        on_change=lambda seen: search_cache.prepare(Reader.of(request_engine), seen),
+    )
     readiness = BoundedCheck(partial(_checked_state, engine), READY_WITHIN_SECONDS)
 
     @asynccontextmanager
@@ -153,6 +161,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             yield
         finally:
             await version.stop()
+            await search_cache.stop(Reader.of(request_engine).database)
             await engine.dispose()
             if isinstance(request_engine, Engine):  # SQLite's own, beside the async one
                 request_engine.dispose()

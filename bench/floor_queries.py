@@ -3,9 +3,9 @@ the same `data` object built from their rows with plain Python.
 
 The statements are our server's (read off its engine for each workload: same tables, joins,
 filters, orders and limits, one statement per DataLoader batch), selecting only the columns
-the answer needs. Nothing is cached between requests. The one deliberate difference is W5:
-the floor looks up search hits with one statement per kind of hit, where a DataLoader that
-is not batched would run one per hit; the statement counts in RESULTS.md show both.
+the answer needs. Nothing is cached between requests. There is no W5: our server ranks
+search hits with its own rule over an in-memory catalogue (store.search_rank), not with a
+statement a floor could run, so the floor (and the peer) would answer W5 differently.
 """
 
 import datetime
@@ -14,8 +14,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import orjson
-
-from store.search_index import words_of
 
 Row = tuple[Any, ...]
 # Runs one statement (written with `?` placeholders) and returns all of its rows.
@@ -209,57 +207,9 @@ async def root_by_model(fetch: Fetch, dialect: str, variables: dict[str, Any]) -
     }
 
 
-def _search_sql(dialect: str, words: list[str]) -> tuple[str, str, str]:
-    """(FROM and WHERE, ORDER BY, the match expression): store.search_index's statements."""
-    if dialect == "sqlite":
-        return (
-            "FROM search_fts WHERE search_fts MATCH ?",
-            "bm25(search_fts, 0, 0, 10.0, 4.0, 1.0), kind, ref_id",
-            " ".join(f'"{word}"*' for word in words),
-        )
-    return (
-        "FROM search_document, to_tsquery('simple', ?) AS q WHERE document @@ q",
-        "ts_rank('{0.1, 0.25, 0.5, 1.0}', document, q) DESC, kind, ref_id",
-        " & ".join(f"{word}:*" for word in words),
-    )
-
-
-_HIT_SQL = {
-    "node": ("Node", "SELECT node.id, node.name, node.path FROM node WHERE node.id IN ({})"),
-    "method": ("Method", "SELECT method.id, method.name FROM method WHERE method.id IN ({})"),
-    "model": ("Model", "SELECT model.id, model.name FROM model WHERE model.id IN ({})"),
-}
-
-
-async def search(fetch: Fetch, dialect: str, variables: dict[str, Any]) -> dict[str, Any]:
-    """W5: the first 20 search hits, best first, and how many there are."""
-    where, order, expression = _search_sql(dialect, words_of(str(variables["q"])))
-    hits = await fetch(
-        f"SELECT kind, ref_id {where} ORDER BY {order} LIMIT ? OFFSET ?", (expression, 21, 0)
-    )
-    hits = hits[:20]
-    found: dict[tuple[str, int], dict[str, Any]] = {}
-    for kind in dict.fromkeys(kind for kind, _ in hits):
-        typename, sql = _HIT_SQL[kind]
-        ids = [ref_id for hit_kind, ref_id in hits if hit_kind == kind]
-        for row in await fetch(sql.format(_marks(len(ids))), ids):
-            entry: dict[str, Any] = {"__typename": typename, "name": row[1]}
-            if kind == "node":
-                entry["path"] = row[2]
-            found[(kind, row[0])] = entry
-    ((total,),) = await fetch(f"SELECT count(*) {where}", (expression,))
-    return {
-        "search": {
-            "totalCount": total,
-            "nodes": [found[(kind, ref_id)] for kind, ref_id in hits if (kind, ref_id) in found],
-        }
-    }
-
-
 ANSWERS: dict[str, Answer] = {
     "W1": seed_page,
     "W2": tree,
     "W3": methods_page,
     "W4": root_by_model,
-    "W5": search,
 }

@@ -98,10 +98,14 @@ def _statements_target(results: Results) -> tuple[bool | None, list[str]]:
                 for scale in scales
                 if (found := results.find(scale, workload, system)) is not None
             }
+            if not counts:  # not run (BENCH_WORKLOADS)
+                continue
             same = len(set(counts.values())) == 1 and None not in counts.values()
             verdict = same if verdict is None else verdict and same
             shown = ", ".join(f"{scale} {_fmt(count, 1)}" for scale, count in counts.items())
             lines.append(f"  - {workload} {system}: {shown} ({'same' if same else 'NOT same'})")
+    if not lines:
+        return None, ["  - W1 and W4 were not measured in this run"]
     missing = [scale for scale in ("S", "M", "L") if scale not in scales]
     if missing and verdict:
         # Same so far is not the target: it is about every scale.

@@ -7,12 +7,15 @@ request; then the timed wrk runs, workload by workload, in rounds: each round ru
 workload on every system in turn, and a figure is the median of its rounds, so that the
 machine's drift over the run (seen here: the same query 250 to 393 req/s in one run)
 falls on every system alike instead of on whichever ran at a bad moment. S runs W1-W5;
-M and L run W1 and W4.
+M and L run W1 and W4. The floor and the peer do not run W5 (bench/floor_queries.py).
 
 Settings (environment): BENCH_QUICK=1 (S only, one short round), BENCH_SCALES (S,M,L),
-BENCH_ROUNDS (3), BENCH_SECONDS (5 per round), BENCH_WARMUP_SECONDS (3 before counting
-statements, 1 before each timed run), BENCH_CONNECTIONS (32), BENCH_THREADS (2),
-BENCH_REPEATS (3 requests to count statements).
+BENCH_WORKLOADS (e.g. W5: only those, at every scale of BENCH_SCALES; the systems that
+answer none of them are not started), BENCH_ROUNDS (3), BENCH_SECONDS (5 per round),
+BENCH_WARMUP_SECONDS (3 before counting statements, 1 before each timed run),
+BENCH_CONNECTIONS (32), BENCH_THREADS (2), BENCH_REPEATS (3 requests to count statements),
+BENCH_OUT (the folder RESULTS.md and results.png are written to; bench/ when not given:
+a partial run written elsewhere leaves the committed results alone).
 """
 
 import os
@@ -40,6 +43,8 @@ QUIET_LIMIT_SECONDS = 90
 @dataclass(frozen=True)
 class Config:
     scales: list[str]
+    # Only these workloads, at every scale; None: W1-W5 at S, SCALED_WORKLOADS above it.
+    workloads: list[str] | None
     timed: loadgen.Settings
     warmup: loadgen.Settings
     one_client: loadgen.Settings
@@ -54,8 +59,10 @@ class Config:
         seconds = float(os.environ.get("BENCH_SECONDS", "3" if quick else "5"))
         warmup = float(os.environ.get("BENCH_WARMUP_SECONDS", "1" if quick else "3"))
         scales = os.environ.get("BENCH_SCALES", "S" if quick else "S,M,L").split(",")
+        named = os.environ.get("BENCH_WORKLOADS", "").split(",")
         return cls(
             scales=[scale.strip().upper() for scale in scales if scale.strip()],
+            workloads=[name.strip().upper() for name in named if name.strip()] or None,
             timed=loadgen.Settings(threads, connections, seconds),
             warmup=loadgen.Settings(threads, connections, warmup),
             one_client=loadgen.Settings(1, 1, 10 if not quick else seconds),
@@ -212,9 +219,21 @@ def run_scale(
     chosen = [
         w
         for w in workloads(datasets.largest_root(sqlite_url))
-        if scale == "S" or w.name in SCALED_WORKLOADS
+        if (
+            w.name in config.workloads
+            if config.workloads
+            else scale == "S" or w.name in SCALED_WORKLOADS
+        )
     ]
-    running = systems_for(source, sqlite_url, pg_url, with_cache=cache_setting_exists(source))
+    if not chosen:
+        raise SystemExit(f"BENCH_WORKLOADS={','.join(config.workloads or [])} names no workload")
+    running = [
+        system
+        for system in systems_for(
+            source, sqlite_url, pg_url, with_cache=cache_setting_exists(source)
+        )
+        if any(system.answers(workload) for workload in chosen)
+    ]
     try:
         # One at a time: uvicorn's supervisor restarts a worker that does not answer its
         # health check within seconds, which many workers importing at once can miss.
@@ -228,13 +247,19 @@ def run_scale(
         # Cache-off counts do not vary between requests; at M and L one request is enough.
         repeats = config.repeats if scale == "S" else 1
         config = Config(
-            config.scales, config.timed, config.warmup, config.one_client, repeats, config.rounds
+            config.scales,
+            config.workloads,
+            config.timed,
+            config.warmup,
+            config.one_client,
+            repeats,
+            config.rounds,
         )
         # The one-client figures first, while nothing else has run: a heavy workload
         # (W4 at L) leaves the peer working on the requests its clients gave up on.
-        seed_page = next(w for w in chosen if w.name == "W1")
+        seed_page = next((w for w in chosen if w.name == "W1"), None)
         for system in running:
-            if system.kind == "server" and not system.cache:
+            if seed_page is not None and system.kind == "server" and not system.cache:
                 quiet(databases, f"{scale} W1 {system.label}, one client", results.notes)
                 results.one_client.append(one_client(system, seed_page, scale, config))
         peer_counts = statements.peer_on_the_wire(pg_url, chosen, repeats, LOG_DIR)
@@ -248,18 +273,23 @@ def run_scale(
             )
             for system in running
             for workload in chosen
+            if system.answers(workload)
         }
         runs: dict[tuple[str, str], list[loadgen.Run]] = defaultdict(list)
         for workload in chosen:
             for round_number in range(config.rounds):
                 _log(f"{scale} {workload.name}: round {round_number + 1} of {config.rounds}")
                 for system in running:
+                    if not system.answers(workload):
+                        continue
                     runs[system.label, workload.name].append(
                         timed_run(system, workload, scale, config, databases, results.notes)
                     )
         for system in running:
             for workload in chosen:
                 key = (system.label, workload.name)
+                if key not in runs:
+                    continue
                 results.measurements.append(
                     measurement(system, workload, scale, counted[key], runs[key])
                 )
@@ -277,6 +307,12 @@ def _stop_on_terminate() -> None:
 
 
 def main(argv: Sequence[str] = ()) -> int:
+    if any(argument in ("-h", "--help") for argument in argv):
+        print(__doc__)
+        return 0
+    if argv:
+        print(f"unknown arguments {' '.join(argv)}: settings are environment variables (--help)")
+        return 2
     _stop_on_terminate()
     config = Config.from_env()
     source = current()
@@ -303,8 +339,10 @@ def main(argv: Sequence[str] = ()) -> int:
     finally:
         databases.drop_all()
     results.notes.append(f"The whole run took {(time.monotonic() - started) / 60:.1f} min.")
-    report.write(results, BENCH_DIR)
-    _log(f"wrote {BENCH_DIR / 'RESULTS.md'} and {BENCH_DIR / 'results.png'}")
+    out = Path(os.environ.get("BENCH_OUT") or BENCH_DIR)
+    out.mkdir(parents=True, exist_ok=True)
+    report.write(results, out)
+    _log(f"wrote {out / 'RESULTS.md'} and {out / 'results.png'}")
     return 1 if failed else 0
 
 

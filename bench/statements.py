@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import systems
+from bench.peer_workloads import DOCUMENTS
 from bench.pgcount import StatementCounter
 from bench.systems import System
 from bench.workloads import Workload
@@ -58,7 +59,11 @@ def server_in_process(url: str, workload: Workload) -> int:
 def peer_on_the_wire(
     url: str, workloads: Sequence[Workload], repeats: int, log_dir: Path
 ) -> dict[str, float]:
-    """The peer's statements per request for each workload, through the counting proxy."""
+    """The peer's statements per request for each workload it answers, through the
+    counting proxy (nothing, and no peer started, when it answers none)."""
+    workloads = [workload for workload in workloads if workload.name in DOCUMENTS]
+    if not workloads:
+        return {}
     counter = StatementCounter("127.0.0.1", 5432)
     port = counter.start()
     proxied = url.replace("127.0.0.1:5432", f"127.0.0.1:{port}")

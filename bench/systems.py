@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.floor_queries import ANSWERS as FLOOR_ANSWERS
 from bench.peer_workloads import DOCUMENTS as PEER_DOCUMENTS
 from bench.source import PYTHON, Source
 from bench.workloads import Workload
@@ -59,6 +60,13 @@ class System:
 
     def url(self, workload: str) -> str:
         return f"{self.base}/{workload.lower()}" if self.kind == "floor" else f"{self.base}/graphql"
+
+    def answers(self, workload: Workload) -> bool:
+        """Whether this system answers ``workload`` as our server does (the floor and the
+        peer have no W5: bench/floor_queries.py)."""
+        if self.kind == "floor":
+            return workload.name in FLOOR_ANSWERS
+        return self.kind == "server" or workload.name in PEER_DOCUMENTS
 
     def body(self, workload: Workload) -> bytes:
         document = PEER_DOCUMENTS[workload.name] if self.kind == "peer" else workload.document

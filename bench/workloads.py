@@ -67,11 +67,17 @@ W5_SEARCH = """
 query Search($q: String!) {
   search(query: $q, first: 20) {
     totalCount
-    nodes {
-      __typename
-      ... on Node { name path }
-      ... on Method { name }
-      ... on Model { name }
+    edges {
+      score
+      matchedField
+      snippet { text highlights { start end } }
+      node {
+        __typename
+        ... on Node { name path }
+        ... on Method { name }
+        ... on Model { name }
+        ... on Source { title }
+      }
     }
   }
 }

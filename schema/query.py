@@ -22,7 +22,7 @@ from schema.node import Node, children_levels
 from schema.node_ref import node_by_path
 from schema.organization import BranchArgument, Organization, organizations
 from schema.pagination import DEFAULT_PAGE_SIZE, After, Before, Connection, First, Last, Paging
-from schema.search import SearchConnection, search
+from schema.search import SearchConnection, SearchType, search
 from schema.taxonomy import TaxonomySummary, taxonomy_summary
 
 
@@ -118,8 +118,11 @@ class Query:
         )
 
     @strawberry.field(
-        description="Nodes, methods and models whose names, aliases, matching aids or "
-        "descriptions contain every word of `query` (as word prefixes), best match first."
+        description="Nodes, methods, models and sources in which every word of `query` is "
+        "found (in the name or title, aliases, matching aids, organization or description; "
+        "as the same word, a word it starts, the same stem or, from 4 letters, a word one "
+        "typo away), best match first by the ranking `SearchConnection` describes, the same "
+        "on every database. For autocomplete: the last word may be partly typed."
     )
     async def search(
         self,
@@ -131,8 +134,15 @@ class Query:
         after: After = None,
         last: Last = None,
         before: Before = None,
+        types: Annotated[
+            list[SearchType] | None,
+            strawberry.argument(
+                description="Only hits of these types (e.g. `[METHODS]`); every type when "
+                "not given."
+            ),
+        ] = None,
     ) -> SearchConnection:
-        return await search(info, query, Paging(first, after, last, before))
+        return await search(info, query, Paging(first, after, last, before), types)
 
     @strawberry.field(description="Any object by its ID; null when no object has it.")
     async def entity(

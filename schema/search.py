@@ -1,80 +1,244 @@
-"""`search`: nodes, methods and models ranked by the database's own full-text search."""
+"""`search`: nodes, methods, models and sources, ranked by the project's own rule
+(store.search_rank), the same on SQLite and PostgreSQL."""
 
 import hashlib
-from typing import Annotated
+from collections.abc import Callable
+from enum import Enum
+from typing import Annotated, Any
 
 import strawberry
 
 from schema.context import Info
+from schema.dataloaders import Loaders
 from schema.errors import BadUserInputError
 from schema.method import Method
 from schema.model import Model
 from schema.node import Node
 from schema.pagination import Connection, Edge, PageInfo, Paging, cursor_list, offset_range
-from store import search_index
+from schema.source import Source
+from store import search_cache, search_snippet
+from store.rows import json_value
+from store.search_catalogue import Field
+from store.search_rank import EmptySearchError, Highlighter, Hit, query_words
 
 SearchHit = Annotated[
-    Node | Method | Model,
-    strawberry.union("SearchHit", description="A node, method or model that a search found."),
+    Node | Method | Model | Source,
+    strawberry.union(
+        "SearchHit", description="A node, method, model or source that a search found."
+    ),
 ]
+
+
+@strawberry.enum(description="The kinds of objects a search can find.")
+class SearchType(Enum):
+    NODES = strawberry.enum_value("node", description="Taxonomy nodes.")
+    METHODS = strawberry.enum_value("method", description="Methods.")
+    MODELS = strawberry.enum_value("model", description="Models.")
+    SOURCES = strawberry.enum_value("source", description="Sources (found by their titles).")
+
+
+_KINDS = {
+    SearchType.NODES: "node",
+    SearchType.METHODS: "method",
+    SearchType.MODELS: "model",
+    SearchType.SOURCES: "source",
+}
+
+
+@strawberry.enum(description="The field of a hit in which the search found the query's words.")
+class SearchField(Enum):
+    NAME = strawberry.enum_value(
+        "name", description="The name (a node's, method's or model's) or a source's title."
+    )
+    ALIAS = strawberry.enum_value("alias", description="One of a method's aliases.")
+    MATCHING_AID = strawberry.enum_value(
+        "matching_aid", description="One of a node's matching aids."
+    )
+    ORGANIZATION = strawberry.enum_value("organization", description="A model's organization.")
+    DESCRIPTION = strawberry.enum_value("description", description="The description.")
+
+
+@strawberry.type(
+    description="A stretch of a snippet's text: `start` and `end` are offsets into `text` "
+    "counted in Unicode code points (characters; in JavaScript, index `Array.from(text)`), "
+    "`end` exclusive."
+)
+class TextRange:
+    start: int = strawberry.field(description="Offset of the first marked character.")
+    end: int = strawberry.field(description="Offset just after the last marked character.")
+
+
+@strawberry.type(
+    description="The matched field's text (a long description cut to about 160 characters "
+    "around its first match, with `…` where it was cut), and where the query's words are "
+    "in it: plain text and ranges, no markup."
+)
+class SearchSnippet:
+    text: str = strawberry.field(description="The text, as it is in the field (or cut).")
+    highlights: list[TextRange] = strawberry.field(
+        description="The found words (for a word found by its start, the typed part), in "
+        "order, not overlapping."
+    )
+
+
+@strawberry.type(
+    name="SearchHitEdge",
+    description="One search hit, with its cursor, its score, the field it matched and a "
+    "highlighted snippet.",
+)
+class SearchHitEdge(Edge[SearchHit]):
+    score: int = strawberry.field(
+        description="How well the hit matches, higher first: (8 - tier) * 10000 - 100 * "
+        "typos - words found by prefix or stem; tiers: 0 the name is the query, 1 an alias "
+        "is, 2 the name starts with it, then every word in 3 the name, 4 the aliases, 5 the "
+        "matching aids or organization, 6 the description, 7 several fields. Equal scores "
+        "are ordered by shorter name, then type (node, method, model, source), then slug."
+    )
+    matched_field: SearchField = strawberry.field(
+        description="The field that decided the hit's rank (for words spread over several "
+        "fields, the best of them)."
+    )
+    snippet: SearchSnippet = strawberry.field(description="The matched field, highlighted.")
 
 
 @strawberry.type(
     name="SearchConnection",
-    description="A page of search hits, best first: matches in names rank above matches in "
-    "aliases and matching aids, which rank above matches in descriptions.",
+    description="A page of search hits, best first, ranked the same on every database: the "
+    "name or an alias equal to the query, then names starting with it, then every query word "
+    "in the name, the aliases, the matching aids or organization, the description, several "
+    "fields. A word also finds words it starts, words of the same stem "
+    "(`parallelisms` finds `parallelism`) and, from 4 letters, words one typo away (two from 8 "
+    "letters: `transfomer` finds `Transformer`), ranked below exact words.",
 )
 class SearchConnection(Connection[SearchHit]):
-    pass
+    edges: list[SearchHitEdge] = strawberry.field(  # type: ignore[assignment]
+        description="The page's hits, with their cursors, scores and snippets."
+    )
 
 
-async def search(info: Info, query: str, paging: Paging) -> SearchConnection:
+async def search(
+    info: Info, query: str, paging: Paging, types: list[SearchType] | None = None
+) -> SearchConnection:
     try:
-        words = search_index.words_of(query)
-    except search_index.EmptySearchError as exc:
+        words = query_words(query)
+    except EmptySearchError as exc:
         raise BadUserInputError(str(exc)) from None
+    if types is not None and not types:
+        raise BadUserInputError(
+            "`types` is empty, so nothing could be found; leave it out to search every type"
+        )
+    kinds = sorted({_KINDS[kind] for kind in types}) if types else None
     # Ranked hits have no stable sort key to resume from, so the cursor holds the offset,
-    # tied to the words so that a cursor of another search is refused.
-    searched = "search:" + hashlib.sha256(" ".join(words).encode()).hexdigest()[:12]
+    # tied to the words and types so that a cursor of another search is refused.
+    searched = "search:" + hashlib.sha256(f"{words}{kinds}".encode()).hexdigest()[:12]
     list_name = cursor_list(searched, info.context.data_version)
-    reader = info.context.reader
+    searcher = await search_cache.searcher(info.context.reader, info.context.data_version)
 
     async def count() -> int:
-        return await search_index.search_count(reader, words)
+        return searcher.search(words, kinds, 0, 0).total
 
     offset, limit = await offset_range(info, paging, list_name, count)
-    hits = await search_index.search_page(reader, words, offset=offset, limit=limit + 1)
-    items = await _resolve(info, hits[:limit])
+    ranked = searcher.search(words, kinds, offset, limit + 1)
+    hits = ranked.hits[:limit]
+    await _fetch_ahead(info, hits)
     edges = [
-        Edge[SearchHit](cursor_of=(list_name, [offset + index]), node=item)
-        for index, item in enumerate(items)
+        edge
+        for index, hit in enumerate(hits)
+        if (edge := await _edge(info, hit, ranked.highlighter, (list_name, [offset + index])))
     ]
+
+    async def total() -> int:
+        return ranked.total
+
     return SearchConnection(
         edges=edges,
         page_info=PageInfo(
-            has_next_page=len(hits) > limit,
+            has_next_page=len(ranked.hits) > limit,
             has_previous_page=offset > 0,
             start_cursor=edges[0].cursor_text() if edges else None,
             end_cursor=edges[-1].cursor_text() if edges else None,
         ),
-        count=count,
+        count=total,
     )
 
 
-async def _resolve(info: Info, hits: list[search_index.Hit]) -> list[Node | Method | Model]:
-    loaders = info.context.loaders
-    items: list[Node | Method | Model] = []
-    for hit in hits:
-        if hit.kind == "node":
-            node = await loaders.node_by_id.load(hit.ref_id)
-            if node is not None:
-                items.append(Node(row=node[0], stats=node[1]))
-        elif hit.kind == "method":
-            method = await loaders.method_by_id.load(hit.ref_id)
-            if method is not None:
-                items.append(Method(row=method[0], stats=method[1]))
-        else:
-            model = await loaders.model_by_id.load(hit.ref_id)
-            if model is not None:
-                items.append(Model(row=model))
-    return items
+Texts = dict[Field, list[str | None]]
+
+
+def _with_stats(make: Callable[..., Any], field: Field, column: str) -> Callable[[Any], Any]:
+    """Item and texts of a node or method (read with its figures): its list column
+    (matching aids, aliases) is ``field``."""
+
+    def item_of(found: Any) -> tuple[Any, Texts]:
+        row, stats = found
+        return make(row=row, stats=stats), {
+            Field.NAME: [row.name],
+            field: json_value(getattr(row, column)),
+            Field.DESCRIPTION: [row.description],
+        }
+
+    return item_of
+
+
+def _model(row: Any) -> tuple[Model, Texts]:
+    return Model(row=row), {Field.NAME: [row.name], Field.OTHER: [row.organization]}
+
+
+def _source(row: Any) -> tuple[Source, Texts]:
+    return Source(row=row), {Field.NAME: [row.title]}
+
+
+# Per kind of hit: its loader (of the request's Loaders) and its object with its texts.
+_KIND: dict[str, tuple[Callable[[Loaders], Any], Callable[[Any], tuple[Any, Texts]]]] = {
+    "node": (lambda loaders: loaders.node_by_id, _with_stats(Node, Field.OTHER, "matching_aids")),
+    "method": (lambda loaders: loaders.method_by_id, _with_stats(Method, Field.ALIAS, "aliases")),
+    "model": (lambda loaders: loaders.model_by_id, _model),
+    "source": (lambda loaders: loaders.source_by_id, _source),
+}
+
+
+async def _fetch_ahead(info: Info, hits: list[Hit]) -> None:
+    """The page's objects, one statement per kind of object."""
+    for kind, (loader_of, _) in _KIND.items():
+        ids = [hit.ref_id for hit in hits if hit.kind == kind]
+        if ids:
+            await loader_of(info.context.loaders).fetch_ahead(ids)
+
+
+_OTHER_FIELD = {"node": SearchField.MATCHING_AID, "model": SearchField.ORGANIZATION}
+
+
+async def _edge(
+    info: Info, hit: Hit, highlighter: Highlighter, cursor_of: tuple[str, list[int]]
+) -> SearchHitEdge | None:
+    """The hit's edge; None when its object is gone (a load since the catalogue's build)."""
+    loader_of, item_of = _KIND[hit.kind]
+    found = await loader_of(info.context.loaders).load(hit.ref_id)
+    if found is None:
+        return None
+    item, texts = item_of(found)
+    field, snippet = _snippet(hit, texts, highlighter)
+    matched = _OTHER_FIELD[hit.kind] if field is Field.OTHER else SearchField[field.name]
+    return SearchHitEdge(
+        cursor_of=cursor_of,
+        node=item,
+        score=hit.score,
+        matched_field=matched,
+        snippet=SearchSnippet(
+            text=snippet.text,
+            highlights=[TextRange(start=start, end=end) for start, end in snippet.ranges],
+        ),
+    )
+
+
+def _snippet(
+    hit: Hit, texts: Texts, highlighter: Highlighter
+) -> tuple[Field, search_snippet.Snippet]:
+    """The hit's field (the first with a mark, for a hit over several fields) and snippet."""
+    fields = [hit.field] if hit.field is not None else list(Field)
+    for field in fields:
+        found = search_snippet.best(texts.get(field, []), highlighter)
+        if found is not None:
+            return field, found
+    name = texts[Field.NAME][0] or ""
+    return Field.NAME, search_snippet.Snippet(name, [])

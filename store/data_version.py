@@ -8,6 +8,7 @@ version, and cursors carry it."""
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
@@ -35,8 +36,16 @@ class DataVersion:
     commits, no answer is tagged with the version before it for longer than
     ``interval + timeout``."""
 
-    def __init__(self, engine: AsyncEngine, interval: float, timeout: float = 1.0) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        interval: float,
+        timeout: float = 1.0,
+        on_change: Callable[[str], object] | None = None,
+    ) -> None:
         self._engine = engine
+        # Called with each new version this process sees (the first one included).
+        self._on_change = on_change
         self._interval = interval
         self._timeout = timeout
         self.current: str | None = None
@@ -56,7 +65,9 @@ class DataVersion:
             log.warning("the data version did not come within %g s", self._timeout)
             self.current = None
         else:
-            self.current = reading.result()
+            seen, self.current = self.current, reading.result()
+            if self.current is not None and self.current != seen and self._on_change:
+                self._on_change(self.current)
         return self.current
 
     async def _read(self) -> str | None:

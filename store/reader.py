@@ -68,6 +68,16 @@ class Reader:
     async def close(self) -> None:
         raise NotImplementedError
 
+    @property
+    def database(self) -> str:
+        """Which database this reads (its URL, without a password)."""
+        raise NotImplementedError
+
+    def detached(self) -> "Reader":
+        """A new reader of the same database, with a snapshot of its own and no deadline:
+        for work a request starts but that outlives it (the search catalogue's build)."""
+        raise NotImplementedError
+
     async def rows(
         self, statement: "AnySelect | Prepared", params: dict[str, Any] | None = None
     ) -> list[tuple[Any, ...]]:
@@ -112,6 +122,13 @@ class AsyncReader(Reader):
         self._slots = request_slots(engine)
         self._holds_slot = False
         self._sql_dialect = engine.dialect
+
+    @property
+    def database(self) -> str:
+        return self._engine.url.render_as_string(hide_password=True)
+
+    def detached(self) -> Reader:
+        return AsyncReader(self._engine)
 
     async def _connect(self) -> None:
         if self._slots is not None and not self._holds_slot:
@@ -213,6 +230,13 @@ class InLoopReader(Reader):
         self._connection: Connection | None = None
         self._deadline = deadline
         self._sql_dialect = engine.dialect
+
+    @property
+    def database(self) -> str:
+        return self._engine.url.render_as_string(hide_password=True)
+
+    def detached(self) -> Reader:
+        return InLoopReader(self._engine, None)
 
     def _open(self) -> Connection:
         connection = self._engine.connect()

@@ -1,13 +1,11 @@
-"""The full-text index behind `search`: FTS5 on SQLite, a weighted tsvector on PostgreSQL.
+"""Each database's own full-text index of the loaded data: FTS5 on SQLite, a weighted
+tsvector on PostgreSQL, refilled by every load.
 
-Both index the same three fields per entry (name; aliases, matching aids or organization;
-description) with the same tokenisation (lower-cased words, prefix matching), so both
-databases find the same hits; each ranks with its own scorer (bm25, ts_rank).
+The API's `search` no longer reads it: it ranks with the project's own rule, the same on
+both databases (store.search_rank over store.search_catalogue), where these two tokenise
+and rank differently. The tables stay for SQL users and the benchmark's peer
+(bench/postgraphile/functions.sql); dropping them is a migration of its own.
 """
-
-import re
-from dataclasses import dataclass
-from typing import Any, Protocol
 
 from sqlalchemy import Connection, text
 
@@ -81,63 +79,3 @@ def rebuild(connection: Connection) -> None:
                 f"FROM {table}"
             )
         )
-
-
-class EmptySearchError(ValueError):
-    pass
-
-
-def words_of(query: str) -> list[str]:
-    words = re.findall(r"\w+", query.casefold())
-    if not words:
-        raise EmptySearchError(
-            f"search query {query!r} has no words to look for; give at least one word"
-        )
-    # Bounded so that a pasted essay cannot build an enormous full-text query.
-    return words[:32]
-
-
-class Reader(Protocol):
-    """What searching needs of a request's database access (store.reader.Reader)."""
-
-    @property
-    def dialect(self) -> str: ...
-
-    async def execute(self, statement: Any, params: dict[str, Any] | None = None) -> Any: ...
-
-
-@dataclass(frozen=True)
-class Hit:
-    kind: str
-    ref_id: int
-
-
-def _match(dialect: str, words: list[str]) -> tuple[str, str, dict[str, Any]]:
-    """(FROM and WHERE clause, ORDER BY clause, parameters) matching every word as a prefix."""
-    if dialect == "sqlite":
-        expression = " ".join(f'"{word}"*' for word in words)
-        return (
-            f"FROM {SQLITE_TABLE} WHERE {SQLITE_TABLE} MATCH :q",
-            f"bm25({SQLITE_TABLE}, 0, 0, 10.0, 4.0, 1.0), kind, ref_id",
-            {"q": expression},
-        )
-    expression = " & ".join(f"{word}:*" for word in words)
-    return (
-        f"FROM {POSTGRES_TABLE}, to_tsquery('simple', :q) AS q WHERE document @@ q",
-        "ts_rank('{0.1, 0.25, 0.5, 1.0}', document, q) DESC, kind, ref_id",
-        {"q": expression},
-    )
-
-
-async def search_page(reader: Reader, words: list[str], *, offset: int, limit: int) -> list[Hit]:
-    where, order, params = _match(reader.dialect, words)
-    result = await reader.execute(
-        text(f"SELECT kind, ref_id {where} ORDER BY {order} LIMIT :limit OFFSET :offset"),
-        {**params, "limit": limit, "offset": offset},
-    )
-    return [Hit(kind, int(ref_id)) for kind, ref_id in result.all()]
-
-
-async def search_count(reader: Reader, words: list[str]) -> int:
-    where, _, params = _match(reader.dialect, words)
-    return int((await reader.execute(text(f"SELECT count(*) {where}"), params)).scalar_one())

@@ -18,8 +18,11 @@ export function describeHit(hit: Hit): { url: string; name: string; kind: string
       return { url: href.node(hit.slugPath), name: hit.name, kind: "node", detail: hit.path };
     case "Method":
       return { url: href.method(hit.slug), name: hit.name, kind: "method", detail: hit.node.path };
-    default:
+    case "Model":
       return { url: href.model(hit.slug), name: hit.name, kind: "model", detail: hit.organization ?? "" };
+    default:
+      // A source (a model's document) leads to its model's page, where its sources are listed.
+      return { url: href.model(hit.model.slug), name: hit.title, kind: "source", detail: hit.model.name };
   }
 }
 

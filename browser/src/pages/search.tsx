@@ -1,4 +1,4 @@
-// `/search?q=`: the ranked hits of every kind (nodes, methods, models), paged (?after=).
+// `/search?q=`: the ranked hits of every kind (nodes, methods, models, sources), paged (?after=).
 import { BrowserSearchDocument } from "../../../clients/typescript/src/gql/graphql";
 import { useQuery } from "../query";
 import { href } from "../router";

@@ -7,6 +7,8 @@ from .enums import (
     ModelTreatmentOrderField,
     OrderDirection,
     Scope,
+    SearchField,
+    SearchType,
     SourceKind,
     Strength,
 )
@@ -61,6 +63,7 @@ from .search import (
     SearchSearchNodesMethod,
     SearchSearchNodesModel,
     SearchSearchNodesNode,
+    SearchSearchNodesSource,
 )
 from .tree import (
     Tree,
@@ -116,10 +119,13 @@ __all__ = [
     "OrderDirection",
     "Scope",
     "Search",
+    "SearchField",
     "SearchSearch",
     "SearchSearchNodesMethod",
     "SearchSearchNodesModel",
     "SearchSearchNodesNode",
+    "SearchSearchNodesSource",
+    "SearchType",
     "SourceKind",
     "Strength",
     "TaxonomyClient",

@@ -30,6 +30,21 @@ class Scope(str, Enum):
     BRANCH = "BRANCH"
 
 
+class SearchField(str, Enum):
+    NAME = "NAME"
+    ALIAS = "ALIAS"
+    MATCHING_AID = "MATCHING_AID"
+    ORGANIZATION = "ORGANIZATION"
+    DESCRIPTION = "DESCRIPTION"
+
+
+class SearchType(str, Enum):
+    NODES = "NODES"
+    METHODS = "METHODS"
+    MODELS = "MODELS"
+    SOURCES = "SOURCES"
+
+
 class SourceKind(str, Enum):
     TECHNICAL_REPORT = "TECHNICAL_REPORT"
     MODEL_CARD = "MODEL_CARD"

@@ -17,6 +17,7 @@ class SearchSearch(BaseModel):
                 "SearchSearchNodesNode",
                 "SearchSearchNodesMethod",
                 "SearchSearchNodesModel",
+                "SearchSearchNodesSource",
             ],
             Field(discriminator="typename__"),
         ]
@@ -42,6 +43,10 @@ class SearchSearchNodesModel(BaseModel):
     id: str
     slug: str
     name: str
+
+
+class SearchSearchNodesSource(BaseModel):
+    typename__: Literal["Source"] = Field(alias="__typename")
 
 
 Search.model_rebuild()

@@ -141,6 +141,7 @@ export type BrowserSearchQuery = { search: { totalCount: number, pageInfo: { has
       | { __typename: 'Method', id: string, slug: string, name: string, node: { id: string, path: string } }
       | { __typename: 'Model', id: string, slug: string, name: string, organization: string | null }
       | { __typename: 'Node', id: string, name: string, path: string, slugPath: string }
+      | { __typename: 'Source', id: string, title: string, model: { id: string, slug: string, name: string } }
     > } };
 
 export type MethodsPageQueryVariables = Exact<{
@@ -179,6 +180,7 @@ export type SearchQuery = { search: { totalCount: number, nodes: Array<
       | { __typename: 'Method', id: string, slug: string, name: string }
       | { __typename: 'Model', id: string, slug: string, name: string }
       | { __typename: 'Node', id: string, slugPath: string, path: string }
+      | { __typename: 'Source' }
     > } };
 
 export type TreeQueryVariables = Exact<{ [key: string]: never; }>;
@@ -440,6 +442,15 @@ export const BrowserSearchDocument = new TypedDocumentString(`
         slug
         name
         organization
+      }
+      ... on Source {
+        id
+        title
+        model {
+          id
+          slug
+          name
+        }
       }
     }
   }

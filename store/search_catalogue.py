@@ -1,0 +1,271 @@
+"""The search catalogue: every searchable entry's words, held in memory, built from the
+database once per data version.
+
+Why in memory, and built here rather than by each database's full-text search: the
+ranking is the project's own (store.search_rank) and must give the same hits on SQLite
+and PostgreSQL; FTS5 and tsvector tokenise, stem and rank differently. The catalogue is
+derived from the loaded tables alone, so every server process on one database builds
+the same one, with no coordination: processes stay stateless (a new process, or one that
+sees a new data version, builds its own on its first search; store.search_cache).
+
+Memory: words are kept as posting lists (4 bytes per word occurrence) in one array per
+field, sorted by word, so a word prefix is one contiguous slice; descriptions' text is not
+kept (highlights are made from the rows a page reads anyway). Entries are numbered in
+ranking order (shorter name, then type, then slug), so sets of entries are Python ints
+used as bitmaps, and a set's members in ascending order are already ranked. At size L
+(about 213,000 entries, 2.6 million word occurrences) a catalogue takes about 50 MB and
+6-8 s to build on a busy 2-core machine (about 120 MB at its peak); a process builds it
+as soon as it sees a new data version (store.search_cache). See bench/RESULTS.md.
+"""
+
+import bisect
+import re
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from itertools import accumulate
+from typing import Any
+
+from sqlalchemy import select
+
+from store import search_text
+from store.data_version import data_version
+from store.tables import DatasetRow, MethodRow, ModelRow, NodeRow, SourceRow, table_of
+
+# The kinds of entries, in their tie-breaking order.
+KINDS = ("node", "method", "model", "source")
+
+
+class Field(IntEnum):
+    """Where in an entry a word was found, best first."""
+
+    NAME = 0  # a node's, method's or model's name; a source's title
+    ALIAS = 1  # a method's aliases
+    OTHER = 2  # a node's matching aids; a model's organization
+    DESCRIPTION = 3
+
+
+FIELDS = tuple(Field)
+_NONZERO_BYTE = re.compile(rb"[^\x00]")
+# A term seen in at least 1/32 of the entries keeps a ready bitmap (no larger than its
+# posting list); rarer terms' bitmaps are made from their postings when asked for.
+_DENSE_FRACTION = 32
+
+
+@dataclass(frozen=True)
+class Entry:
+    kind: str
+    ref_id: int
+    slug: str
+    name: str
+    aliases: Sequence[str]
+    other: Sequence[str]
+    description: str | None
+
+
+def bitmap_of(indices: Iterable[int], size: int) -> int:
+    """The set of ``indices`` as a bitmap (an int) over ``size`` bytes."""
+    bits = bytearray(size)
+    for index in indices:
+        bits[index >> 3] |= 1 << (index & 7)
+    return int.from_bytes(bits, "little")
+
+
+def members(bitmap: int, size: int) -> Iterator[int]:
+    """The indices set in ``bitmap``, ascending (scanned by the regex engine, not bit by
+    bit in Python)."""
+    if not bitmap:
+        return
+    data = bitmap.to_bytes(size, "little")
+    for found in _NONZERO_BYTE.finditer(data):
+        position = found.start()
+        byte = data[position]
+        for bit in range(8):
+            if byte >> bit & 1:
+                yield position * 8 + bit
+
+
+class Postings:
+    """One field's posting lists, one contiguous run per term, in term order."""
+
+    def __init__(self, by_term: dict[str, list[int]], vocabulary: list[str], size: int) -> None:
+        self.offsets = array(
+            "i", accumulate((len(by_term.get(t, ())) for t in vocabulary), initial=0)
+        )
+        self.entries = array("i")
+        self._dense: dict[int, int] = {}
+        self._size = size
+        threshold = max(1, size * 8 // _DENSE_FRACTION)
+        # Terms absent from this field (most, for all but descriptions) cost nothing more.
+        for term in sorted(by_term):
+            found = by_term[term]
+            self.entries.extend(found)
+            if len(found) >= threshold:
+                self._dense[bisect.bisect_left(vocabulary, term)] = bitmap_of(found, size)
+
+    def bitmap(self, term_ids: Iterable[int]) -> int:
+        """Entries having any of ``term_ids`` in this field."""
+        result = 0
+        rare: list[int] = []
+        offsets, entries = self.offsets, self.entries
+        for term_id in term_ids:
+            dense = self._dense.get(term_id)
+            if dense is not None:
+                result |= dense
+            elif offsets[term_id] != offsets[term_id + 1]:
+                rare.extend(entries[offsets[term_id] : offsets[term_id + 1]])
+        return result | bitmap_of(rare, self._size) if rare else result
+
+    def range_bitmap(self, low: int, high: int) -> int:
+        """Entries having any term of ids ``low`` to ``high - 1`` in this field."""
+        if high - low <= 256:
+            return self.bitmap(range(low, high))
+        return bitmap_of(self.entries[self.offsets[low] : self.offsets[high]], self._size)
+
+
+class Keys:
+    """Entries by a text's key (store.search_text.key), sorted: exact and prefix lookups."""
+
+    def __init__(self, pairs: list[tuple[str, int]]) -> None:
+        pairs.sort()
+        self.keys = [key for key, _ in pairs]
+        self.entries = array("i", [entry for _, entry in pairs])
+
+    def equal(self, key: str) -> Sequence[int]:
+        low = bisect.bisect_left(self.keys, key)
+        return self.entries[low : bisect.bisect_right(self.keys, key, lo=low)]
+
+    def starting_with(self, prefix: str) -> Sequence[int]:
+        low = bisect.bisect_left(self.keys, prefix)
+        return self.entries[low : bisect.bisect_left(self.keys, prefix + "\U0010ffff", lo=low)]
+
+
+class Catalogue:
+    """Every entry's words, for one data version."""
+
+    def __init__(self, version: str | None, entries: list[Entry]) -> None:
+        self.version = version
+        type_order = {kind: order for order, kind in enumerate(KINDS)}
+        # The ranking's final keys, in its order: shorter name, type, slug.
+        keyed = sorted(
+            ((" ".join(search_text.words(entry.name)), entry) for entry in entries),
+            key=lambda pair: (len(pair[0]), type_order[pair[1].kind], pair[1].slug),
+        )
+        self.count = len(keyed)
+        self.size = (self.count + 7) // 8
+        self.kinds = [entry.kind for _, entry in keyed]
+        self.ref_ids = array("i", [entry.ref_id for _, entry in keyed])
+        self.all = (1 << self.count) - 1
+        self.by_kind = {
+            kind: bitmap_of((i for i, k in enumerate(self.kinds) if k == kind), self.size)
+            for kind in KINDS
+        }
+        by_field: list[dict[str, list[int]]] = [{} for _ in FIELDS]
+        names: list[tuple[str, int]] = []
+        aliases: list[tuple[str, int]] = []
+        words = search_text.words
+        for index, (name_key, entry) in enumerate(keyed):
+            names.append((name_key, index))
+            alias_words: set[str] = set()
+            for alias in entry.aliases:
+                found = words(alias)
+                aliases.append((" ".join(found), index))
+                alias_words.update(found)
+            other_words: set[str] = set()
+            for other in entry.other:
+                other_words.update(words(other))
+            for field, found_words in (
+                (Field.NAME, set(name_key.split())),
+                (Field.ALIAS, alias_words),
+                (Field.OTHER, other_words),
+                (Field.DESCRIPTION, set(words(entry.description)) if entry.description else ()),
+            ):
+                postings = by_field[field]
+                for word in found_words:
+                    found_in = postings.get(word)
+                    if found_in is None:
+                        postings[word] = [index]
+                    else:
+                        found_in.append(index)
+        self.vocabulary = sorted(set().union(*by_field))
+        self.postings = [Postings(by_term, self.vocabulary, self.size) for by_term in by_field]
+        del by_field
+        self.names = Keys(names)
+        self.aliases = Keys(aliases)
+        # Typo and stem lookups consider words of letters only (numbers are not misspelt).
+        self._stems: dict[str, list[int]] = {}
+        self._bigrams: dict[str, array[int]] = {}
+        for term_id, term in enumerate(self.vocabulary):
+            if not term.isalpha():
+                continue
+            self._stems.setdefault(search_text.stem(term), []).append(term_id)
+            if len(term) >= 3:
+                for pair in search_text.bigrams(term):
+                    self._bigrams.setdefault(pair, array("i")).append(term_id)
+
+    def term_id(self, term: str) -> int | None:
+        found = bisect.bisect_left(self.vocabulary, term)
+        if found < len(self.vocabulary) and self.vocabulary[found] == term:
+            return found
+        return None
+
+    def prefix_range(self, prefix: str) -> tuple[int, int]:
+        """The ids of the terms starting with ``prefix``: ``low`` to ``high - 1``."""
+        low = bisect.bisect_left(self.vocabulary, prefix)
+        return low, bisect.bisect_left(self.vocabulary, prefix + "\U0010ffff", lo=low)
+
+    def same_stem(self, word: str) -> list[int]:
+        return self._stems.get(search_text.stem(word), [])
+
+    def near(self, word: str, limit: int) -> list[tuple[int, int]]:
+        """(term id, edits) of the terms 1 to ``limit`` edits from ``word``."""
+        wanted = search_text.bigrams(word)
+        shared: dict[int, int] = {}
+        for pair in wanted:
+            for term_id in self._bigrams.get(pair, ()):
+                shared[term_id] = shared.get(term_id, 0) + 1
+        # Each edit changes at most three of a word's letter pairs.
+        least = max(1, len(wanted) - 3 * limit)
+        found = []
+        for term_id, count in shared.items():
+            if count < least:
+                continue
+            distance = search_text.edit_distance(word, self.vocabulary[term_id], limit)
+            if 0 < distance <= limit:
+                found.append((term_id, distance))
+        return sorted(found)
+
+
+async def read_entries(reader: Any) -> tuple[str | None, list[Entry]]:
+    """The data version and every searchable entry, read in one snapshot through
+    ``reader`` (a store.reader.Reader)."""
+    dataset = table_of(DatasetRow)
+    version_row = (
+        await reader.execute(select(dataset.c.version, dataset.c.identity).limit(1))
+    ).first()
+    version = None if version_row is None else data_version(*version_row)
+    node, method = table_of(NodeRow), table_of(MethodRow)
+    model, source = table_of(ModelRow), table_of(SourceRow)
+    entries: list[Entry] = []
+    for row in (
+        await reader.execute(
+            select(node.c.id, node.c.slug, node.c.name, node.c.matching_aids, node.c.description)
+        )
+    ).all():
+        entries.append(Entry("node", row[0], row[1], row[2], (), row[3] or (), row[4]))
+    for row in (
+        await reader.execute(
+            select(
+                method.c.id, method.c.slug, method.c.name, method.c.aliases, method.c.description
+            )
+        )
+    ).all():
+        entries.append(Entry("method", row[0], row[1], row[2], row[3] or (), (), row[4]))
+    for row in (
+        await reader.execute(select(model.c.id, model.c.slug, model.c.name, model.c.organization))
+    ).all():
+        entries.append(Entry("model", row[0], row[1], row[2], (), [row[3]] if row[3] else (), None))
+    for row in (await reader.execute(select(source.c.id, source.c.slug, source.c.title))).all():
+        entries.append(Entry("source", row[0], row[1], row[2], (), (), None))
+    return version, entries
