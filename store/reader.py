@@ -78,6 +78,9 @@ class Reader:
         for work a request starts but that outlives it (the search catalogue's build)."""
         raise NotImplementedError
 
+    # Whether statements run in the calling thread, holding up its event loop meanwhile.
+    blocks_the_loop: bool = False
+
     async def rows(
         self, statement: "AnySelect | Prepared", params: dict[str, Any] | None = None
     ) -> list[tuple[Any, ...]]:
@@ -234,6 +237,8 @@ class InLoopReader(Reader):
     @property
     def database(self) -> str:
         return self._engine.url.render_as_string(hide_password=True)
+
+    blocks_the_loop = True
 
     def detached(self) -> Reader:
         return InLoopReader(self._engine, None)

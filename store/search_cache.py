@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from store.data_version import data_version
 from store.reader import Reader
-from store.search_catalogue import Catalogue, read_entries
+from store.search_catalogue import Catalogue, Entry, read_entries
 from store.search_rank import Searcher
 from store.tables import DatasetRow, table_of
 
@@ -30,11 +30,21 @@ async def current_version(reader: Reader) -> str | None:
     return None if row is None else data_version(*row)
 
 
-async def _build(reader: Reader) -> Searcher:
+async def _read(reader: Reader) -> tuple[str | None, list[Entry]]:
     try:
-        version, entries = await read_entries(reader)
+        return await read_entries(reader)
     finally:
         await reader.close()
+
+
+async def _build(reader: Reader) -> Searcher:
+    if reader.blocks_the_loop:
+        # SQLite's statements run in the calling thread: every entry read there (a second
+        # or two at size L) would hold up every other request of the process. Read in a
+        # worker thread instead, on an event loop of its own (the statements never await).
+        version, entries = await asyncio.to_thread(asyncio.run, _read(reader))
+    else:
+        version, entries = await _read(reader)
     # Pure Python work of up to seconds (size L): off the event loop, so that the
     # process keeps answering other requests meanwhile.
     catalogue = await asyncio.to_thread(Catalogue, version, entries)
