@@ -1,7 +1,7 @@
 """Filter and order inputs of the list fields."""
 
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Any
 
 import strawberry
 
@@ -15,6 +15,15 @@ from schema.enums import (
 from schema.errors import BadUserInputError
 from schema.node_ref import NodeReference, branch_field, within_field
 from store.paging import Sort
+
+
+def first_seen_after_field(what: str) -> Any:
+    """A filter's `firstSeenAfter: Int`: "new since release N"."""
+    return strawberry.field(
+        default=None,
+        description=f"Only {what} first seen in a release after this release number (new "
+        "since that release; see `firstSeen` and `releases`).",
+    )
 
 
 @strawberry.input(description="Narrows a list of methods; every given condition must hold.")
@@ -32,6 +41,7 @@ class MethodFilter:
     )
     within: strawberry.ID | None = within_field("methods")
     branch: NodeReference | None = branch_field("methods")
+    first_seen_after: int | None = first_seen_after_field("methods")
 
 
 @strawberry.input(description="How to order methods.")
@@ -56,6 +66,7 @@ class ModelFilter:
     released_before: date | None = strawberry.field(
         default=None, description="Only models released on or before this date."
     )
+    first_seen_after: int | None = first_seen_after_field("models")
 
 
 @strawberry.input(description="How to order models.")

@@ -14,13 +14,14 @@ from schema.inputs import EvidenceFilterArgument, ModelFilter, ModelOrder, name_
 from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
 from schema.pagination import After, Connection, First, PageRequest, connection_of
 from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
+from schema.release import FirstSeen
 from store import models, treatments
 from store.models import ModelSelection
 from store.tables import ModelRow
 
 
 @strawberry.type(description="An AI model whose own documents describe methods.")
-class Model(Slugged):
+class Model(Slugged, FirstSeen):
     row: strawberry.Private[ModelRow]
 
     name: str = row_field("Display name, e.g. `Kimi K3`.")
@@ -137,6 +138,7 @@ async def models_connection(
             organization=filter.organization,
             released_after=filter.released_after,
             released_before=filter.released_before,
+            first_seen_after=filter.first_seen_after,
         )
         if filter
         else ModelSelection()

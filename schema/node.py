@@ -14,6 +14,7 @@ from schema.inputs import MethodFilterArgument, MethodOrderArgument, ModelTreatm
 from schema.lookahead import selects
 from schema.pagination import After, Connection, First, PageRequest, connection_of
 from schema.refs import MethodRef, ModelTreatmentRef
+from schema.release import FirstSeen
 from store import treatments
 from store.nodes import NodeWithStats
 from store.rows import json_value
@@ -78,7 +79,7 @@ def _nodes(pairs: list[NodeWithStats]) -> list["Node"]:
 
 
 @strawberry.type(description="A node of the taxonomy tree: a family of techniques.")
-class Node(Slugged):
+class Node(Slugged, FirstSeen):
     row: strawberry.Private[NodeRow]
     # Every statement that reads a node reads its counts with it (store.nodes).
     stats: strawberry.Private[NodeStatsRow]

@@ -36,6 +36,7 @@ class ModelSelection:
     organization: str | None = None  # any case
     released_after: date | None = None  # on or after
     released_before: date | None = None  # on or before
+    first_seen_after: int | None = None  # only those first seen in a later release
 
 
 def _selected(selection: ModelSelection) -> AnySelect:
@@ -49,6 +50,8 @@ def _selected(selection: ModelSelection) -> AnySelect:
         statement = statement.where(col(ModelRow.release_date) >= selection.released_after)
     if selection.released_before is not None:
         statement = statement.where(col(ModelRow.release_date) <= selection.released_before)
+    if selection.first_seen_after is not None:
+        statement = statement.where(col(ModelRow.first_seen) > selection.first_seen_after)
     return statement
 
 

@@ -64,18 +64,28 @@ SETUP = [
     "INSERT INTO method (id, slug, name, aliases, node_id, name_rank) "
     "VALUES (1, 'm', 'M', '[]', 1, 0)",
 ]
+# The same rows as the head revision takes them: nodes, models and methods say since which
+# release they exist (0007).
+SETUP_AT_HEAD = [
+    "INSERT INTO node (id, slug, name, matching_aids, level, path, slug_path, path_key, pre, "
+    "last, first_seen) VALUES (1, 'n', 'N', '[]', 1, 'N', 'n', 'n', 0, 0, 1)",
+    "INSERT INTO model (id, slug, name, name_rank, recency_rank, first_seen) "
+    "VALUES (1, 'x', 'X', 0, 0, 1)",
+    "INSERT INTO method (id, slug, name, aliases, node_id, name_rank, first_seen) "
+    "VALUES (1, 'm', 'M', '[]', 1, 0, 1)",
+]
 
 
 @pytest.mark.parametrize(
     "violation",
     [
-        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank) "
-        "VALUES (2, 'm2', 'M2', '[]', 999, 1)",
+        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank, first_seen) "
+        "VALUES (2, 'm2', 'M2', '[]', 999, 1, 1)",
         "INSERT INTO evidence (id, key, model_id, method_id, strength) "
         "VALUES (1, 'k', 1, 1, 'strong')",
         "INSERT INTO source (id, slug, model_id, title, kind) VALUES (1, 's', 1, 'S', 'video')",
-        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank) "
-        "VALUES (2, 'm', 'M2', '[]', 1, 1)",
+        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank, first_seen) "
+        "VALUES (2, 'm', 'M2', '[]', 1, 1, 1)",
     ],
     ids=["foreign-key", "strength-enum", "source-kind-enum", "unique-slug"],
 )
@@ -87,7 +97,7 @@ def test_constraints_are_enforced(
     engine = make_sync_engine(url)
     try:
         with engine.begin() as connection:
-            for statement in SETUP:
+            for statement in SETUP_AT_HEAD:
                 connection.execute(text(statement))
         with pytest.raises(IntegrityError), engine.begin() as connection:
             connection.execute(text(violation))
