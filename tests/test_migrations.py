@@ -205,3 +205,39 @@ def test_0006_fills_methods_by_strongest_as_a_load_does_and_goes_back(
             assert [tuple(row) for row in connection.execute(text(counts))] == derived
     finally:
         engine.dispose()
+
+
+def test_0007_makes_a_release_of_the_served_load_and_goes_back(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Downgraded to 0006 (the history gone) and upgraded again, a loaded database has one
+    release, of the load it serves, in which every record is first seen; a load after
+    that records its changes against it."""
+    url = new_database(backend, "releases")
+    load_directory(tiny_folder, url)
+    load_directory(tiny_folder, url)
+    served = "SELECT version, identity, checksum FROM dataset"
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            version, identity, checksum = connection.execute(text(served)).one()
+        assert version == 2
+        migrate.downgrade(url, "0006")
+        assert not {"release", "node_change", "treatment_change"} & _tables(url)
+        for table in ("node", "method", "model"):
+            columns = {column["name"] for column in inspect(engine).get_columns(table)}
+            assert "first_seen" not in columns
+        migrate.upgrade(url)
+        with engine.connect() as connection:
+            releases = connection.execute(text("SELECT number, identity, checksum FROM release"))
+            assert [tuple(row) for row in releases] == [(2, identity, checksum)]
+            for table in ("node", "method", "model"):
+                seen = connection.execute(text(f"SELECT DISTINCT first_seen FROM {table}"))
+                assert [row[0] for row in seen] == [2]
+        load_directory(tiny_folder, url)
+        with engine.connect() as connection:
+            numbers = connection.execute(text("SELECT number FROM release ORDER BY number"))
+            assert [row[0] for row in numbers] == [2, 3]
+            assert connection.execute(text("SELECT MIN(first_seen) FROM method")).scalar() == 2
+    finally:
+        engine.dispose()

@@ -81,23 +81,28 @@ def upgrade() -> None:
         " (SELECT COUNT(*) FROM model), (SELECT COUNT(*) FROM source),"
         " (SELECT COUNT(*) FROM evidence) FROM dataset"
     )
+    sqlite = op.get_bind().dialect.name == "sqlite"
     for table in ("node", "method", "model"):
-        with op.batch_alter_table(table, schema=None) as batch_op:
-            batch_op.add_column(sa.Column("first_seen", sa.Integer(), nullable=True))
+        # Added in place, not by batch mode's copy of the table: SQLite cannot drop a table
+        # that other tables' rows refer to. In place, it takes a NOT NULL column only with
+        # a default, which stays there (dropping it would need that copy); every load
+        # writes the column itself.
+        op.add_column(
+            table, sa.Column("first_seen", sa.Integer(), nullable=False, server_default="1")
+        )
         # Rows with no dataset row are only ever a test's: loads write both or neither.
         op.execute(f"UPDATE {table} SET first_seen = COALESCE((SELECT version FROM dataset), 1)")
-        with op.batch_alter_table(table, schema=None) as batch_op:
-            batch_op.alter_column("first_seen", existing_type=sa.Integer(), nullable=False)
-            if table in _FIRST_SEEN_INDEXED:
-                batch_op.create_index(batch_op.f(f"ix_{table}_first_seen"), ["first_seen"])
+        if not sqlite:
+            op.alter_column(table, "first_seen", existing_type=sa.Integer(), server_default=None)
+        if table in _FIRST_SEEN_INDEXED:
+            op.create_index(op.f(f"ix_{table}_first_seen"), table, ["first_seen"])
 
 
 def downgrade() -> None:
     for table in ("node", "method", "model"):
-        with op.batch_alter_table(table, schema=None) as batch_op:
-            if table in _FIRST_SEEN_INDEXED:
-                batch_op.drop_index(batch_op.f(f"ix_{table}_first_seen"))
-            batch_op.drop_column("first_seen")
+        if table in _FIRST_SEEN_INDEXED:
+            op.drop_index(op.f(f"ix_{table}_first_seen"), table_name=table)
+        op.drop_column(table, "first_seen")  # in place, as it was added
     for kind in ("node", "method", "model", "treatment"):
         op.drop_table(f"{kind}_change")
     op.drop_table("release")
