@@ -15,13 +15,14 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import text
 
-import reference_history as ref
 from api.cli import main
 from api.ingest.dataset import DatasetError
 from api.ingest.load import load_directory
+from api.settings import DEFAULT_FIXTURES_DIR
 from store.engines import make_sync_engine
 
-from conftest import DEFAULT_FIXTURES_DIR, Api, serve
+import reference_history as ref
+from conftest import POSTGRES_URL, Api, serve
 
 Rows = list[dict[str, Any]]
 
@@ -123,8 +124,6 @@ def history(
     new_database: Callable[[str, str], str],
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[History]:
-    from conftest import POSTGRES_URL
-
     if request.param == "postgresql" and POSTGRES_URL is None:
         pytest.skip("needs TEST_DATABASE_URL")
     root = tmp_path_factory.mktemp("history")
@@ -270,7 +269,8 @@ def test_changes_of_a_branch(history: History, branch: str) -> None:
 def test_changes_by_kind(history: History) -> None:
     moved = _all_changes(history.api, "methods", 1, 2, ", kinds: [MOVED, ADDED]")
     wanted = {c for c in _expected(history, 1, 2)["methods"] if c[0] in {"MOVED", "ADDED"}}
-    assert wanted and _as_tuples(moved, "methods") == wanted
+    assert wanted
+    assert _as_tuples(moved, "methods") == wanted
 
 
 def _first_seen(history: History, record: str, slug: str) -> int:
@@ -404,4 +404,5 @@ def test_the_cli_prints_what_the_api_answers(history: History) -> None:
     text_ = runner.invoke(main, ["changes", "--since", "3", "--db", history.url])
     assert text_.output.strip() == "nothing changed from release 3 to release 4"
     wrong = runner.invoke(main, ["changes", "--since", "7", "--db", history.url])
-    assert wrong.exit_code == 1 and "there is no release 7" in wrong.output
+    assert wrong.exit_code == 1
+    assert "there is no release 7" in wrong.output
