@@ -4,8 +4,8 @@ as text or JSON Lines."""
 
 import asyncio
 import json
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 
 from schema import schema
 from schema.context import Context
@@ -43,37 +43,51 @@ def _changes_document(record: str) -> str:
 }}"""
 
 
+T = TypeVar("T")
+
+
 class ReportError(Exception):
     """What the API answered with instead of data (a wrong release number...)."""
 
 
-def _run(database_url: str, document: str, variables: dict[str, Any]) -> dict[str, Any]:
-    async def run() -> dict[str, Any]:
+Fetch = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+def _with_schema(database_url: str, work: Callable[[Fetch], Awaitable[T]]) -> T:
+    """``work(fetch)``, where ``fetch(document, variables)`` runs a query through the
+    schema on one engine (all the pages of a report share it); errors raise ReportError."""
+
+    async def run() -> T:
         async_engine = make_async_engine(database_url, pool_size=1)
         engine = make_request_engine(database_url, async_engine, pool_size=1)
-        try:
+
+        async def fetch(document: str, variables: dict[str, Any]) -> dict[str, Any]:
+            context = Context.for_request(engine)
             result = await schema.execute(
-                document, variable_values=variables, context_value=Context.for_request(engine)
+                document, variable_values=variables, context_value=context
             )
+            if result.errors:
+                raise ReportError("; ".join(error.message for error in result.errors))
+            assert result.data is not None
+            return result.data
+
+        try:
+            return await work(fetch)
         finally:
             if engine is not async_engine:
                 engine.dispose()  # type: ignore[call-arg, unused-ignore]
             await async_engine.dispose()
-        if result.errors:
-            raise ReportError("; ".join(error.message for error in result.errors))
-        assert result.data is not None
-        return result.data
 
     return asyncio.run(run())
 
 
-def _pages(
-    database_url: str, document: str, variables: dict[str, Any], *path: str
-) -> Iterator[Any]:
+async def _pages(
+    fetch: Fetch, document: str, variables: dict[str, Any], *path: str
+) -> AsyncIterator[Any]:
     """Each answer of ``document``, page after page of the connection at ``path``."""
     after = None
     while True:
-        data = _run(database_url, document, {**variables, "after": after})
+        data = await fetch(document, {**variables, "after": after})
         yield data
         connection = data
         for key in path:
@@ -85,29 +99,39 @@ def _pages(
 
 def releases(database_url: str) -> list[dict[str, Any]]:
     """Every release, newest first."""
-    return [
-        release
-        for data in _pages(database_url, _RELEASES, {}, "releases")
-        for release in data["releases"]["nodes"]
-    ]
+
+    async def work(fetch: Fetch) -> list[dict[str, Any]]:
+        return [
+            release
+            async for data in _pages(fetch, _RELEASES, {}, "releases")
+            for release in data["releases"]["nodes"]
+        ]
+
+    return _with_schema(database_url, work)
 
 
-def changes(
-    database_url: str, since: int, until: int | None
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+Report = tuple[dict[str, Any], list[dict[str, Any]]]
+
+
+def changes(database_url: str, since: int, until: int | None) -> Report:
     """The summary of the changes from release ``since`` to ``until`` (from, to, isEmpty,
     summary) and every change, each with its `record` (node, method, model, treatment)."""
-    head: dict[str, Any] = {}
-    rows: list[dict[str, Any]] = []
-    for record in _CHANGES:
+
+    async def work(fetch: Fetch) -> Report:
+        head: dict[str, Any] = {}
+        rows: list[dict[str, Any]] = []
         variables = {"since": since, "until": until}
-        for data in _pages(database_url, _changes_document(record), variables, "changes", record):
-            found = data["changes"]
-            head = {key: found[key] for key in ("from", "to", "isEmpty", "summary")}
-            rows += [{"record": record[:-1], **change} for change in found[record]["nodes"]]
-            if found["isEmpty"]:
-                return head, []
-    return head, rows
+        for record in _CHANGES:
+            document = _changes_document(record)
+            async for data in _pages(fetch, document, variables, "changes", record):
+                found = data["changes"]
+                head = {key: found[key] for key in ("from", "to", "isEmpty", "summary")}
+                rows += [{"record": record[:-1], **change} for change in found[record]["nodes"]]
+                if found["isEmpty"]:
+                    return head, []
+        return head, rows
+
+    return _with_schema(database_url, work)
 
 
 def release_lines(found: list[dict[str, Any]]) -> Iterator[str]:

@@ -13,7 +13,7 @@ from schema.errors import BadUserInputError
 from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
 from schema.pagination import After, Connection, First, PageRequest, connection_of
 from schema.refs import MethodRef, ModelRef, NodeRef
-from schema.release import Release
+from schema.release import Release, release_version
 from store.list_page import list_page
 from store.net_changes import KIND_ORDER, NetChange
 from store.release_changes import Comparison
@@ -330,10 +330,14 @@ async def _treatment_change(comparison: Comparison, change: NetChange) -> Treatm
 async def changes_between(info: Info, since: int, to: ReleaseRow) -> Changes:
     """The changes from release ``since`` to release ``to`` (both retained)."""
     loaders = info.context.loaders
+    _, newest_number = await retained_range(info.context.reader)
     start = await loaders.release_by_number.load(since)
+    newest = await loaders.release_by_number.load(newest_number or to.number)
     assert start is not None  # the callers checked
-    _, newest = await retained_range(info.context.reader)
-    comparison = Comparison(info.context.reader, since, to.number, newest or to.number)
+    assert newest is not None
+    comparison = Comparison(
+        info.context.reader, since, to.number, (newest.number, release_version(newest))
+    )
     return Changes(from_=Release(row=start), to=Release(row=to), comparison=comparison)
 
 

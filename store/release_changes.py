@@ -1,8 +1,11 @@
-"""The net change between two retained releases, read and composed for one request:
-each kind's change rows are read once, the trees of both releases (for paths and
-branches) once, whatever the fields asked of it."""
+"""The net change between two retained releases, read and composed once: each kind's
+change rows are read once, the trees of both releases (for paths and branches) once,
+whatever the fields asked of it; and kept for the next requests, so that paging through
+a long list of changes costs its pages, not the whole list each time."""
 
+from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from store import change_rows
 from store.net_changes import (
@@ -19,34 +22,61 @@ Tree = dict[str, tuple[str, str | None]]
 KINDS = ("node", "method", "model", "treatment")
 
 
-class Comparison:
-    """From release ``since`` to release ``until`` (``newest``: the one served now)."""
+@dataclass
+class _Composed:
+    """What a comparison has worked out so far."""
 
-    def __init__(self, reader: Reader, since: int, until: int, newest: int) -> None:
-        self.reader, self.since, self.until, self.newest = reader, since, until, newest
-        self._changes: dict[str, list[NetChange]] = {}
-        self._trees: tuple[Tree, Tree] | None = None
+    changes: dict[str, list[NetChange]] = field(default_factory=dict)
+    trees: tuple[Tree, Tree] | None = None
+
+
+# Comparisons kept by (version of the newest release, since, until): the same key is the
+# same answer, since releases never change and a new load makes a new newest version.
+# Only a few, and none with more changes than _KEEP_AT_MOST: memory stays bounded.
+_KEPT: OrderedDict[tuple[str, int, int], _Composed] = OrderedDict()
+_KEEP = 8
+_KEEP_AT_MOST = 200_000
+
+
+class Comparison:
+    """From release ``since`` to release ``until``; ``newest`` is the release served
+    now (its number and its version)."""
+
+    def __init__(self, reader: Reader, since: int, until: int, newest: tuple[int, str]) -> None:
+        self.reader, self.since, self.until = reader, since, until
+        self.newest = newest[0]
+        key = (newest[1], since, until)
+        self._composed = _KEPT.get(key) or _Composed()
+        _KEPT[key] = self._composed
+        _KEPT.move_to_end(key)
+        while len(_KEPT) > _KEEP:
+            _KEPT.popitem(last=False)
+        self._key = key
 
     async def trees(self) -> tuple[Tree, Tree]:
         """The nodes (slug -> (name, parent slug)) of release ``since`` and of ``until``."""
-        if self._trees is None:
+        composed = self._composed
+        if composed.trees is None:
             rows = await change_rows.named_rows(self.reader, "node", self.since, self.newest)
             now = await change_rows.nodes_now(self.reader)
-            self._trees = (tree_at(now, rows, self.since), tree_at(now, rows, self.until))
-        return self._trees
+            composed.trees = (tree_at(now, rows, self.since), tree_at(now, rows, self.until))
+        return composed.trees
 
     async def changes(self, kind: str) -> list[NetChange]:
         """The net changes of ``kind`` (node, method, model, treatment), by key."""
-        if kind not in self._changes:
+        found = self._composed.changes
+        if kind not in found:
             if self.since == self.until:
-                self._changes[kind] = []
+                found[kind] = []
             elif kind == "treatment":
                 rows = await change_rows.treatment_rows(self.reader, self.since, self.until)
-                self._changes[kind] = treatment_changes(rows)
+                found[kind] = treatment_changes(rows)
             else:
                 rows = await change_rows.named_rows(self.reader, kind, self.since, self.until)
-                self._changes[kind] = named_changes(rows, places=kind != "model")
-        return self._changes[kind]
+                found[kind] = named_changes(rows, places=kind != "model")
+            if sum(map(len, found.values())) > _KEEP_AT_MOST:
+                _KEPT.pop(self._key, None)  # this request keeps it; later ones do not
+        return found[kind]
 
     async def paths(self, kind: str, change: NetChange) -> tuple[str | None, str | None]:
         """A node's or method's path (a method's: its node's) in ``since`` and ``until``."""

@@ -406,3 +406,29 @@ def test_the_cli_prints_what_the_api_answers(history: History) -> None:
     wrong = runner.invoke(main, ["changes", "--since", "7", "--db", history.url])
     assert wrong.exit_code == 1
     assert "there is no release 7" in wrong.output
+
+
+def test_changes_kept_for_later_pages_follow_a_new_load(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path, tmp_path: Path
+) -> None:
+    """A comparison is kept for the next pages by the newest release's version: a load
+    after it is seen at once (by the schema itself, under any response cache)."""
+    url = new_database(backend, "kept")
+    load_directory(tiny_folder, url)
+    load_directory(tiny_folder, url)
+    document = "{ changes(since: 1) { to { number } isEmpty summary { total } } }"
+    with serve(url) as client:
+        api = Api(client, url)
+        first = api.execute(document)
+        assert first.data == {
+            "changes": {"to": {"number": 2}, "isEmpty": True, "summary": {"total": 0}}
+        }
+        edited = shutil.copytree(tiny_folder, tmp_path / "edited")
+        methods = _read(edited, "methods")
+        methods[0]["name"] = "Another Name"
+        _write(edited, "methods", methods)
+        load_directory(edited, url)
+        again = api.execute(document)
+        assert again.data == {
+            "changes": {"to": {"number": 3}, "isEmpty": False, "summary": {"total": 1}}
+        }
