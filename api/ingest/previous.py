@@ -6,7 +6,7 @@ store.treatment_changes)."""
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, bindparam, text
+from sqlalchemy import Connection, TextClause, bindparam, text
 
 # (name, where it sits: a node's parent slug, a method's node slug, None for a model)
 State = tuple[str, str | None]
@@ -23,7 +23,6 @@ class Served:
 @dataclass(frozen=True)
 class Previous:
     release: int | None  # None: nothing was loaded before
-    oldest: int | None  # the oldest retained release
     nodes: Served
     methods: Served
     models: Served
@@ -38,9 +37,9 @@ _METHODS = text(
 _MODELS = text("SELECT slug, name, NULL, first_seen FROM model")
 
 
-def _served(connection: Connection, statement: object) -> Served:
+def _served(connection: Connection, statement: TextClause) -> Served:
     served = Served()
-    for slug, name, place, first_seen in connection.execute(statement):  # type: ignore[call-overload]
+    for slug, name, place, first_seen in connection.execute(statement):
         served.states[slug] = (name, place)
         served.first_seen[slug] = first_seen
     return served
@@ -48,12 +47,10 @@ def _served(connection: Connection, statement: object) -> Served:
 
 def read_previous(connection: Connection) -> Previous:
     release = connection.execute(text("SELECT version FROM dataset")).scalar()
-    oldest = connection.execute(text("SELECT MIN(number) FROM release")).scalar()
     if release is None:
-        return Previous(None, oldest, Served(), Served(), Served())
+        return Previous(None, Served(), Served(), Served())
     return Previous(
         release,
-        oldest,
         _served(connection, _NODES),
         _served(connection, _METHODS),
         _served(connection, _MODELS),
