@@ -7,8 +7,9 @@ SQLAlchemy, Alembic, Strawberry and uvicorn take seconds to import, and `taxonom
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from sqlalchemy.exc import OperationalError
 
     from api.settings import Settings
+
+T = TypeVar("T")
 
 DB_OPTION = click.option(
     "--db",
@@ -95,7 +98,14 @@ def main() -> None:
     is_flag=True,
     help="Fail at once if another load is running (by default, wait for it to finish).",
 )
-def load(directory: Path, database_url: str | None, allow_shrink: bool, no_wait: bool) -> None:
+@click.option(
+    "--note",
+    default=None,
+    help='A note kept with the release this load makes (`taxonomy releases`), e.g. "May reports".',
+)
+def load(
+    directory: Path, database_url: str | None, allow_shrink: bool, no_wait: bool, note: str | None
+) -> None:
     """Load the dataset in DIRECTORY, replacing the data, all or nothing."""
     from sqlalchemy.exc import OperationalError
 
@@ -115,6 +125,7 @@ def load(directory: Path, database_url: str | None, allow_shrink: bool, no_wait:
             allow_shrink=allow_shrink,
             wait=not no_wait,
             say=meter.note,
+            note=note,
         )
     except DatasetError as exc:
         for problem in exc.problems:
@@ -142,6 +153,17 @@ def load(directory: Path, database_url: str | None, allow_shrink: bool, no_wait:
     click.echo(
         f"loaded {directory} in {summary.seconds:.1f} s: {counts}; data version {summary.version}"
     )
+    if summary.changes is None:
+        click.echo(f"release {summary.version}: the first, with no release before to compare")
+    elif summary.changes == 0:
+        click.echo(
+            f"release {summary.version}: nothing changed since release {summary.version - 1}"
+        )
+    else:
+        click.echo(
+            f"release {summary.version}: {summary.changes:,} change rows since release "
+            f"{summary.version - 1}; see `taxonomy changes --since {summary.version - 1}`"
+        )
 
 
 @main.command("migrate")
@@ -191,6 +213,58 @@ def export_command(directory: Path, database_url: str | None) -> None:
         raise _unreachable(settings.database_url, exc) from None
     written = ", ".join(f"{count:,} {name}" for name, count in counts.items())
     click.echo(f"exported to {directory}: {written}")
+
+
+@main.command("releases")
+@DB_OPTION
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one release per line.")
+def releases_command(database_url: str | None, as_json: bool) -> None:
+    """List the releases (every load), newest first, with what each changed."""
+    from api import history_report
+
+    settings = _settings(database_url, reading=True)
+    found = _report(settings.database_url, history_report.releases)
+    lines = (
+        history_report.json_lines(None, found) if as_json else history_report.release_lines(found)
+    )
+    for line in lines:
+        click.echo(line)
+
+
+@main.command("changes")
+@DB_OPTION
+@click.option("--since", type=int, required=True, help="The earlier release's number.")
+@click.option("--until", type=int, default=None, help="The later release's number [newest].")
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines: a summary, then a change each.")
+def changes_command(database_url: str | None, since: int, until: int | None, as_json: bool) -> None:
+    """What changed from release SINCE to UNTIL, net (as the API's `changes`)."""
+    from api import history_report
+
+    settings = _settings(database_url, reading=True)
+    head, rows = _report(
+        settings.database_url, lambda url: history_report.changes(url, since, until)
+    )
+    lines = (
+        history_report.json_lines(head, rows)
+        if as_json
+        else history_report.change_lines(head, rows)
+    )
+    for line in lines:
+        click.echo(line)
+
+
+def _report(database_url: str, fetch: "Callable[[str], T]") -> "T":
+    """``fetch(database_url)``, its failures said as the CLI says them."""
+    from sqlalchemy.exc import OperationalError
+
+    from api.history_report import ReportError
+
+    try:
+        return fetch(database_url)
+    except ReportError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OperationalError as exc:
+        raise _unreachable(database_url, exc) from None
 
 
 @main.command("generate")

@@ -15,13 +15,14 @@ from typing import Any, Generic, TypeVar
 
 from strawberry.dataloader import DataLoader
 
-from store import evidence, methods, models, nodes, treatments
+from store import evidence, methods, models, nodes, releases, treatments
 from store.methods import MethodWithStats
 from store.nodes import NodeWithStats
 from store.reader import Reader
 from store.tables import (
     EvidenceRow,
     ModelRow,
+    ReleaseRow,
     SourceRow,
     TreatmentRow,
 )
@@ -294,3 +295,10 @@ class Loaders:
             assert node_id is not None  # rows read from the database have ids
             self.children_by_node_id.put(node_id, rows)
         return roots
+
+    @cached_property
+    def release_by_number(self) -> Batched[int, ReleaseRow | None]:
+        async def fetch(keys: list[int]) -> list[ReleaseRow]:
+            return await releases.releases_where(self.reader, column="number", values=keys)
+
+        return Batched(one_each(fetch, lambda row: row.number))

@@ -11,6 +11,7 @@ from schema.context import Info
 from schema.dataloaders import Loaders
 from schema.errors import BadUserInputError
 from schema.ids import InvalidIdError, decode_id, split_pair
+from schema.release import Release, release_version
 
 # How many IDs `entities(ids:)` looks up at once (a page's worth, like `first`).
 MAX_IDS = 100
@@ -59,6 +60,12 @@ async def _model_treatment(loaders: Loaders, key: str) -> Entity | None:
     return refs.model_treatment(row, model, (node, stats))
 
 
+async def _release(loaders: Loaders, key: str) -> Entity | None:
+    head = key.partition("-")[0]
+    found = await loaders.release_by_number.load(int(head)) if head.isdigit() else None
+    return Release(row=found) if found and release_version(found) == key else None
+
+
 _BY_KIND: dict[str, Callable[[Loaders, str], Awaitable[Entity | None]]] = {
     "Node": _node,
     "Method": _method,
@@ -67,6 +74,7 @@ _BY_KIND: dict[str, Callable[[Loaders, str], Awaitable[Entity | None]]] = {
     "Evidence": _evidence,
     "MethodTreatment": _method_treatment,
     "ModelTreatment": _model_treatment,
+    "Release": _release,
 }
 
 

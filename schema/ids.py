@@ -4,7 +4,16 @@ keys, never from row numbers), and unique across types because the type is insid
 import base64
 import binascii
 
-KINDS = ("Node", "Method", "Model", "Source", "Evidence", "MethodTreatment", "ModelTreatment")
+KINDS = (
+    "Node",
+    "Method",
+    "Model",
+    "Source",
+    "Evidence",
+    "MethodTreatment",
+    "ModelTreatment",
+    "Release",
+)
 
 # The kinds whose key is a pair of slugs (see pair_key).
 PAIR_KINDS = ("MethodTreatment", "ModelTreatment")

@@ -1,7 +1,7 @@
 """Filter and order inputs of the list fields."""
 
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Any
 
 import strawberry
 
@@ -20,6 +20,15 @@ from store.models import ModelSelection
 from store.paging import Sort
 
 
+def first_seen_after_field(what: str) -> Any:
+    """A filter's `firstSeenAfter: Int`: "new since release N"."""
+    return strawberry.field(
+        default=None,
+        description=f"Only {what} first seen in a release after this release number (new "
+        "since that release; see `firstSeen` and `releases`).",
+    )
+
+
 @strawberry.input(description="Narrows a list of methods; every given condition must hold.")
 class MethodFilter:
     name_contains: str | None = strawberry.field(
@@ -35,6 +44,7 @@ class MethodFilter:
     )
     within: strawberry.ID | None = within_field("methods")
     branch: NodeReference | None = branch_field("methods")
+    first_seen_after: int | None = first_seen_after_field("methods")
 
 
 def _direction() -> OrderDirection | None:
@@ -67,6 +77,7 @@ class ModelFilter:
     released_before: date | None = strawberry.field(
         default=None, description="Only models released on or before this date."
     )
+    first_seen_after: int | None = first_seen_after_field("models")
 
 
 @strawberry.input(description="How to order models.")
@@ -123,6 +134,7 @@ def model_selection(given: ModelFilter | None) -> ModelSelection:
         organization=given.organization,
         released_after=given.released_after,
         released_before=given.released_before,
+        first_seen_after=given.first_seen_after,
     )
 
 

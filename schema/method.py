@@ -33,6 +33,7 @@ from schema.pagination import (
     paged,
 )
 from schema.refs import EvidenceRef, MethodTreatmentRef, NodeRef
+from schema.release import FirstSeen
 from store import methods, treatments
 from store.methods import MethodSelection
 from store.nodes import NodeWithStats
@@ -46,7 +47,7 @@ def _strongest(method: "Method") -> Strength | None:
 
 
 @strawberry.type(description="A technique that models' documents describe, filed at one node.")
-class Method(Slugged):
+class Method(Slugged, FirstSeen):
     row: strawberry.Private[MethodRow]
     # Every statement that reads a method reads its figures with it (store.methods).
     stats: strawberry.Private[MethodStatsRow]
@@ -208,4 +209,5 @@ async def _selection(
         name_contains=name_contains(filter),
         max_rank=filter.min_strength.rank if filter and filter.min_strength else None,
         has_evidence=filter.has_evidence if filter else None,
+        first_seen_after=filter.first_seen_after if filter else None,
     )

@@ -34,6 +34,7 @@ from schema.pagination import (
     paged,
 )
 from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
+from schema.release import FirstSeen
 from schema.treatment import model_treatments_connection
 from store import models
 from store.tables import ModelRow
@@ -55,7 +56,7 @@ def _checked_level(level: int | None) -> int:
 
 
 @strawberry.type(description="An AI model whose own documents describe methods.")
-class Model(Slugged):
+class Model(Slugged, FirstSeen):
     row: strawberry.Private[ModelRow]
 
     name: str = row_field("Display name, e.g. `Kimi K3`.")

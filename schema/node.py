@@ -35,6 +35,7 @@ from schema.pagination import (
     paged,
 )
 from schema.refs import MethodRef, ModelTreatmentRef
+from schema.release import FirstSeen
 from store import nodes, treatments
 from store.rows import json_value
 from store.tables import NodeRow, NodeStatsRow
@@ -109,7 +110,7 @@ def _check_depth(max_depth: int | None) -> None:
 
 
 @strawberry.type(description="A node of the taxonomy tree: a family of techniques.")
-class Node(Slugged):
+class Node(Slugged, FirstSeen):
     row: strawberry.Private[NodeRow]
     # Every statement that reads a node reads its counts with it (store.nodes).
     stats: strawberry.Private[NodeStatsRow]

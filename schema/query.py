@@ -5,6 +5,7 @@ from typing import Annotated
 import strawberry
 
 from schema.base import Entity
+from schema.changes import Changes, changes_query
 from schema.context import Info
 from schema.entities import MAX_IDS, entities_by_ids, entity_by_id
 from schema.inputs import (
@@ -22,6 +23,7 @@ from schema.node import Node, children_levels
 from schema.node_ref import node_by_path
 from schema.organization import BranchArgument, Organization, organizations
 from schema.pagination import DEFAULT_PAGE_SIZE, After, Before, Connection, First, Last, Paging
+from schema.release import Release, release_lookup, releases_connection
 from schema.search import SearchConnection, SearchType, search
 from schema.taxonomy import TaxonomySummary, taxonomy_summary
 
@@ -177,6 +179,48 @@ class Query:
     )
     async def organizations(self, info: Info, branch: BranchArgument = None) -> list[Organization]:
         return await organizations(info, branch)
+
+    @strawberry.field(description="Every load retained (a release), newest first.")
+    async def releases(
+        self,
+        info: Info,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+    ) -> Connection[Release]:
+        return await releases_connection(info, Paging(first, after, last, before))
+
+    @strawberry.field(
+        description="One release, by exactly one of `number` or `version`; null if none."
+    )
+    async def release(
+        self,
+        info: Info,
+        number: Annotated[
+            int | None, strawberry.argument(description="The release's number.")
+        ] = None,
+        version: Annotated[
+            str | None, strawberry.argument(description="The release's version (`7-3f2a...`).")
+        ] = None,
+    ) -> Release | None:
+        return await release_lookup(info, number, version)
+
+    @strawberry.field(
+        description="What changed from release `since` to release `until`, net: compare any "
+        "two retained releases (`since` = `until` is no change). The first release records "
+        "no changes: it has no release before it."
+    )
+    async def changes(
+        self,
+        info: Info,
+        since: Annotated[int, strawberry.argument(description="The earlier release's number.")],
+        until: Annotated[
+            int | None,
+            strawberry.argument(description="The later release's number; the newest when null."),
+        ] = None,
+    ) -> Changes:
+        return await changes_query(info, since, until)
 
     @strawberry.field(description="Totals of the whole taxonomy, its depth, and its data version.")
     async def taxonomy(self, info: Info) -> TaxonomySummary:

@@ -52,6 +52,7 @@ class MethodSelection:
     name_contains: str | None = None
     max_rank: int | None = None  # strongest treatment at least this strong (a rank)
     has_evidence: bool | None = None
+    first_seen_after: int | None = None  # only those first seen in a later release
 
     def is_everything(self) -> bool:
         return self == MethodSelection()
@@ -81,6 +82,8 @@ def _selected(statement: AnySelect, selection: MethodSelection) -> AnySelect:
     if selection.has_evidence is not None:
         present = col(MethodStatsRow.model_count) > 0
         statement = statement.where(present if selection.has_evidence else ~present)
+    if selection.first_seen_after is not None:
+        statement = statement.where(col(MethodRow.first_seen) > selection.first_seen_after)
     return statement
 
 

@@ -36,6 +36,7 @@ class ModelSelection:
     organization: str | None = None  # any case
     released_after: date | None = None  # on or after
     released_before: date | None = None  # on or before
+    first_seen_after: int | None = None  # only those first seen in a later release
 
 
 def model_conditions(selection: ModelSelection) -> list[ColumnElement[bool]]:
@@ -51,6 +52,8 @@ def model_conditions(selection: ModelSelection) -> list[ColumnElement[bool]]:
         conditions.append(col(ModelRow.release_date) >= selection.released_after)
     if selection.released_before is not None:
         conditions.append(col(ModelRow.release_date) <= selection.released_before)
+    if selection.first_seen_after is not None:
+        conditions.append(col(ModelRow.first_seen) > selection.first_seen_after)
     return conditions
 
 

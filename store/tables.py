@@ -51,6 +51,9 @@ class NodeRow(SQLModel, table=True):
     # this node's subtree: a branch is the interval [pre, last].
     pre: int = Field(unique=True)
     last: int
+    # The number of the earliest retained release with a node of this slug (DESIGN §5),
+    # worked out by each load (api.ingest.history) so that reading it is a lookup.
+    first_seen: int
 
 
 class ModelRow(SQLModel, table=True):
@@ -68,6 +71,7 @@ class ModelRow(SQLModel, table=True):
     name_desc_rank: int = Field(unique=True)
     recency_rank: int = Field(unique=True)
     age_rank: int = Field(unique=True)
+    first_seen: int = Field(index=True)  # as NodeRow.first_seen
 
 
 class SourceRow(SQLModel, table=True):
@@ -95,6 +99,7 @@ class MethodRow(SQLModel, table=True):
     # Positions by name A to Z and Z to A, equal names by slug A to Z (store.orders).
     name_rank: int = Field(unique=True)
     name_desc_rank: int = Field(unique=True)
+    first_seen: int = Field(index=True)  # as NodeRow.first_seen
 
 
 class EvidenceRow(SQLModel, table=True):
@@ -212,6 +217,83 @@ class DatasetRow(SQLModel, table=True):
     checksum: str
     loaded_at: datetime
     source_dir: str | None = None
+
+
+# ---- history: releases and what each changed (DESIGN §5) -----------------------------------
+
+
+class ReleaseRow(SQLModel, table=True):
+    """One successful load, kept across loads (the tables above are replaced by each)."""
+
+    __tablename__ = "release"
+
+    # DatasetRow.version of the load: counts the loads of this database.
+    number: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    # DatasetRow.identity of the load: with the number, unique for all time.
+    identity: str = Field(max_length=32)
+    checksum: str
+    loaded_at: datetime
+    note: str | None = None
+    nodes: int
+    methods: int
+    models: int
+    sources: int
+    evidence: int
+
+
+# A change row says what one record (by slug) was in the release before and what it is in
+# this one: a null name means it did not exist. Composing rows gives the net change
+# between any two releases (store.net_changes); a record no load changed has no rows.
+
+
+class NodeChangeRow(SQLModel, table=True):
+    __tablename__ = "node_change"
+
+    release: int = Field(foreign_key="release.number", primary_key=True)
+    slug: str = Field(primary_key=True, index=True)
+    before_name: str | None = None
+    after_name: str | None = None
+    before_parent: str | None = None  # the parent's slug; null for a root
+    after_parent: str | None = None
+
+
+class MethodChangeRow(SQLModel, table=True):
+    __tablename__ = "method_change"
+
+    release: int = Field(foreign_key="release.number", primary_key=True)
+    slug: str = Field(primary_key=True, index=True)
+    before_name: str | None = None
+    after_name: str | None = None
+    before_node: str | None = None  # the slug of the node it was filed at
+    after_node: str | None = None
+
+
+class ModelChangeRow(SQLModel, table=True):
+    __tablename__ = "model_change"
+
+    release: int = Field(foreign_key="release.number", primary_key=True)
+    slug: str = Field(primary_key=True, index=True)
+    before_name: str | None = None
+    after_name: str | None = None
+
+
+class TreatmentChangeRow(SQLModel, table=True):
+    __tablename__ = "treatment_change"
+
+    release: int = Field(foreign_key="release.number", primary_key=True)
+    model_slug: str = Field(primary_key=True)
+    method_slug: str = Field(primary_key=True)
+    # Strength ranks (1 = core ... 3 = mentioned); null: no treatment.
+    before_rank: int | None = Field(default=None, sa_type=SmallInteger)
+    after_rank: int | None = Field(default=None, sa_type=SmallInteger)
+
+
+CHANGE_TABLES: tuple[type[SQLModel], ...] = (
+    NodeChangeRow,
+    MethodChangeRow,
+    ModelChangeRow,
+    TreatmentChangeRow,
+)
 
 
 TABLES_IN_LOAD_ORDER: tuple[type[SQLModel], ...] = (

@@ -762,30 +762,56 @@ def assert_refused(result: Result, problems: list[str]) -> None:
     assert lines[-1].endswith("the database is unchanged")
 
 
-def table_rows(url: str) -> dict[str, list[str]]:
-    """Every row of every table, the search index's included: the database's fingerprint."""
+def table_rows(url: str, *, leave_out: str | None = None) -> dict[str, list[str]]:
+    """Every row of every table, the search index's included: the database's fingerprint
+    (without the column ``leave_out``, if given)."""
     engine = make_sync_engine(url)
     try:
         with engine.connect() as connection:
-            return {
-                name: sorted(
-                    repr(tuple(row)) for row in connection.execute(text(f'SELECT * FROM "{name}"'))
-                )
-                for name in inspect(connection).get_table_names()
-            }
+            tables = inspect(connection)
+            found = {}
+            for name in tables.get_table_names():
+                columns = [c["name"] for c in tables.get_columns(name) if c["name"] != leave_out]
+                listed = ", ".join(f'"{column}"' for column in columns)
+                rows = connection.execute(text(f'SELECT {listed} FROM "{name}"'))
+                found[name] = sorted(repr(tuple(row)) for row in rows)
+            return found
     finally:
         engine.dispose()
 
 
+# The history a database keeps across loads (issue 17): its releases and their changes.
+HISTORY = {"release", "node_change", "method_change", "model_change", "treatment_change"}
+
+
 def data_rows(url: str) -> dict[str, list[str]]:
-    """The fingerprint without the `dataset` row (version, load time, folder) and without
-    FTS5's shadow tables, whose layout depends on the index's history, not its content (the
-    `search_fts` table itself is compared)."""
+    """The fingerprint of the served data: without the `dataset` row (version, load time,
+    folder), the history of earlier loads (releases, change rows, each record's first
+    release), and FTS5's shadow tables, whose layout depends on the index's history, not
+    its content (the `search_fts` table itself is compared)."""
     return {
         name: rows
-        for name, rows in table_rows(url).items()
-        if name != "dataset" and not name.startswith(f"{search_index.SQLITE_TABLE}_")
+        for name, rows in table_rows(url, leave_out="first_seen").items()
+        if name != "dataset"
+        and name not in HISTORY
+        and not name.startswith(f"{search_index.SQLITE_TABLE}_")
     }
+
+
+def _history(url: str) -> tuple[list[int], dict[str, int], set[int]]:
+    """The releases' numbers, the change rows per table, and the first releases of methods."""
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            numbers = connection.execute(text("SELECT number FROM release ORDER BY number"))
+            changes = {
+                name: int(connection.execute(text(f"SELECT COUNT(*) FROM {name}")).scalar() or 0)
+                for name in sorted(HISTORY - {"release"})
+            }
+            seen = connection.execute(text("SELECT DISTINCT first_seen FROM method"))
+            return [row[0] for row in numbers], changes, {row[0] for row in seen}
+    finally:
+        engine.dispose()
 
 
 @pytest.fixture(scope="module")
@@ -982,6 +1008,9 @@ def test_reloading_the_same_files_keeps_every_id(new_database: NewDatabase, back
     assert len(after.taxonomy["checksum"]) == 64
     assert after.ids == before.ids
     assert data_rows(url) == rows_before
+    # The same records again: a second release that changed nothing.
+    no_changes = dict.fromkeys(sorted(HISTORY - {"release"}), 0)
+    assert _history(url) == ([1, 2], no_changes, {1})
 
 
 def test_another_dataset_replaces_the_old_one_entirely(
@@ -997,6 +1026,12 @@ def test_another_dataset_replaces_the_old_one_entirely(
     alone = new_database(backend, "loader_alone")
     assert_loaded(load(small, alone), 4)
     assert data_rows(url) == data_rows(alone)
+    # Unlike SMALL loaded alone, this database remembers GO: two releases, the second
+    # changing everything, its records first seen in it.
+    releases, changes, first_seen = _history(url)
+    assert (releases, first_seen) == ([1, 2], {2})
+    assert all(changes.values())
+    assert _history(alone)[0::2] == ([1], {1})
     new = snapshot(url)
     assert new.ids == snapshot(alone).ids
     assert release_of(new.taxonomy["dataVersion"]) == 2

@@ -66,25 +66,31 @@ SETUP_BEFORE_0007 = [
     "INSERT INTO method (id, slug, name, aliases, node_id, name_rank) "
     "VALUES (1, 'm', 'M', '[]', 1, 0)",
 ]
-SETUP = [
-    SETUP_BEFORE_0007[0],
-    "INSERT INTO model (id, slug, name, name_rank, name_desc_rank, recency_rank, age_rank) "
-    "VALUES (1, 'x', 'X', 0, 0, 0, 0)",
-    "INSERT INTO method (id, slug, name, aliases, node_id, name_rank, name_desc_rank) "
-    "VALUES (1, 'm', 'M', '[]', 1, 0, 0)",
+# The same rows as the head revision takes them: models and methods with their reversed
+# orders' ranks (0007), and nodes, models and methods saying since which release they
+# exist (0008).
+SETUP_AT_HEAD = [
+    "INSERT INTO node (id, slug, name, matching_aids, level, path, slug_path, path_key, pre, "
+    "last, first_seen) VALUES (1, 'n', 'N', '[]', 1, 'N', 'n', 'n', 0, 0, 1)",
+    "INSERT INTO model (id, slug, name, name_rank, name_desc_rank, recency_rank, age_rank, "
+    "first_seen) VALUES (1, 'x', 'X', 0, 0, 0, 0, 1)",
+    "INSERT INTO method (id, slug, name, aliases, node_id, name_rank, name_desc_rank, "
+    "first_seen) VALUES (1, 'm', 'M', '[]', 1, 0, 0, 1)",
 ]
 
 
 @pytest.mark.parametrize(
     "violation",
     [
-        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank, name_desc_rank) "
-        "VALUES (2, 'm2', 'M2', '[]', 999, 1, 1)",
+        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank, name_desc_rank, "
+        "first_seen) "
+        "VALUES (2, 'm2', 'M2', '[]', 999, 1, 1, 1)",
         "INSERT INTO evidence (id, key, model_id, method_id, strength) "
         "VALUES (1, 'k', 1, 1, 'strong')",
         "INSERT INTO source (id, slug, model_id, title, kind) VALUES (1, 's', 1, 'S', 'video')",
-        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank, name_desc_rank) "
-        "VALUES (2, 'm', 'M2', '[]', 1, 1, 1)",
+        "INSERT INTO method (id, slug, name, aliases, node_id, name_rank, name_desc_rank, "
+        "first_seen) "
+        "VALUES (2, 'm', 'M2', '[]', 1, 1, 1, 1)",
     ],
     ids=["foreign-key", "strength-enum", "source-kind-enum", "unique-slug"],
 )
@@ -96,7 +102,7 @@ def test_constraints_are_enforced(
     engine = make_sync_engine(url)
     try:
         with engine.begin() as connection:
-            for statement in SETUP:
+            for statement in SETUP_AT_HEAD:
                 connection.execute(text(statement))
         with pytest.raises(IntegrityError), engine.begin() as connection:
             connection.execute(text(violation))
@@ -231,5 +237,41 @@ def test_0006_fills_methods_by_strongest_as_a_load_does_and_goes_back(
         migrate.upgrade(url)
         with engine.connect() as connection:
             assert [tuple(row) for row in connection.execute(text(counts))] == derived
+    finally:
+        engine.dispose()
+
+
+def test_0008_makes_a_release_of_the_served_load_and_goes_back(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Downgraded to 0007 (the history gone) and upgraded again, a loaded database has one
+    release, of the load it serves, in which every record is first seen; a load after
+    that records its changes against it."""
+    url = new_database(backend, "releases")
+    load_directory(tiny_folder, url)
+    load_directory(tiny_folder, url)
+    served = "SELECT version, identity, checksum FROM dataset"
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            version, identity, checksum = connection.execute(text(served)).one()
+        assert version == 2
+        migrate.downgrade(url, "0007")
+        assert not {"release", "node_change", "treatment_change"} & _tables(url)
+        for table in ("node", "method", "model"):
+            columns = {column["name"] for column in inspect(engine).get_columns(table)}
+            assert "first_seen" not in columns
+        migrate.upgrade(url)
+        with engine.connect() as connection:
+            releases = connection.execute(text("SELECT number, identity, checksum FROM release"))
+            assert [tuple(row) for row in releases] == [(2, identity, checksum)]
+            for table in ("node", "method", "model"):
+                seen = connection.execute(text(f"SELECT DISTINCT first_seen FROM {table}"))
+                assert [row[0] for row in seen] == [2]
+        load_directory(tiny_folder, url)
+        with engine.connect() as connection:
+            numbers = connection.execute(text("SELECT number FROM release ORDER BY number"))
+            assert [row[0] for row in numbers] == [2, 3]
+            assert connection.execute(text("SELECT MIN(first_seen) FROM method")).scalar() == 2
     finally:
         engine.dispose()

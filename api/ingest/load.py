@@ -22,6 +22,7 @@ def load_directory(
     allow_shrink: bool = True,
     wait: bool = True,
     say: Say = log.warning,
+    note: str | None = None,
 ) -> LoadSummary:
     """Load ``directory`` into the database; raises DatasetError and changes nothing if
     any line is bad, and ShrinkError if not ``allow_shrink`` and the load would wipe what
@@ -36,7 +37,13 @@ def load_directory(
     engine = make_sync_engine(loader_url(database_url))
     try:
         return replace_data(
-            engine, directory, meter=meter, allow_shrink=allow_shrink, wait=wait, say=say
+            engine,
+            directory,
+            meter=meter,
+            allow_shrink=allow_shrink,
+            wait=wait,
+            say=say,
+            note=note,
         )
     finally:
         engine.dispose()

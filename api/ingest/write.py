@@ -3,15 +3,17 @@ evidence: memory holds the catalog (nodes, models, sources, methods), never the 
 
 import logging
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, delete, insert, select, text
+from sqlalchemy import Connection, Engine, delete, insert, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from api.ingest.bulk import checks_deferred, write_rows
+from api.ingest.changes import record_changes
 from api.ingest.checksum import DataChecksum
 from api.ingest.child import rows_from_child
 from api.ingest.dataset import (
@@ -24,7 +26,9 @@ from api.ingest.dataset import (
 )
 from api.ingest.lines import ProblemLimitError, Problems
 from api.ingest.lock import one_load_at_a_time
+from api.ingest.previous import first_existed, read_previous
 from api.ingest.progress import Meter, Quiet
+from api.ingest.release import Release, write_release
 from api.ingest.shrink import evidence_lines, refuse_shrink, served_counts
 from api.ingest.turns import Say
 from store import search_index
@@ -42,15 +46,18 @@ from store.tables import (
     TreatmentRow,
     table_of,
 )
+from store.treatment_changes import keep_previous_treatments
 
 log = logging.getLogger("taxonomy.load")
 
 
 @dataclass(frozen=True)
 class LoadSummary:
-    version: int
+    version: int  # the release's number
     counts: dict[str, int]
     seconds: float
+    # Change rows recorded against the release before; None for the first release.
+    changes: int | None = None
 
 
 def replace_data(
@@ -62,12 +69,16 @@ def replace_data(
     allow_shrink: bool = True,
     wait: bool = True,
     say: Say = log.warning,
+    note: str | None = None,
+    history: bool = True,
 ) -> LoadSummary:
     """Swap the served data for ``directory``'s, all or nothing: readers see the old data
     or the new, never a mix; on any problem the database is left as it was. Unless
     ``allow_shrink``, a load that would wipe what is served raises ShrinkError. Loads go
     one at a time: another one running is waited for (saying so through ``say``), or if
-    not ``wait``, LoadBusyError is raised."""
+    not ``wait``, LoadBusyError is raised. The load becomes a release (with ``note``)
+    that records what it changed against the one before, unless ``history`` is false
+    (to measure what recording costs)."""
     started = time.perf_counter()
     meter = meter or Quiet()
     check_directory(directory)
@@ -82,13 +93,21 @@ def replace_data(
         # Counted before the load takes its lock, which the evidence file's lines are not
         # worth holding it for.
         expected = None if allow_shrink else _counts(catalog, evidence_lines(directory))
-        version = _write(engine, directory, catalog, problems, meter, expected, wait=wait, say=say)
+        version, changes = _write(
+            engine,
+            directory,
+            catalog,
+            problems,
+            meter,
+            expected,
+            Turn(wait=wait, say=say, note=note, history=history),
+        )
         _reclaim_replaced_rows(engine, meter)
     except ProblemLimitError:
         problems.items.append(stopped_note(max_problems))
         raise DatasetError([str(p) for p in problems.items]) from None
     counts = _counts(catalog, catalog.evidence_count)
-    return LoadSummary(version, counts, time.perf_counter() - started)
+    return LoadSummary(version, counts, time.perf_counter() - started, changes)
 
 
 def _counts(catalog: Catalog, evidence: int) -> dict[str, int]:
@@ -101,6 +120,16 @@ def _counts(catalog: Catalog, evidence: int) -> dict[str, int]:
     }
 
 
+@dataclass(frozen=True)
+class Turn:
+    """How a load takes its turn (waiting for another, saying so) and what it records."""
+
+    wait: bool
+    say: Say
+    note: str | None
+    history: bool
+
+
 def _write(
     engine: Engine,
     directory: Path,
@@ -108,14 +137,13 @@ def _write(
     problems: Problems,
     meter: Meter,
     expected: dict[str, int] | None,
-    *,
-    wait: bool,
-    say: Say,
-) -> int:
+    turn: Turn,
+) -> tuple[int, int | None]:
     """Replace the data; ``expected`` (the dataset's counts) is checked against what is
-    served before anything is deleted, unless it is None (shrinking allowed)."""
+    served before anything is deleted, unless it is None (shrinking allowed). Returns the
+    release's number and how many change rows it recorded (None: the first release)."""
     # One load at a time; readers are not blocked (see checks_deferred).
-    with one_load_at_a_time(engine, wait=wait, say=say) as connection:
+    with one_load_at_a_time(engine, wait=turn.wait, say=turn.say) as connection:
         if connection.dialect.name == "postgresql":
             # Room to sort and hash in memory while deriving and indexing (this load only).
             connection.execute(text("SET LOCAL work_mem = '256MB'"))
@@ -127,8 +155,21 @@ def _write(
         if expected is not None:
             rows = served_counts(connection)
             refuse_shrink(rows, expected)
-        previous = connection.execute(select(table_of(DatasetRow).c.version)).scalar()
-        served = previous is not None  # loads are all or nothing: no version, no data
+        step = time.perf_counter()
+        previous = read_previous(connection)
+        served = previous.release is not None  # loads are all or nothing: no version, no data
+        compare = served and turn.history
+        if compare:
+            keep_previous_treatments(connection)
+        version = (previous.release or 0) + 1
+        recorded = record_changes(
+            version,
+            previous,
+            catalog,
+            lambda table, slugs: first_existed(connection, table, slugs),
+            compare=turn.history,
+        )
+        meter.step("the release before", time.perf_counter() - step)
         for row_class in reversed(TABLES_IN_LOAD_ORDER):
             connection.execute(delete(table_of(row_class)))
         data_checksum = DataChecksum(catalog)
@@ -139,7 +180,7 @@ def _write(
             table_of(EvidenceRow),
             served=served,
         ):
-            _write_catalog(connection, catalog)
+            _write_catalog(connection, catalog, recorded.first_seen)
             # Counted here: the rows are checked in a child process (rows_from_child).
             catalog.evidence_count = write_rows(
                 connection,
@@ -165,20 +206,31 @@ def _write(
             derive_read_model(connection)
         search_index.rebuild(connection)
         meter.step("read model and search index", time.perf_counter() - step)
-        version = (previous or 0) + 1
+        release = Release(
+            number=version,
+            identity=uuid.uuid4().hex,
+            checksum=data_checksum.hexdigest(),
+            loaded_at=datetime.now(UTC),
+            note=turn.note,
+            counts=_counts(catalog, catalog.evidence_count),
+        )
         connection.execute(delete(table_of(DatasetRow)))
         connection.execute(
             insert(table_of(DatasetRow)).values(
                 id=1,
                 version=version,
-                checksum=data_checksum.hexdigest(),
-                loaded_at=datetime.now(UTC),
+                identity=release.identity,
+                checksum=release.checksum,
+                loaded_at=release.loaded_at,
                 source_dir=str(directory.resolve()),
             )
         )
         step = time.perf_counter()
+        changes = write_release(connection, release, recorded, compare=compare)
+        meter.step("changes against the release before", time.perf_counter() - step)
+        step = time.perf_counter()
     meter.step("commit", time.perf_counter() - step)
-    return int(version)
+    return version, (changes if served else None)
 
 
 def _reclaim_replaced_rows(engine: Engine, meter: Meter) -> None:
@@ -203,8 +255,11 @@ def _reclaim_replaced_rows(engine: Engine, meter: Meter) -> None:
     meter.step("vacuum", time.perf_counter() - step)
 
 
-def _write_catalog(connection: Connection, catalog: Catalog) -> None:
+def _write_catalog(
+    connection: Connection, catalog: Catalog, first_seen: dict[str, dict[str, int]]
+) -> None:
     ids = catalog
+    nodes_seen, models_seen, methods_seen = (first_seen[k] for k in ("node", "model", "method"))
     write_rows(
         connection,
         "node",
@@ -221,6 +276,7 @@ def _write_catalog(connection: Connection, catalog: Catalog) -> None:
             "path_key",
             "pre",
             "last",
+            "first_seen",
         ),
         (
             (
@@ -236,6 +292,7 @@ def _write_catalog(connection: Connection, catalog: Catalog) -> None:
                 placed.path.casefold(),
                 placed.pre,
                 placed.last,
+                nodes_seen[placed.record.slug],
             )
             for placed in catalog.nodes
         ),
@@ -246,7 +303,7 @@ def _write_catalog(connection: Connection, catalog: Catalog) -> None:
     models = catalog.models
     names = [(model.name, model.slug) for model in models]
     releases = [(model.release_date, model.name, model.slug) for model in models]
-    ranks = zip(
+    model_ranks = zip(
         name_ranks(names),
         name_ranks(names, z_to_a=True),
         release_ranks(releases, newest_first=True),
@@ -266,10 +323,11 @@ def _write_catalog(connection: Connection, catalog: Catalog) -> None:
             "name_desc_rank",
             "recency_rank",
             "age_rank",
+            "first_seen",
         ),
         (
-            (index + 1, m.slug, m.name, m.organization, m.release_date, *model_ranks)
-            for index, (m, model_ranks) in enumerate(zip(models, ranks, strict=True))
+            (index + 1, m.slug, m.name, m.organization, m.release_date, *ranks, models_seen[m.slug])
+            for index, (m, ranks) in enumerate(zip(models, model_ranks, strict=True))
         ),
     )
     write_rows(
@@ -287,7 +345,17 @@ def _write_catalog(connection: Connection, catalog: Catalog) -> None:
     write_rows(
         connection,
         "method",
-        ("id", "slug", "name", "description", "aliases", "node_id", "name_rank", "name_desc_rank"),
+        (
+            "id",
+            "slug",
+            "name",
+            "description",
+            "aliases",
+            "node_id",
+            "name_rank",
+            "name_desc_rank",
+            "first_seen",
+        ),
         (
             (
                 index + 1,
@@ -298,6 +366,7 @@ def _write_catalog(connection: Connection, catalog: Catalog) -> None:
                 ids.node_ids[m.node],
                 method_rank[index],
                 method_desc_rank[index],
+                methods_seen[m.slug],
             )
             for index, m in enumerate(catalog.methods)
         ),

@@ -2,6 +2,7 @@ from .async_base_client import AsyncBaseClient
 from .base_model import BaseModel, Upload
 from .client import TaxonomyClient
 from .enums import (
+    ChangeKind,
     MethodOrderField,
     ModelOrderField,
     ModelTreatmentOrderField,
@@ -78,6 +79,7 @@ from .tree import (
 __all__ = [
     "AsyncBaseClient",
     "BaseModel",
+    "ChangeKind",
     "EvidenceFilter",
     "GraphQLClientError",
     "GraphQLClientGraphQLError",

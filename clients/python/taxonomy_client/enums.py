@@ -1,6 +1,15 @@
 from enum import Enum
 
 
+class ChangeKind(str, Enum):
+    ADDED = "ADDED"
+    REMOVED = "REMOVED"
+    MOVED = "MOVED"
+    RENAMED = "RENAMED"
+    STRENGTHENED = "STRENGTHENED"
+    WEAKENED = "WEAKENED"
+
+
 class MethodOrderField(str, Enum):
     NAME = "NAME"
     STRONGEST = "STRONGEST"

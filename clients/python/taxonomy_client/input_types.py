@@ -42,6 +42,8 @@ class MethodFilter(BaseModel):
     "Only methods in the branch of this node (a Node ID)."
     branch: Optional["NodeRef"] = None
     "Only methods in the branch of this node (by ID, slug, slug path or names path)."
+    first_seen_after: Optional[int] = Field(alias="firstSeenAfter", default=None)
+    "Only methods first seen in a release after this release number (new since that release; see `firstSeen` and `releases`)."
 
 
 class MethodOrder(BaseModel):
@@ -64,6 +66,8 @@ class ModelFilter(BaseModel):
     "Only models released on or after this date."
     released_before: Optional[Any] = Field(alias="releasedBefore", default=None)
     "Only models released on or before this date."
+    first_seen_after: Optional[int] = Field(alias="firstSeenAfter", default=None)
+    "Only models first seen in a release after this release number (new since that release; see `firstSeen` and `releases`)."
 
 
 class ModelOrder(BaseModel):

@@ -8,6 +8,8 @@ import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type MethodFilter = {
   /** Only methods in the branch of this node (by ID, slug, slug path or names path). */
   branch?: NodeRef | null | undefined;
+  /** Only methods first seen in a release after this release number (new since that release; see `firstSeen` and `releases`). */
+  firstSeenAfter?: number | null | undefined;
   /** true: only methods some model treats; false: only methods none treats. */
   hasEvidence?: boolean | null | undefined;
   /** Only methods whose strongest treatment is at least this strong. */

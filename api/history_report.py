@@ -1,0 +1,195 @@
+"""`taxonomy releases` and `taxonomy changes`: the API's `releases` and `changes`, run
+in this process through the GraphQL schema (so the CLI says exactly what the API says),
+as text or JSON Lines."""
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any, TypeVar
+
+from schema import schema
+from schema.context import Context
+from store.engines import make_async_engine, make_request_engine
+
+_RELEASES = """query ($after: String) {
+  releases(first: 100, after: $after) {
+    nodes { number version loadedAt checksum note
+            totals { nodes methods models sources evidence }
+            changes { isEmpty summary { total } } }
+    pageInfo { hasNextPage endCursor }
+  }
+}"""
+
+_COUNTS = (
+    "summary { total nodes { total } methods { total } models { total } treatments { total } }"
+)
+_NAMED = "kind slug name fromPath toPath fromName toName"
+_CHANGES = {
+    "nodes": _NAMED,
+    "methods": _NAMED,
+    "models": "kind slug name",
+    "treatments": "kind modelSlug methodSlug before after",
+}
+
+
+def _changes_document(record: str) -> str:
+    return f"""query ($since: Int!, $until: Int, $after: String) {{
+  changes(since: $since, until: $until) {{
+    from {{ number }} to {{ number }} isEmpty {_COUNTS}
+    {record}(first: 100, after: $after) {{
+      nodes {{ {_CHANGES[record]} }} pageInfo {{ hasNextPage endCursor }}
+    }}
+  }}
+}}"""
+
+
+T = TypeVar("T")
+
+
+class ReportError(Exception):
+    """What the API answered with instead of data (a wrong release number...)."""
+
+
+Fetch = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+def _with_schema(database_url: str, work: Callable[[Fetch], Awaitable[T]]) -> T:
+    """``work(fetch)``, where ``fetch(document, variables)`` runs a query through the
+    schema on one engine (all the pages of a report share it); errors raise ReportError."""
+
+    async def run() -> T:
+        async_engine = make_async_engine(database_url, pool_size=1)
+        engine = make_request_engine(database_url, async_engine, pool_size=1)
+
+        async def fetch(document: str, variables: dict[str, Any]) -> dict[str, Any]:
+            context = Context.for_request(engine)
+            result = await schema.execute(
+                document, variable_values=variables, context_value=context
+            )
+            if result.errors:
+                raise ReportError("; ".join(error.message for error in result.errors))
+            assert result.data is not None
+            return result.data
+
+        try:
+            return await work(fetch)
+        finally:
+            if engine is not async_engine:
+                engine.dispose()  # type: ignore[call-arg, unused-ignore]
+            await async_engine.dispose()
+
+    return asyncio.run(run())
+
+
+async def _pages(
+    fetch: Fetch, document: str, variables: dict[str, Any], *path: str
+) -> AsyncIterator[Any]:
+    """Each answer of ``document``, page after page of the connection at ``path``."""
+    after = None
+    while True:
+        data = await fetch(document, {**variables, "after": after})
+        yield data
+        connection = data
+        for key in path:
+            connection = connection[key]
+        if not connection["pageInfo"]["hasNextPage"]:
+            return
+        after = connection["pageInfo"]["endCursor"]
+
+
+def releases(database_url: str) -> list[dict[str, Any]]:
+    """Every release, newest first."""
+
+    async def work(fetch: Fetch) -> list[dict[str, Any]]:
+        return [
+            release
+            async for data in _pages(fetch, _RELEASES, {}, "releases")
+            for release in data["releases"]["nodes"]
+        ]
+
+    return _with_schema(database_url, work)
+
+
+Report = tuple[dict[str, Any], list[dict[str, Any]]]
+
+
+def changes(database_url: str, since: int, until: int | None) -> Report:
+    """The summary of the changes from release ``since`` to ``until`` (from, to, isEmpty,
+    summary) and every change, each with its `record` (node, method, model, treatment)."""
+
+    async def work(fetch: Fetch) -> Report:
+        head: dict[str, Any] = {}
+        rows: list[dict[str, Any]] = []
+        variables = {"since": since, "until": until}
+        for record in _CHANGES:
+            document = _changes_document(record)
+            async for data in _pages(fetch, document, variables, "changes", record):
+                found = data["changes"]
+                head = {key: found[key] for key in ("from", "to", "isEmpty", "summary")}
+                rows += [{"record": record[:-1], **change} for change in found[record]["nodes"]]
+                if found["isEmpty"]:
+                    return head, []
+        return head, rows
+
+    return _with_schema(database_url, work)
+
+
+def release_lines(found: list[dict[str, Any]]) -> Iterator[str]:
+    for release in found:
+        totals = release["totals"]
+        changed = release["changes"]
+        what = (
+            "first release"
+            if changed is None
+            else "nothing changed"
+            if changed["isEmpty"]
+            else f"{changed['summary']['total']:,} changes"
+        )
+        note = f"  {release['note']}" if release["note"] else ""
+        yield (
+            f"{release['number']:>4}  {release['version']}  {release['loadedAt']}  "
+            f"{totals['nodes']:,} nodes, {totals['methods']:,} methods, "
+            f"{totals['models']:,} models, {totals['evidence']:,} evidence; {what}{note}"
+        )
+
+
+def change_lines(head: dict[str, Any], rows: list[dict[str, Any]]) -> Iterator[str]:
+    span = f"from release {head['from']['number']} to release {head['to']['number']}"
+    if head["isEmpty"]:
+        yield f"nothing changed {span}"
+        return
+    summary = head["summary"]
+    parts = ", ".join(f"{summary[k]['total']:,} {k}" for k in _CHANGES)
+    yield f"{summary['total']:,} changes {span}: {parts}"
+    for row in rows:
+        yield "  " + _change_text(row)
+
+
+def _change_text(row: dict[str, Any]) -> str:
+    record, kind = row["record"], row["kind"]
+    if record == "treatment":
+        before, after = row["before"] or "-", row["after"] or "-"
+        return f"treatment {kind:<12} {row['modelSlug']} / {row['methodSlug']}: {before} -> {after}"
+    text = f"{record:<9} {kind:<12} {row['slug']} ({row['name']})"
+    if kind == "RENAMED":
+        return f"{text}: {row['fromName']!r} -> {row['toName']!r}"
+    if kind == "MOVED":
+        return f"{text}: {row['fromPath']} -> {row['toPath']}"
+    where = row.get("toPath") or row.get("fromPath")
+    return f"{text}{f' at {where}' if where else ''}"
+
+
+def json_lines(head: dict[str, Any] | None, rows: list[dict[str, Any]]) -> Iterator[str]:
+    """JSON Lines: the summary first (`record`: `summary`) when given, then a line each."""
+    if head is not None:
+        yield json.dumps(
+            {
+                "record": "summary",
+                "from": head["from"]["number"],
+                "to": head["to"]["number"],
+                "isEmpty": head["isEmpty"],
+                "total": head["summary"]["total"],
+            }
+        )
+    for row in rows:
+        yield json.dumps(row, ensure_ascii=False)

@@ -1,0 +1,80 @@
+"""What the release before a load held, read inside the load's transaction before the
+load deletes it: each node's, method's and model's name, place and first release, by
+slug (the catalog's size: the treatments stay in the database, see
+store.treatment_changes)."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection, TextClause, bindparam, text
+
+# (name, where it sits: a node's parent slug, a method's node slug, None for a model)
+State = tuple[str, str | None]
+
+
+@dataclass(frozen=True)
+class Served:
+    """One kind's records as served: slug -> state, and slug -> first release."""
+
+    states: dict[str, State] = field(default_factory=dict)
+    first_seen: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Previous:
+    release: int | None  # None: nothing was loaded before
+    nodes: Served
+    methods: Served
+    models: Served
+
+
+_NODES = text(
+    "SELECT n.slug, n.name, p.slug, n.first_seen FROM node n LEFT JOIN node p ON p.id = n.parent_id"
+)
+_METHODS = text(
+    "SELECT m.slug, m.name, n.slug, m.first_seen FROM method m JOIN node n ON n.id = m.node_id"
+)
+_MODELS = text("SELECT slug, name, NULL, first_seen FROM model")
+
+
+def _served(connection: Connection, statement: TextClause) -> Served:
+    served = Served()
+    for slug, name, place, first_seen in connection.execute(statement):
+        served.states[slug] = (name, place)
+        served.first_seen[slug] = first_seen
+    return served
+
+
+def read_previous(connection: Connection) -> Previous:
+    release = connection.execute(text("SELECT version FROM dataset")).scalar()
+    if release is None:
+        return Previous(None, Served(), Served(), Served())
+    return Previous(
+        release,
+        _served(connection, _NODES),
+        _served(connection, _METHODS),
+        _served(connection, _MODELS),
+    )
+
+
+_BATCH = 500
+
+
+def first_existed(connection: Connection, table: str, slugs: Iterable[str]) -> dict[str, int]:
+    """For slugs absent from the release before (added by this load) that an older
+    retained release had: the earliest release that had each. A slug's earliest change
+    row tells: added there, or (it had a before) already there in the oldest retained
+    release."""
+    statement = text(
+        f"SELECT c.slug, c.release, c.before_name FROM {table} c "
+        f"WHERE c.slug IN :slugs ORDER BY c.slug, c.release"
+    ).bindparams(bindparam("slugs", expanding=True))
+    oldest = connection.execute(text("SELECT MIN(number) FROM release")).scalar()
+    found: dict[str, int] = {}
+    wanted = list(slugs)
+    for start in range(0, len(wanted), _BATCH):
+        rows = connection.execute(statement, {"slugs": wanted[start : start + _BATCH]})
+        for slug, release, before_name in rows:
+            if slug not in found:
+                found[slug] = release if before_name is None or oldest is None else oldest
+    return found

@@ -1,0 +1,52 @@
+"""Writing a load's release and its change rows, last in the load's transaction: a load
+that fails records nothing."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection, insert
+
+from api.ingest.bulk import write_rows
+from api.ingest.changes import Recorded
+from store.tables import ReleaseRow, table_of
+from store.treatment_changes import record_treatment_changes
+
+
+@dataclass(frozen=True)
+class Release:
+    number: int
+    identity: str
+    checksum: str
+    loaded_at: datetime
+    note: str | None
+    counts: dict[str, int]  # nodes, methods, models, sources, evidence
+
+
+def write_release(
+    connection: Connection, release: Release, recorded: Recorded, *, compare: bool
+) -> int:
+    """The release row, then its change rows (the treatments' compared in SQL unless
+    ``compare`` is false: nothing was served before); returns how many change rows."""
+    connection.execute(
+        insert(table_of(ReleaseRow)).values(
+            number=release.number,
+            identity=release.identity,
+            checksum=release.checksum,
+            loaded_at=release.loaded_at,
+            note=release.note,
+            **release.counts,
+        )
+    )
+    written = 0
+    places = ("before_parent", "after_parent"), ("before_node", "after_node"), ()
+    for kind, rows, place in zip(
+        ("node", "method", "model"),
+        (recorded.nodes, recorded.methods, recorded.models),
+        places,
+        strict=True,
+    ):
+        columns = ("release", "slug", "before_name", "after_name", *place)
+        written += write_rows(connection, f"{kind}_change", columns, rows)
+    if compare:
+        written += record_treatment_changes(connection, release.number)
+    return written

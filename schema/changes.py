@@ -1,0 +1,384 @@
+"""`changes(since:, until:)`: what changed between two releases, net (DESIGN §5)."""
+
+from collections.abc import Awaitable, Callable, Sequence
+from enum import Enum
+from typing import Annotated, Any
+
+import strawberry
+
+from schema import refs
+from schema.context import Info
+from schema.enums import Strength
+from schema.errors import BadUserInputError
+from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
+from schema.pagination import (
+    DEFAULT_PAGE_SIZE,
+    After,
+    Before,
+    Connection,
+    First,
+    Last,
+    PageRequest,
+    Paging,
+    connection_of,
+)
+from schema.refs import MethodRef, ModelRef, NodeRef
+from schema.release import Release, release_version
+from store.list_page import list_page
+from store.net_changes import KIND_ORDER, NetChange
+from store.release_changes import Comparison
+from store.releases import retained_range
+from store.tables import ReleaseRow
+
+
+@strawberry.enum(description="How a record changed between two releases.")
+class ChangeKind(Enum):
+    ADDED = strawberry.enum_value("added", description="Not in the first release; in the second.")
+    REMOVED = strawberry.enum_value(
+        "removed", description="In the first release; not in the second."
+    )
+    MOVED = strawberry.enum_value(
+        "moved", description="A node under another parent, a method filed at another node."
+    )
+    RENAMED = strawberry.enum_value("renamed", description="The same slug with another name.")
+    STRENGTHENED = strawberry.enum_value(
+        "strengthened", description="A model treats the method more strongly than before."
+    )
+    WEAKENED = strawberry.enum_value(
+        "weakened", description="A model treats the method less strongly than before."
+    )
+
+
+Kinds = Annotated[
+    list[ChangeKind] | None,
+    strawberry.argument(description="Only changes of these kinds; every kind when null."),
+]
+Within = Annotated[
+    strawberry.ID | None,
+    strawberry.argument(
+        description="Only changes in the branch of this node (a Node ID).",
+        deprecation_reason=WITHIN_DEPRECATED,
+    ),
+]
+Branch = Annotated[
+    NodeReference | None,
+    strawberry.argument(
+        description="Only changes in the branch of this node (by ID, slug, slug path or names "
+        "path) in either release: a method moved into the branch or out of it is in it."
+    ),
+]
+
+
+def _named(change: NetChange, index: int) -> str | None:
+    state = change.before if index == 0 else change.after
+    return state[0] if isinstance(state, tuple) else None
+
+
+@strawberry.type(description="A change of a node, named by its slug (it may be gone now).")
+class NodeChange:
+    kind: ChangeKind = strawberry.field(description="What changed.")
+    slug: str = strawberry.field(description="The node's slug.")
+    name: str = strawberry.field(description="Its name in the later release (if removed: before).")
+    from_path: str | None = strawberry.field(
+        description="Its names path in the earlier release; null if it was not there."
+    )
+    to_path: str | None = strawberry.field(
+        description="Its names path in the later release; null if it is not there."
+    )
+    from_name: str | None = strawberry.field(description="Its name in the earlier release.")
+    to_name: str | None = strawberry.field(description="Its name in the later release.")
+
+    @strawberry.field(description="The node as served now; null when it no longer exists.")
+    async def node(self, info: Info) -> NodeRef | None:
+        found = await info.context.loaders.node_by_slug.load(self.slug)
+        return refs.node(*found) if found else None
+
+
+@strawberry.type(description="A change of a method, named by its slug (it may be gone now).")
+class MethodChange:
+    kind: ChangeKind = strawberry.field(description="What changed.")
+    slug: str = strawberry.field(description="The method's slug.")
+    name: str = strawberry.field(description="Its name in the later release (if removed: before).")
+    from_path: str | None = strawberry.field(
+        description="The names path of the node it was filed at in the earlier release."
+    )
+    to_path: str | None = strawberry.field(
+        description="The names path of the node it is filed at in the later release."
+    )
+    from_name: str | None = strawberry.field(description="Its name in the earlier release.")
+    to_name: str | None = strawberry.field(description="Its name in the later release.")
+
+    @strawberry.field(description="The method as served now; null when it no longer exists.")
+    async def method(self, info: Info) -> MethodRef | None:
+        found = await info.context.loaders.method_by_slug.load(self.slug)
+        return refs.method(*found) if found else None
+
+
+@strawberry.type(description="A model added or removed, named by its slug.")
+class ModelChange:
+    kind: ChangeKind = strawberry.field(description="What changed: ADDED or REMOVED.")
+    slug: str = strawberry.field(description="The model's slug.")
+    name: str = strawberry.field(description="Its name in the later release (if removed: before).")
+
+    @strawberry.field(description="The model as served now; null when it no longer exists.")
+    async def model(self, info: Info) -> ModelRef | None:
+        found = await info.context.loaders.model_by_slug.load(self.slug)
+        return refs.model(found) if found else None
+
+
+@strawberry.type(description="A change of how strongly a model treats a method.")
+class TreatmentChange:
+    kind: ChangeKind = strawberry.field(description="ADDED, REMOVED, STRENGTHENED or WEAKENED.")
+    model_slug: str = strawberry.field(description="The model's slug.")
+    method_slug: str = strawberry.field(description="The method's slug.")
+    before: Strength | None = strawberry.field(
+        description="The treatment in the earlier release; null if there was none."
+    )
+    after: Strength | None = strawberry.field(
+        description="The treatment in the later release; null if there is none."
+    )
+
+    @strawberry.field(description="The model as served now; null when it no longer exists.")
+    async def model(self, info: Info) -> ModelRef | None:
+        found = await info.context.loaders.model_by_slug.load(self.model_slug)
+        return refs.model(found) if found else None
+
+    @strawberry.field(description="The method as served now; null when it no longer exists.")
+    async def method(self, info: Info) -> MethodRef | None:
+        found = await info.context.loaders.method_by_slug.load(self.method_slug)
+        return refs.method(*found) if found else None
+
+
+@strawberry.type(description="How many changes of each kind.")
+class ChangeCounts:
+    added: int = strawberry.field(description="ADDED.")
+    removed: int = strawberry.field(description="REMOVED.")
+    moved: int = strawberry.field(description="MOVED.")
+    renamed: int = strawberry.field(description="RENAMED.")
+    strengthened: int = strawberry.field(description="STRENGTHENED.")
+    weakened: int = strawberry.field(description="WEAKENED.")
+    total: int = strawberry.field(description="All of them.")
+
+
+def _counts(changes: Sequence[NetChange]) -> ChangeCounts:
+    counts = {kind: 0 for kind in KIND_ORDER}
+    for change in changes:
+        counts[change.kind] += 1
+    return ChangeCounts(**counts, total=len(changes))
+
+
+@strawberry.type(description="How many changes of each kind, per kind of record.")
+class ChangeSummary:
+    nodes: ChangeCounts = strawberry.field(description="Of nodes.")
+    methods: ChangeCounts = strawberry.field(description="Of methods.")
+    models: ChangeCounts = strawberry.field(description="Of models.")
+    treatments: ChangeCounts = strawberry.field(description="Of (model, method) treatments.")
+    total: int = strawberry.field(description="All changes.")
+
+
+@strawberry.type(
+    description="What changed from one release to a later one, net: a record added then "
+    "removed in between is no change, one renamed twice is one rename from the first name "
+    "to the last. Records are the same record across releases when their slugs are."
+)
+class Changes:
+    from_: Release = strawberry.field(name="from", description="The earlier release.")
+    to: Release = strawberry.field(description="The later release.")
+    comparison: strawberry.Private[Comparison]
+
+    @strawberry.field(description="Counts of the changes of each kind.")
+    async def summary(self) -> ChangeSummary:
+        nodes, methods, models, treatments = [
+            _counts(await self.comparison.changes(kind)) for kind in _KINDS
+        ]
+        return ChangeSummary(
+            nodes=nodes,
+            methods=methods,
+            models=models,
+            treatments=treatments,
+            total=nodes.total + methods.total + models.total + treatments.total,
+        )
+
+    @strawberry.field(description="Whether nothing changed between the two releases.")
+    async def is_empty(self) -> bool:
+        for kind in _KINDS:
+            if await self.comparison.changes(kind):
+                return False
+        return True
+
+    @strawberry.field(description="Nodes added, removed, moved (new parent) or renamed.")
+    async def nodes(
+        self,
+        info: Info,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+        kinds: Kinds = None,
+        branch: Branch = None,
+        within: Within = None,
+    ) -> Connection[NodeChange]:
+        paging = Paging(first, after, last, before)
+        return await self._page(info, "node", _node_change, paging, kinds, branch, within)
+
+    @strawberry.field(
+        description="Methods added, removed, moved (filed at another node) or renamed."
+    )
+    async def methods(
+        self,
+        info: Info,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+        kinds: Kinds = None,
+        branch: Branch = None,
+        within: Within = None,
+    ) -> Connection[MethodChange]:
+        paging = Paging(first, after, last, before)
+        return await self._page(info, "method", _method_change, paging, kinds, branch, within)
+
+    @strawberry.field(description="Models added or removed.")
+    async def models(
+        self,
+        info: Info,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+        kinds: Kinds = None,
+    ) -> Connection[ModelChange]:
+        paging = Paging(first, after, last, before)
+        return await self._page(info, "model", _model_change, paging, kinds, None, None)
+
+    @strawberry.field(
+        description="(model, method) treatments added, removed, strengthened or weakened; "
+        "`branch`: of the methods in the branch in either release."
+    )
+    async def treatments(
+        self,
+        info: Info,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
+        kinds: Kinds = None,
+        branch: Branch = None,
+        within: Within = None,
+    ) -> Connection[TreatmentChange]:
+        paging = Paging(first, after, last, before)
+        return await self._page(info, "treatment", _treatment_change, paging, kinds, branch, within)
+
+    async def _page(
+        self,
+        info: Info,
+        kind: str,
+        build: Callable[[Comparison, NetChange], Awaitable[Any]],
+        paging: Paging,
+        kinds: list[ChangeKind] | None,
+        branch: NodeReference | None,
+        within: str | None,
+    ) -> Connection[Any]:
+        request = PageRequest.of(
+            info, f"changes:{kind}:{self.comparison.since}:{self.comparison.until}", paging
+        )
+        node = await branch_of(info, within=within, branch=branch)
+        changes = await self.comparison.changes(kind)
+        if kinds is not None:
+            wanted = {str(k.value) for k in kinds}
+            changes = [change for change in changes if change.kind in wanted]
+        if node is not None:
+            changes = await self.comparison.within(kind, changes, node.slug)
+        keys = [(*change.key, KIND_ORDER.index(change.kind)) for change in changes]
+        page = list_page(changes, keys, request.window)
+        items = [await build(self.comparison, change) for change in page.rows]  # type: ignore[arg-type]
+        total = len(changes)
+
+        async def count() -> int:
+            return total
+
+        return connection_of(page, request.list_name, items, count)
+
+
+_KINDS = ("node", "method", "model", "treatment")
+
+
+async def _node_change(comparison: Comparison, change: NetChange) -> NodeChange:
+    from_path, to_path = await comparison.paths("node", change)
+    return NodeChange(
+        kind=ChangeKind(change.kind),
+        slug=change.key[0],
+        name=str(_named(change, 1) or _named(change, 0)),
+        from_path=from_path,
+        to_path=to_path,
+        from_name=_named(change, 0),
+        to_name=_named(change, 1),
+    )
+
+
+async def _method_change(comparison: Comparison, change: NetChange) -> MethodChange:
+    from_path, to_path = await comparison.paths("method", change)
+    return MethodChange(
+        kind=ChangeKind(change.kind),
+        slug=change.key[0],
+        name=str(_named(change, 1) or _named(change, 0)),
+        from_path=from_path,
+        to_path=to_path,
+        from_name=_named(change, 0),
+        to_name=_named(change, 1),
+    )
+
+
+async def _model_change(comparison: Comparison, change: NetChange) -> ModelChange:
+    return ModelChange(
+        kind=ChangeKind(change.kind),
+        slug=change.key[0],
+        name=str(_named(change, 1) or _named(change, 0)),
+    )
+
+
+async def _treatment_change(comparison: Comparison, change: NetChange) -> TreatmentChange:
+    def strength(rank: object) -> Strength | None:
+        return Strength.from_rank(rank) if isinstance(rank, int) else None
+
+    return TreatmentChange(
+        kind=ChangeKind(change.kind),
+        model_slug=change.key[0],
+        method_slug=change.key[1],
+        before=strength(change.before),
+        after=strength(change.after),
+    )
+
+
+async def changes_between(info: Info, since: int, to: ReleaseRow) -> Changes:
+    """The changes from release ``since`` to release ``to`` (both retained)."""
+    loaders = info.context.loaders
+    _, newest_number = await retained_range(info.context.reader)
+    start = await loaders.release_by_number.load(since)
+    newest = await loaders.release_by_number.load(newest_number or to.number)
+    assert start is not None  # the callers checked
+    assert newest is not None
+    comparison = Comparison(
+        info.context.reader, since, to.number, (newest.number, release_version(newest))
+    )
+    return Changes(from_=Release(row=start), to=Release(row=to), comparison=comparison)
+
+
+async def changes_query(info: Info, since: int, until: int | None) -> Changes:
+    """`changes(since:, until:)`, its release numbers checked against those retained."""
+    oldest, newest = await retained_range(info.context.reader)
+    if oldest is None or newest is None:
+        raise BadUserInputError("no release yet: load data first (`taxonomy load DIRECTORY`)")
+    until = newest if until is None else until
+    retained = f"the retained releases are {oldest} to {newest} (see `releases`)"
+    for argument, number in (("since", since), ("until", until)):
+        if not oldest <= number <= newest:
+            raise BadUserInputError(f"`{argument}`: there is no release {number}; {retained}")
+    if since > until:
+        raise BadUserInputError(
+            f"`since` ({since}) is after `until` ({until}): changes run from an earlier "
+            "release to a later one"
+        )
+    to = await info.context.loaders.release_by_number.load(until)
+    assert to is not None  # every number from the oldest to the newest is retained
+    return await changes_between(info, since, to)

@@ -1,0 +1,126 @@
+"""The net change between two retained releases, read and composed once: each kind's
+change rows are read once, the trees of both releases (for paths and branches) once,
+whatever the fields asked of it; and kept for the next requests, so that paging through
+a long list of changes costs its pages, not the whole list each time."""
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from store import change_rows
+from store.net_changes import (
+    NetChange,
+    lineage,
+    named_changes,
+    path_in,
+    treatment_changes,
+    tree_at,
+)
+from store.reader import Reader
+
+Tree = dict[str, tuple[str, str | None]]
+KINDS = ("node", "method", "model", "treatment")
+
+
+@dataclass
+class _Composed:
+    """What a comparison has worked out so far."""
+
+    changes: dict[str, list[NetChange]] = field(default_factory=dict)
+    trees: tuple[Tree, Tree] | None = None
+
+
+# Comparisons kept by (version of the newest release, since, until): the same key is the
+# same answer, since releases never change and a new load makes a new newest version.
+# Only a few, and none with more changes than _KEEP_AT_MOST: memory stays bounded.
+_KEPT: OrderedDict[tuple[str, int, int], _Composed] = OrderedDict()
+_KEEP = 8
+_KEEP_AT_MOST = 200_000
+
+
+class Comparison:
+    """From release ``since`` to release ``until``; ``newest`` is the release served
+    now (its number and its version)."""
+
+    def __init__(self, reader: Reader, since: int, until: int, newest: tuple[int, str]) -> None:
+        self.reader, self.since, self.until = reader, since, until
+        self.newest = newest[0]
+        key = (newest[1], since, until)
+        self._composed = _KEPT.get(key) or _Composed()
+        _KEPT[key] = self._composed
+        _KEPT.move_to_end(key)
+        while len(_KEPT) > _KEEP:
+            _KEPT.popitem(last=False)
+        self._key = key
+
+    async def trees(self) -> tuple[Tree, Tree]:
+        """The nodes (slug -> (name, parent slug)) of release ``since`` and of ``until``."""
+        composed = self._composed
+        if composed.trees is None:
+            rows = await change_rows.named_rows(self.reader, "node", self.since, self.newest)
+            now = await change_rows.nodes_now(self.reader)
+            composed.trees = (tree_at(now, rows, self.since), tree_at(now, rows, self.until))
+        return composed.trees
+
+    async def changes(self, kind: str) -> list[NetChange]:
+        """The net changes of ``kind`` (node, method, model, treatment), by key."""
+        found = self._composed.changes
+        if kind not in found:
+            if self.since == self.until:
+                found[kind] = []
+            elif kind == "treatment":
+                rows = await change_rows.treatment_rows(self.reader, self.since, self.until)
+                found[kind] = treatment_changes(rows)
+            else:
+                rows = await change_rows.named_rows(self.reader, kind, self.since, self.until)
+                found[kind] = named_changes(rows, places=kind != "model")
+            if sum(map(len, found.values())) > _KEEP_AT_MOST:
+                _KEPT.pop(self._key, None)  # this request keeps it; later ones do not
+        return found[kind]
+
+    async def paths(self, kind: str, change: NetChange) -> tuple[str | None, str | None]:
+        """A node's or method's path (a method's: its node's) in ``since`` and ``until``."""
+        before, after = await self.trees()
+        if kind == "node":
+            slug = change.key[0]
+            return (
+                path_in(before, slug) if change.before else None,
+                path_in(after, slug) if change.after else None,
+            )
+        return (
+            path_in(before, _place(change.before)),
+            path_in(after, _place(change.after)),
+        )
+
+    async def within(self, kind: str, changes: Sequence[NetChange], branch: str) -> list[NetChange]:
+        """The ``changes`` in the branch of node ``branch`` (a slug) in ``since`` or in
+        ``until``: a method moved out of the branch, or into it, is in both branches."""
+        before, after = await self.trees()
+        places: dict[tuple[str, ...], tuple[str | None, str | None]]
+        if kind == "node":
+            places = {c.key: (c.key[0], c.key[0]) for c in changes}
+        elif kind == "method":
+            places = {c.key: (_place(c.before), _place(c.after)) for c in changes}
+        else:  # treatments: their methods' nodes then
+            places = await self._treatment_places(changes)
+        return [
+            change
+            for change in changes
+            if branch in lineage(before, places[change.key][0])
+            or branch in lineage(after, places[change.key][1])
+        ]
+
+    async def _treatment_places(
+        self, changes: Sequence[NetChange]
+    ) -> dict[tuple[str, ...], tuple[str | None, str | None]]:
+        slugs = sorted({change.key[1] for change in changes})
+        now, rows = await change_rows.methods_now_and_after(self.reader, slugs, self.since)
+        then, later = tree_at(now, rows, self.since), tree_at(now, rows, self.until)
+        return {
+            change.key: (_place(then.get(change.key[1])), _place(later.get(change.key[1])))
+            for change in changes
+        }
+
+
+def _place(state: object) -> str | None:
+    return state[1] if isinstance(state, tuple) else None

@@ -1,0 +1,128 @@
+"""A test oracle for history (DESIGN.md section 5): the net change between two dataset
+folders, worked out from the folders alone, with nothing but the standard library.
+
+A net change between two releases is the difference between their data, so it is computed
+here by comparing the two folders record by record (by slug), never from change rows.
+Answers are sets of plain tuples, in the API's terms (kinds in capitals, strengths as the
+`Strength` enum's values), for tests to compare with the API's `changes`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+_STRENGTHS = ("CORE", "USED", "MENTIONED")  # strongest first
+
+
+def _records(folder: Path, name: str) -> list[dict[str, Any]]:
+    with (folder / f"{name}.jsonl").open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+class Snapshot:
+    """One dataset folder: its records by slug and its treatments."""
+
+    def __init__(self, folder: Path) -> None:
+        self.nodes = {n["slug"]: n for n in _records(folder, "nodes")}
+        self.methods = {m["slug"]: m for m in _records(folder, "methods")}
+        self.models = {m["slug"]: m for m in _records(folder, "models")}
+        self.treatments: dict[tuple[str, str], str] = {}
+        for piece in _records(folder, "evidence"):
+            pair = (piece["model"], piece["method"])
+            strength = piece["strength"].upper()
+            known = self.treatments.get(pair)
+            if known is None or _STRENGTHS.index(strength) < _STRENGTHS.index(known):
+                self.treatments[pair] = strength
+
+    def path(self, slug: str | None) -> str | None:
+        """A node's names path, root first, joined by ` :: `."""
+        names: list[str] = []
+        while slug is not None:
+            node = self.nodes[slug]
+            names.append(node["name"])
+            slug = node["parent"]
+        return " :: ".join(reversed(names)) or None
+
+    def in_branch(self, node: str | None, branch: str) -> bool:
+        while node is not None:
+            if node == branch:
+                return True
+            node = self.nodes[node]["parent"]
+        return False
+
+
+# (kind, slug, name, fromPath, toPath, fromName, toName)
+NamedChange = tuple[str, str, str, str | None, str | None, str | None, str | None]
+
+
+def _named(
+    before: Snapshot, after: Snapshot, kind_of_record: str, place: str | None
+) -> set[NamedChange]:
+    old_records = getattr(before, kind_of_record)
+    new_records = getattr(after, kind_of_record)
+    changes: set[NamedChange] = set()
+    for slug in old_records.keys() | new_records.keys():
+        old, new = old_records.get(slug), new_records.get(slug)
+
+        def paths(old: Any = old, new: Any = new, slug: str = slug) -> tuple[Any, Any]:
+            if place is None:
+                return None, None
+            if kind_of_record == "nodes":
+                return (before.path(slug) if old else None, after.path(slug) if new else None)
+            return (
+                before.path(old[place]) if old else None,
+                after.path(new[place]) if new else None,
+            )
+
+        from_path, to_path = paths()
+        names = (old["name"] if old else None, new["name"] if new else None)
+        name = (new or old)["name"]
+        if old is None or new is None:
+            kind = "ADDED" if old is None else "REMOVED"
+            changes.add((kind, slug, name, from_path, to_path, *names))
+            continue
+        if place is not None and old[place] != new[place]:
+            changes.add(("MOVED", slug, name, from_path, to_path, *names))
+        if old["name"] != new["name"] and kind_of_record != "models":
+            changes.add(("RENAMED", slug, name, from_path, to_path, *names))
+    return changes
+
+
+def node_changes(before: Snapshot, after: Snapshot) -> set[NamedChange]:
+    return _named(before, after, "nodes", "parent")
+
+
+def method_changes(before: Snapshot, after: Snapshot) -> set[NamedChange]:
+    return _named(before, after, "methods", "node")
+
+
+def model_changes(before: Snapshot, after: Snapshot) -> set[tuple[str, str, str]]:
+    """(kind, slug, name): models are only added or removed."""
+    return {change[:3] for change in _named(before, after, "models", None)}
+
+
+def treatment_changes(
+    before: Snapshot, after: Snapshot
+) -> set[tuple[str, str, str, str | None, str | None]]:
+    """(kind, model slug, method slug, before, after)."""
+    changes = set()
+    for pair in before.treatments.keys() | after.treatments.keys():
+        old, new = before.treatments.get(pair), after.treatments.get(pair)
+        if old == new:
+            continue
+        if old is None or new is None:
+            kind = "ADDED" if old is None else "REMOVED"
+        else:
+            kind = "STRENGTHENED" if _STRENGTHS.index(new) < _STRENGTHS.index(old) else "WEAKENED"
+        changes.add((kind, *pair, old, new))
+    return changes
+
+
+def method_in_branch(before: Snapshot, after: Snapshot, slug: str, branch: str) -> bool:
+    """Whether method ``slug`` is in the branch of node ``branch`` in either dataset."""
+    return any(
+        snapshot.methods.get(slug) is not None
+        and snapshot.in_branch(snapshot.methods[slug]["node"], branch)
+        for snapshot in (before, after)
+    )

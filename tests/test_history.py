@@ -1,0 +1,434 @@
+"""History (DESIGN §5): releases, the net changes between any two of them, and when each
+record was first seen, checked against tests/reference_history.py, which compares the
+dataset folders themselves. Four loads: the fixtures, an edited copy, an edit of that
+(some edits of the second undone, one renamed again), and the third once more (a release
+that changes nothing); then a load that fails, which must record nothing."""
+
+import json
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import text
+
+from api.cli import main
+from api.ingest.dataset import DatasetError
+from api.ingest.load import load_directory
+from api.settings import DEFAULT_FIXTURES_DIR
+from store.engines import make_sync_engine
+
+import reference_history as ref
+from conftest import POSTGRES_URL, Api, serve
+
+Rows = list[dict[str, Any]]
+
+
+def _read(folder: Path, name: str) -> Rows:
+    with (folder / f"{name}.jsonl").open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def _write(folder: Path, name: str, rows: Rows) -> None:
+    text_ = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    (folder / f"{name}.jsonl").write_text(text_, encoding="utf-8")
+
+
+def _by_slug(rows: Rows, slug: str) -> dict[str, Any]:
+    return next(row for row in rows if row["slug"] == slug)
+
+
+def _second(folder: Path) -> None:
+    """Every kind of change against the fixtures."""
+    nodes, methods = _read(folder, "nodes"), _read(folder, "methods")
+    models, sources = _read(folder, "models"), _read(folder, "sources")
+    evidence = _read(folder, "evidence")
+    _by_slug(nodes, "distillation")["parent"] = "optimization"  # node moved
+    _by_slug(nodes, "serving")["name"] = "model serving"  # node renamed
+    nodes.append({"slug": "curation", "name": "curation", "parent": "data", "matching_aids": []})
+    # A node removed: its methods filed elsewhere (moved).
+    nodes = [node for node in nodes if node["slug"] != "kv-cache-compression"]
+    for method in methods:
+        if method["node"] == "kv-cache-compression":
+            method["node"] = "serving"
+    # Methods: two added (one treated), one removed, two moved, one renamed.
+    methods += [
+        {"slug": "fresh-method", "name": "Fresh Method", "node": "curation"},
+        {"slug": "short-lived", "name": "Short-lived", "node": "training-parallelism"},
+    ]
+    training = [m for m in methods if m["node"] == "training-parallelism"]
+    training[0]["node"] = "curation"
+    training[1]["node"] = "optimizers"
+    training[2]["name"] = "First Name"
+    removed = training[3]["slug"]
+    methods = [m for m in methods if m["slug"] != removed]
+    evidence = [e for e in evidence if e["method"] != removed]
+    # Models: one added (with evidence), one removed (with its sources and evidence).
+    gone = models[-1]["slug"]
+    models = [*models[:-1], {"slug": "new-model", "name": "New Model", "release_date": None}]
+    sources = [s for s in sources if s["model"] != gone]
+    evidence = [e for e in evidence if e["model"] != gone]
+    evidence.append({"model": "new-model", "method": "fresh-method", "strength": "used"})
+    evidence.append({"model": "new-model", "method": "short-lived", "strength": "core"})
+    # Treatments: one pair strengthened to core, one weakened to mentioned.
+    pairs = sorted({(e["model"], e["method"]) for e in evidence if e["strength"] == "used"})
+    for piece in evidence:
+        if (piece["model"], piece["method"]) == pairs[0]:
+            piece["strength"] = "core"
+        if (piece["model"], piece["method"]) == pairs[1]:
+            piece["strength"] = "mentioned"
+    for name, rows in (("nodes", nodes), ("methods", methods), ("models", models)):
+        _write(folder, name, rows)
+    _write(folder, "sources", sources)
+    _write(folder, "evidence", evidence)
+
+
+def _third(folder: Path, first: Path) -> None:
+    """Some of the second's edits undone, one method renamed again."""
+    methods, evidence = _read(folder, "methods"), _read(folder, "evidence")
+    # Added in the second, removed here: no change from the first to the third.
+    methods = [m for m in methods if m["slug"] != "short-lived"]
+    evidence = [e for e in evidence if e["method"] != "short-lived"]
+    _by_slug(methods, _read(first, "methods")[2]["slug"])["name"] = "Second Name"
+    # Moved in the second, moved back here.
+    original = {m["slug"]: m["node"] for m in _read(first, "methods")}
+    for method in methods:
+        if method["node"] == "optimizers" and original.get(method["slug"]) != "optimizers":
+            method["node"] = original[method["slug"]]
+    # The model removed in the second comes back, with its sources and evidence.
+    gone = _read(first, "models")[-1]
+    models = [*_read(folder, "models"), gone]
+    sources = _read(folder, "sources") + [
+        s for s in _read(first, "sources") if s["model"] == gone["slug"]
+    ]
+    evidence += [e for e in _read(first, "evidence") if e["model"] == gone["slug"]]
+    _write(folder, "methods", methods)
+    _write(folder, "models", models)
+    _write(folder, "sources", sources)
+    _write(folder, "evidence", evidence)
+
+
+@dataclass(frozen=True)
+class History:
+    api: Api
+    url: str
+    folders: list[Path]  # release n is folders[n - 1]
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def history(
+    request: pytest.FixtureRequest,
+    new_database: Callable[[str, str], str],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[History]:
+    if request.param == "postgresql" and POSTGRES_URL is None:
+        pytest.skip("needs TEST_DATABASE_URL")
+    root = tmp_path_factory.mktemp("history")
+    first, second, third = root / "first", root / "second", root / "third"
+    shutil.copytree(DEFAULT_FIXTURES_DIR, first)
+    shutil.copytree(first, second)
+    _second(second)
+    shutil.copytree(second, third)
+    _third(third, first)
+    url = new_database(request.param, "history")
+    for number, folder in enumerate([first, second, third, third], start=1):
+        load_directory(folder, url, note=f"load {number}")
+    broken = root / "broken"
+    shutil.copytree(second, broken)
+    (broken / "methods.jsonl").write_text('{"slug": "x"}\n', encoding="utf-8")
+    with pytest.raises(DatasetError):
+        load_directory(broken, url)
+    with serve(url, statement_header=True) as client:
+        yield History(Api(client, url), url, [first, second, third, third])
+
+
+_NAMED = "kind slug name fromPath toPath fromName toName"
+_FIELDS = {
+    "nodes": _NAMED,
+    "methods": _NAMED,
+    "models": "kind slug name",
+    "treatments": "kind modelSlug methodSlug before after",
+}
+
+
+def _all_changes(api: Api, record: str, since: int, until: int, arguments: str = "") -> Rows:
+    """Every change of ``record`` (nodes...), page after page (7 at a time)."""
+    rows: Rows = []
+    after = None
+    while True:
+        data = api.query(
+            f"""query ($since: Int!, $until: Int, $after: String) {{
+              changes(since: $since, until: $until) {{
+                {record}(first: 7, after: $after{arguments}) {{
+                  totalCount nodes {{ {_FIELDS[record]} }} pageInfo {{ hasNextPage endCursor }}
+                }} }} }}""",
+            {"since": since, "until": until, "after": after},
+        )["changes"][record]
+        rows += data["nodes"]
+        if not data["pageInfo"]["hasNextPage"]:
+            assert data["totalCount"] == len(rows)
+            return rows
+        after = data["pageInfo"]["endCursor"]
+
+
+def _expected(history: History, since: int, until: int) -> dict[str, set[tuple[Any, ...]]]:
+    before = ref.Snapshot(history.folders[since - 1])
+    after = ref.Snapshot(history.folders[until - 1])
+    return {
+        "nodes": ref.node_changes(before, after),
+        "methods": ref.method_changes(before, after),
+        "models": ref.model_changes(before, after),
+        "treatments": ref.treatment_changes(before, after),
+    }
+
+
+def _as_tuples(rows: Rows, record: str) -> set[tuple[Any, ...]]:
+    return {tuple(row[field] for field in _FIELDS[record].split()) for row in rows}
+
+
+@pytest.mark.parametrize(("since", "until"), [(1, 2), (2, 3), (1, 3), (3, 4), (1, 4), (2, 2)])
+def test_changes_are_the_net_difference_of_the_two_releases_data(
+    history: History, since: int, until: int
+) -> None:
+    expected = _expected(history, since, until)
+    for record, wanted in expected.items():
+        rows = _all_changes(history.api, record, since, until)
+        assert _as_tuples(rows, record) == wanted, record
+        assert len(rows) == len(wanted)  # no change twice
+    summary = history.api.query(
+        """query ($since: Int!, $until: Int) { changes(since: $since, until: $until) {
+            isEmpty from { number } to { number }
+            summary { total nodes { total moved } methods { total renamed }
+                      treatments { strengthened weakened } } } }""",
+        {"since": since, "until": until},
+    )["changes"]
+    total = sum(len(wanted) for wanted in expected.values())
+    assert summary["summary"]["total"] == total
+    assert summary["isEmpty"] is (total == 0)
+    assert (summary["from"]["number"], summary["to"]["number"]) == (since, until)
+    methods = expected["methods"]
+    assert summary["summary"]["methods"]["renamed"] == sum(c[0] == "RENAMED" for c in methods)
+
+
+def test_the_edits_are_all_there_and_undone_ones_are_not(history: History) -> None:
+    """The reference itself sees what the edits meant to make (so the comparisons above
+    compare something): every kind from the first to the second, and from the first to
+    the third, no trace of what was added then removed, moved and moved back, removed
+    and added back; one rename from the first name to the last."""
+    second = _expected(history, 1, 2)
+    kinds = {record: {change[0] for change in rows} for record, rows in second.items()}
+    assert kinds["nodes"] == {"ADDED", "REMOVED", "MOVED", "RENAMED"}
+    assert kinds["methods"] == {"ADDED", "REMOVED", "MOVED", "RENAMED"}
+    assert kinds["models"] == {"ADDED", "REMOVED"}
+    assert kinds["treatments"] == {"ADDED", "REMOVED", "STRENGTHENED", "WEAKENED"}
+    net = _expected(history, 1, 3)
+    slugs = {change[1] for change in net["methods"]}
+    assert "short-lived" not in slugs
+    assert not {change for change in net["models"] if change[0] == "REMOVED"}
+    renamed = [c for c in net["methods"] if c[0] == "RENAMED"]
+    names = {(c[5], c[6]) for c in renamed}
+    first_name = _read(history.folders[0], "methods")[2]["name"]
+    assert (first_name, "Second Name") in names
+    api_renamed = _all_changes(history.api, "methods", 1, 3, ", kinds: [RENAMED]")
+    assert {(row["fromName"], row["toName"]) for row in api_renamed} == names
+
+
+@pytest.mark.parametrize("branch", ["optimization", "data", "post-training", "serving"])
+def test_changes_of_a_branch(history: History, branch: str) -> None:
+    before, after = ref.Snapshot(history.folders[0]), ref.Snapshot(history.folders[2])
+    argument = f', branch: {{slug: "{branch}"}}'
+    methods = _all_changes(history.api, "methods", 1, 3, argument)
+    wanted = {
+        change
+        for change in ref.method_changes(before, after)
+        if ref.method_in_branch(before, after, change[1], branch)
+    }
+    assert _as_tuples(methods, "methods") == wanted
+    treatments = _all_changes(history.api, "treatments", 1, 3, argument)
+    wanted_pairs = {
+        change
+        for change in ref.treatment_changes(before, after)
+        if ref.method_in_branch(before, after, change[2], branch)
+    }
+    assert _as_tuples(treatments, "treatments") == wanted_pairs
+    nodes = _all_changes(history.api, "nodes", 1, 3, argument)
+    wanted_nodes = {
+        change
+        for change in ref.node_changes(before, after)
+        if any(
+            change[1] in snapshot.nodes and snapshot.in_branch(change[1], branch)
+            for snapshot in (before, after)
+        )
+    }
+    assert _as_tuples(nodes, "nodes") == wanted_nodes
+
+
+def test_changes_by_kind(history: History) -> None:
+    moved = _all_changes(history.api, "methods", 1, 2, ", kinds: [MOVED, ADDED]")
+    wanted = {c for c in _expected(history, 1, 2)["methods"] if c[0] in {"MOVED", "ADDED"}}
+    assert wanted
+    assert _as_tuples(moved, "methods") == wanted
+
+
+def _first_seen(history: History, record: str, slug: str) -> int:
+    """The reference's first release with ``slug``: the earliest retained one that has it."""
+    return next(
+        number
+        for number, folder in enumerate(history.folders, start=1)
+        if any(row["slug"] == slug for row in _read(folder, record))
+    )
+
+
+def _all(api: Api, field: str, filter_: str = "") -> Rows:
+    rows: Rows = []
+    after = None
+    while True:
+        data = api.query(
+            f"""query ($after: String) {{ {field}(first: 100, after: $after{filter_}) {{
+                nodes {{ slug firstSeen {{ number version }} }}
+                pageInfo {{ hasNextPage endCursor }} }} }}""",
+            {"after": after},
+        )[field]
+        rows += data["nodes"]
+        if not data["pageInfo"]["hasNextPage"]:
+            return rows
+        after = data["pageInfo"]["endCursor"]
+
+
+@pytest.mark.parametrize("record", ["methods", "models"])
+def test_first_seen_and_first_seen_after(history: History, record: str) -> None:
+    rows = _all(history.api, record)
+    seen = {row["slug"]: row["firstSeen"]["number"] for row in rows}
+    assert seen == {slug: _first_seen(history, record, slug) for slug in seen}
+    assert set(seen.values()) == {1, 2}  # something is new in the second release
+    for after in (0, 1, 2, 3):
+        found = _all(history.api, record, f", filter: {{firstSeenAfter: {after}}}")
+        assert {row["slug"] for row in found} == {s for s, n in seen.items() if n > after}
+    # A model removed in the second release and back in the third existed in the first.
+    came_back = _read(history.folders[0], "models")[-1]["slug"]
+    if record == "models":
+        assert seen[came_back] == 1
+
+
+def test_first_seen_of_nodes(history: History) -> None:
+    data = history.api.query(
+        """{ a: node(slug: "curation") { firstSeen { number } }
+             b: node(slug: "optimization") { firstSeen { number note } }
+             roots { slug firstSeen { number } } }"""
+    )
+    assert data["a"]["firstSeen"]["number"] == _first_seen(history, "nodes", "curation") == 2
+    assert data["b"]["firstSeen"] == {"number": 1, "note": "load 1"}
+    assert {root["firstSeen"]["number"] for root in data["roots"]} == {1}
+
+
+def test_releases_newest_first_and_a_failed_load_recorded_nothing(history: History) -> None:
+    data = history.api.query(
+        """{ releases(first: 10) { totalCount nodes { id number version note checksum
+               totals { nodes methods models sources evidence }
+               changes { isEmpty summary { total } } } }
+             taxonomy { dataVersion checksum } }"""
+    )
+    releases = data["releases"]["nodes"]
+    assert data["releases"]["totalCount"] == 4  # the failed load made none
+    assert [r["number"] for r in releases] == [4, 3, 2, 1]
+    assert [r["note"] for r in releases] == ["load 4", "load 3", "load 2", "load 1"]
+    assert releases[0]["version"] == data["taxonomy"]["dataVersion"]
+    assert len({r["version"] for r in releases}) == 4
+    assert releases[0]["checksum"] == releases[1]["checksum"] == data["taxonomy"]["checksum"]
+    for release in releases:
+        folder = history.folders[release["number"] - 1]
+        assert release["totals"] == {
+            name: len(_read(folder, name)) for name in ("nodes", "methods", "models", "sources")
+        } | {"evidence": len(_read(folder, "evidence"))}
+    # The first has no release before it; the fourth loaded the third's data again.
+    assert releases[3]["changes"] is None
+    assert releases[0]["changes"] == {"isEmpty": True, "summary": {"total": 0}}
+    assert releases[1]["changes"]["isEmpty"] is False
+    engine = make_sync_engine(history.url)
+    try:
+        with engine.connect() as connection:
+            newest = connection.execute(text("SELECT MAX(release) FROM treatment_change"))
+            assert newest.scalar() == 3
+    finally:
+        engine.dispose()
+    one = history.api.query(
+        "query ($id: ID!) { entity(id: $id) { ... on Release { number } } }",
+        {"id": releases[2]["id"]},
+    )
+    assert one == {"entity": {"number": 2}}
+    by_version = history.api.query(
+        "query ($v: String!) { release(version: $v) { number } }", {"v": releases[1]["version"]}
+    )
+    assert by_version == {"release": {"number": 3}}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ("since: 9", "there is no release 9; the retained releases are 1 to 4"),
+        ("since: 0", "there is no release 0"),
+        ("since: 3, until: 2", "`since` (3) is after `until` (2)"),
+    ],
+)
+def test_wrong_release_numbers_are_explained(
+    history: History, arguments: str, message: str
+) -> None:
+    errors = history.api.errors(f"{{ changes({arguments}) {{ isEmpty }} }}")
+    assert message in errors[0]["message"]
+
+
+def test_the_cli_prints_what_the_api_answers(history: History) -> None:
+    runner = CliRunner()
+    listed = runner.invoke(main, ["releases", "--db", history.url, "--json"])
+    assert listed.exit_code == 0, listed.output
+    assert [json.loads(line)["number"] for line in listed.output.splitlines()] == [4, 3, 2, 1]
+    shown = runner.invoke(
+        main, ["changes", "--since", "1", "--until", "3", "--db", history.url, "--json"]
+    )
+    assert shown.exit_code == 0, shown.output
+    head, *rows = [json.loads(line) for line in shown.output.splitlines()]
+    expected = _expected(history, 1, 3)
+    assert head == {
+        "record": "summary",
+        "from": 1,
+        "to": 3,
+        "isEmpty": False,
+        "total": sum(len(v) for v in expected.values()),
+    }
+    for record, wanted in expected.items():
+        mine = [row for row in rows if row["record"] == record[:-1]]
+        assert _as_tuples(mine, record) == wanted
+    text_ = runner.invoke(main, ["changes", "--since", "3", "--db", history.url])
+    assert text_.output.strip() == "nothing changed from release 3 to release 4"
+    wrong = runner.invoke(main, ["changes", "--since", "7", "--db", history.url])
+    assert wrong.exit_code == 1
+    assert "there is no release 7" in wrong.output
+
+
+def test_changes_kept_for_later_pages_follow_a_new_load(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path, tmp_path: Path
+) -> None:
+    """A comparison is kept for the next pages by the newest release's version: a load
+    after it is seen at once (by the schema itself, under any response cache)."""
+    url = new_database(backend, "kept")
+    load_directory(tiny_folder, url)
+    load_directory(tiny_folder, url)
+    document = "{ changes(since: 1) { to { number } isEmpty summary { total } } }"
+    with serve(url) as client:
+        api = Api(client, url)
+        first = api.execute(document)
+        assert first.data == {
+            "changes": {"to": {"number": 2}, "isEmpty": True, "summary": {"total": 0}}
+        }
+        edited = shutil.copytree(tiny_folder, tmp_path / "edited")
+        methods = _read(edited, "methods")
+        methods[0]["name"] = "Another Name"
+        _write(edited, "methods", methods)
+        load_directory(edited, url)
+        again = api.execute(document)
+        assert again.data == {
+            "changes": {"to": {"number": 3}, "isEmpty": False, "summary": {"total": 1}}
+        }
