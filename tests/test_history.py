@@ -432,3 +432,34 @@ def test_changes_kept_for_later_pages_follow_a_new_load(
         assert again.data == {
             "changes": {"to": {"number": 3}, "isEmpty": False, "summary": {"total": 1}}
         }
+
+
+def _all_changes_backward(api: Api, record: str, since: int, until: int) -> Rows:
+    """Every change of ``record``, from the last page to the first (5 at a time)."""
+    rows: Rows = []
+    before = None
+    while True:
+        data = api.query(
+            f"""query ($since: Int!, $until: Int, $before: String) {{
+              changes(since: $since, until: $until) {{
+                {record}(last: 5, before: $before) {{
+                  totalCount nodes {{ {_FIELDS[record]} }}
+                  pageInfo {{ hasPreviousPage hasNextPage startCursor }}
+                }} }} }}""",
+            {"since": since, "until": until, "before": before},
+        )["changes"][record]
+        assert data["pageInfo"]["hasNextPage"] == (before is not None)
+        rows = data["nodes"] + rows
+        if not data["pageInfo"]["hasPreviousPage"]:
+            assert data["totalCount"] == len(rows)
+            return rows
+        before = data["pageInfo"]["startCursor"]
+
+
+@pytest.mark.parametrize("record", list(_FIELDS))
+def test_changes_page_backward_as_forward(history: History, record: str) -> None:
+    """last/before over the changes (an in-memory list: store.list_page) give the same
+    rows, in the same order, as first/after."""
+    forward = _all_changes(history.api, record, 1, 3)
+    assert forward, record  # the edits touch every kind
+    assert _all_changes_backward(history.api, record, 1, 3) == forward
