@@ -6,6 +6,7 @@ method) pair, each model's strongest treatment per branch, each node's counts.
 
 from sqlalchemy import Connection, text
 
+from store.adoption import derive_adoption
 from store.strength import RANKS, rank_sql
 
 _STRENGTH_RANK = rank_sql("strength")
@@ -106,3 +107,4 @@ def derive_read_model(connection: Connection) -> None:
     for level in range(deepest, 0, -1):
         connection.execute(text(BRANCH_MODELS_AT_LEVEL), {"level": level})
     connection.execute(text(NODE_STATS))
+    derive_adoption(connection)

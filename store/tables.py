@@ -156,6 +156,9 @@ class MethodStatsRow(SQLModel, table=True):
     method_id: int = Field(foreign_key="method.id", primary_key=True)
     strongest_rank: int | None = Field(default=None, sa_type=SmallInteger)
     model_count: int
+    # The earliest-released model that treats the method (store.adoption); null when no
+    # model that treats it has a release date.
+    first_model_id: int | None = Field(default=None, foreign_key="model.id")
 
 
 class BranchModelRow(SQLModel, table=True):
@@ -199,6 +202,33 @@ class NodeStatsRow(SQLModel, table=True):
     mentioned_methods: int
 
 
+class MethodAdoptionRow(SQLModel, table=True):
+    """The models released in one month that treat a method at a strength or stronger."""
+
+    __tablename__ = "method_adoption"
+
+    method_id: int = Field(foreign_key="method.id", primary_key=True)
+    # The weakest rank counted (1 = core only ... 3 = any): see store.adoption.
+    max_rank: int = Field(sa_type=SmallInteger, primary_key=True)
+    # year * 12 + month - 1 of the models' release date
+    month: int = Field(primary_key=True)
+    models: int
+
+
+class NodeAdoptionRow(SQLModel, table=True):
+    """A branch's adoption in one month: the models released then whose strongest treatment
+    in the branch is at a strength or stronger, and the branch's methods first treated
+    (at that strength or stronger) by a model released then."""
+
+    __tablename__ = "node_adoption"
+
+    node_id: int = Field(foreign_key="node.id", primary_key=True)
+    max_rank: int = Field(sa_type=SmallInteger, primary_key=True)
+    month: int = Field(primary_key=True)
+    models: int
+    new_methods: int
+
+
 class DatasetRow(SQLModel, table=True):
     """The one row that says which data is loaded: bumped by every load."""
 
@@ -225,6 +255,8 @@ TABLES_IN_LOAD_ORDER: tuple[type[SQLModel], ...] = (
     MethodStatsRow,
     BranchModelRow,
     NodeStatsRow,
+    MethodAdoptionRow,
+    NodeAdoptionRow,
 )
 
 

@@ -1,0 +1,64 @@
+"""method_adoption, node_adoption, method_stats.first_model_id: adoption over time
+
+A method's and a branch's models per release month (at each strength threshold) and each
+method's earliest-released model, derived at load time (store.adoption). A database
+migrated with data in it gets them here from its read model (treatment, branch_model,
+node_closure), as a load would derive them, so it keeps serving without a reload.
+
+Revision ID: 0010
+Revises: 0007
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+from store.adoption import derive_adoption
+
+revision: str = "0010"
+down_revision: str | None = "0007"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "method_adoption",
+        sa.Column("method_id", sa.Integer(), nullable=False),
+        sa.Column("max_rank", sa.SmallInteger(), nullable=False),
+        sa.Column("month", sa.Integer(), nullable=False),
+        sa.Column("models", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["method_id"], ["method.id"], name=op.f("fk_method_adoption_method_id_method")
+        ),
+        sa.PrimaryKeyConstraint("method_id", "max_rank", "month", name=op.f("pk_method_adoption")),
+    )
+    op.create_table(
+        "node_adoption",
+        sa.Column("node_id", sa.Integer(), nullable=False),
+        sa.Column("max_rank", sa.SmallInteger(), nullable=False),
+        sa.Column("month", sa.Integer(), nullable=False),
+        sa.Column("models", sa.Integer(), nullable=False),
+        sa.Column("new_methods", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["node_id"], ["node.id"], name=op.f("fk_node_adoption_node_id_node")
+        ),
+        sa.PrimaryKeyConstraint("node_id", "max_rank", "month", name=op.f("pk_node_adoption")),
+    )
+    with op.batch_alter_table("method_stats", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("first_model_id", sa.Integer(), nullable=True))
+        batch_op.create_foreign_key(
+            batch_op.f("fk_method_stats_first_model_id_model"), "model", ["first_model_id"], ["id"]
+        )
+    derive_adoption(op.get_bind())
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("method_stats", schema=None) as batch_op:
+        batch_op.drop_constraint(
+            batch_op.f("fk_method_stats_first_model_id_model"), type_="foreignkey"
+        )
+        batch_op.drop_column("first_model_id")
+    op.drop_table("node_adoption")
+    op.drop_table("method_adoption")

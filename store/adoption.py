@@ -1,0 +1,193 @@
+"""Adoption over time: per release month, the models that treat a method (or a method of a
+branch), derived at load time, and the series a request asks for built from them.
+
+A month is stored as one integer, ``year * 12 + month - 1``, so that months sort and
+subtract as numbers on both databases. Each table row counts at a threshold (`max_rank`:
+at that strength or stronger), not at one strength: a method's first month depends on
+the threshold, and a series then reads the rows of one threshold, already summed.
+Undated models are in no row: adoption counts dated models only.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from enum import Enum
+
+from sqlalchemy import Connection, select, text
+from sqlmodel import col
+
+from store.batches import PairsIn, rows_of_pairs
+from store.reader import Reader
+from store.rows import AnySelect
+from store.strength import RANKS
+from store.tables import MethodAdoptionRow, NodeAdoptionRow
+
+# Every threshold, as rows (1, 2, 3): a treatment at rank r counts at each threshold >= r.
+_THRESHOLDS = " UNION ALL ".join(f"SELECT {rank} AS max_rank" for rank in RANKS.values())
+
+
+def _month_sql(dialect: str, column: str) -> str:
+    """SQL text of the month number of the date in ``column``. SQLite keeps a date as its
+    ISO text; PostgreSQL as a date, whose text form would follow the session's DateStyle."""
+    if dialect == "postgresql":
+        return (
+            f"(CAST(EXTRACT(YEAR FROM {column}) AS INTEGER) * 12"
+            f" + CAST(EXTRACT(MONTH FROM {column}) AS INTEGER) - 1)"
+        )
+    return (
+        f"(CAST(substr({column}, 1, 4) AS INTEGER) * 12"
+        f" + CAST(substr({column}, 6, 2) AS INTEGER) - 1)"
+    )
+
+
+def _dated_models(dialect: str) -> str:
+    return (
+        f"SELECT id AS model_id, {_month_sql(dialect, 'release_date')} AS month"
+        " FROM model WHERE release_date IS NOT NULL"
+    )
+
+
+def _method_adoption(dialect: str) -> str:
+    return f"""WITH dated AS ({_dated_models(dialect)}), thresholds AS ({_THRESHOLDS})
+        INSERT INTO method_adoption (method_id, max_rank, month, models)
+        SELECT t.method_id, r.max_rank, d.month, COUNT(*)
+        FROM treatment t JOIN dated d ON d.model_id = t.model_id
+        JOIN thresholds r ON t.strength_rank <= r.max_rank
+        GROUP BY t.method_id, r.max_rank, d.month"""
+
+
+# A branch's models per month are its By-model rows (one per model, headed by the model's
+# strongest treatment in the branch); its new methods per month are its methods by the
+# first month of each (method_adoption, derived just before), summed up the closure. A
+# method's first month always has a model of the branch, so every month with a new method
+# has a row of models to join to.
+def _node_adoption(dialect: str) -> str:
+    return f"""WITH dated AS ({_dated_models(dialect)}), thresholds AS ({_THRESHOLDS}),
+        branch_months AS (
+            SELECT bm.node_id, r.max_rank, d.month, COUNT(*) AS models
+            FROM branch_model bm JOIN dated d ON d.model_id = bm.model_id
+            JOIN thresholds r ON bm.strongest_rank <= r.max_rank
+            GROUP BY bm.node_id, r.max_rank, d.month),
+        firsts AS (
+            SELECT method_id, max_rank, MIN(month) AS month FROM method_adoption
+            GROUP BY method_id, max_rank),
+        news AS (
+            SELECT c.ancestor_id AS node_id, f.max_rank, f.month, COUNT(*) AS methods
+            FROM firsts f JOIN method m ON m.id = f.method_id
+            JOIN node_closure c ON c.descendant_id = m.node_id
+            GROUP BY c.ancestor_id, f.max_rank, f.month)
+        INSERT INTO node_adoption (node_id, max_rank, month, models, new_methods)
+        SELECT b.node_id, b.max_rank, b.month, b.models, COALESCE(news.methods, 0)
+        FROM branch_months b LEFT JOIN news ON news.node_id = b.node_id
+            AND news.max_rank = b.max_rank AND news.month = b.month"""
+
+
+# Each method's earliest-released model: the first dated one by `age_rank` (oldest first,
+# equal dates by name case-insensitively, then slug: store.orders), none if none is dated.
+FIRST_TREATED_BY = """UPDATE method_stats SET first_model_id = (
+        SELECT model.id FROM treatment JOIN model ON model.id = treatment.model_id
+        WHERE treatment.method_id = method_stats.method_id AND model.release_date IS NOT NULL
+        ORDER BY model.age_rank LIMIT 1)"""
+
+
+def derive_adoption(connection: Connection) -> None:
+    """Fill the adoption tables and each method's first model from the treatments, the
+    By-model rows and the closure (derived before this runs)."""
+    dialect = connection.dialect.name
+    connection.execute(text(FIRST_TREATED_BY))
+    connection.execute(text(_method_adoption(dialect)))
+    connection.execute(text(_node_adoption(dialect)))
+
+
+# ---- reading a series ---------------------------------------------------------------------
+
+
+class Interval(Enum):
+    MONTH = 1
+    QUARTER = 3
+    YEAR = 12
+
+
+@dataclass(frozen=True)
+class AdoptionPoint:
+    period: str
+    start: date
+    models: int
+    cumulative_models: int
+    new_methods: int
+
+
+def _period_of(month: int, interval: Interval) -> int:
+    """The period's number: months since year 0 divided by the interval's length."""
+    return month // interval.value
+
+
+def _label(period: int, interval: Interval) -> tuple[str, date]:
+    year, month0 = divmod(period * interval.value, 12)
+    if interval is Interval.YEAR:
+        return f"{year:04d}", date(year, 1, 1)
+    if interval is Interval.QUARTER:
+        return f"{year:04d}-Q{month0 // 3 + 1}", date(year, month0 + 1, 1)
+    return f"{year:04d}-{month0 + 1:02d}", date(year, month0 + 1, 1)
+
+
+def series(months: Sequence[tuple[int, int, int]], interval: Interval) -> list[AdoptionPoint]:
+    """The points of (month, models, new methods) rows, summed per period (a model is
+    released in one month, so summing months counts each model once), with every period
+    from the first to the last, the empty ones as zeros."""
+    per_period: dict[int, tuple[int, int]] = {}
+    for month, models, new in months:
+        period = _period_of(month, interval)
+        before = per_period.get(period, (0, 0))
+        per_period[period] = (before[0] + models, before[1] + new)
+    if not per_period:
+        return []
+    points, total = [], 0
+    for period in range(min(per_period), max(per_period) + 1):
+        models, new = per_period.get(period, (0, 0))
+        total += models
+        label, start = _label(period, interval)
+        points.append(AdoptionPoint(label, start, models, total, new))
+    return points
+
+
+def _node_months(pairs_in: PairsIn) -> AnySelect:
+    return (
+        select(NodeAdoptionRow)
+        .where(pairs_in([col(NodeAdoptionRow.max_rank), col(NodeAdoptionRow.node_id)]))
+        .order_by(col(NodeAdoptionRow.month))
+    )
+
+
+def _method_months(pairs_in: PairsIn) -> AnySelect:
+    return (
+        select(MethodAdoptionRow)
+        .where(pairs_in([col(MethodAdoptionRow.max_rank), col(MethodAdoptionRow.method_id)]))
+        .order_by(col(MethodAdoptionRow.month))
+    )
+
+
+async def node_months(
+    reader: Reader, keys: Sequence[tuple[int, int]]
+) -> list[tuple[tuple[int, int], tuple[int, int, int]]]:
+    """For (node id, threshold) keys, one statement: ((node id, threshold), (month,
+    models, new methods)) per month with a model, by month."""
+    rows = await rows_of_pairs(reader, _node_months, [(rank, node) for node, rank in keys])
+    return [
+        ((row.node_id, row.max_rank), (row.month, row.models, row.new_methods)) for (row,) in rows
+    ]
+
+
+async def method_months(
+    reader: Reader, keys: Sequence[tuple[int, int]]
+) -> list[tuple[tuple[int, int], tuple[int, int, int]]]:
+    """As `node_months`, for (method id, threshold) keys: a method is new in its first
+    month with a model, the first row of its series."""
+    rows = await rows_of_pairs(reader, _method_months, [(rank, method) for method, rank in keys])
+    result: list[tuple[tuple[int, int], tuple[int, int, int]]] = []
+    seen: set[tuple[int, int]] = set()
+    for (row,) in rows:
+        key = (row.method_id, row.max_rank)
+        result.append((key, (row.month, row.models, 0 if key in seen else 1)))
+        seen.add(key)
+    return result
