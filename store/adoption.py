@@ -58,28 +58,32 @@ def _method_adoption(dialect: str) -> str:
 
 # A branch's models per month are its By-model rows (one per model, headed by the model's
 # strongest treatment in the branch); its new methods per month are its methods by the
-# first month of each (method_adoption, derived just before), summed up the closure. A
-# method's first month always has a model of the branch, so every month with a new method
-# has a row of models to join to.
+# first month of each (method_adoption, derived just before), counted per node and then
+# summed up the closure. Each is grouped by its exact strength before it is spread over
+# the thresholds, and the two are merged by one grouping, not a join: each step reads
+# rows already grouped, far fewer than the By-model rows or the methods.
 def _node_adoption(dialect: str) -> str:
     return f"""WITH dated AS ({_dated_models(dialect)}), thresholds AS ({_THRESHOLDS}),
-        branch_months AS (
-            SELECT bm.node_id, r.max_rank, d.month, COUNT(*) AS models
+        by_strength AS (
+            SELECT bm.node_id, bm.strongest_rank, d.month, COUNT(*) AS models
             FROM branch_model bm JOIN dated d ON d.model_id = bm.model_id
-            JOIN thresholds r ON bm.strongest_rank <= r.max_rank
-            GROUP BY bm.node_id, r.max_rank, d.month),
+            GROUP BY bm.node_id, bm.strongest_rank, d.month),
         firsts AS (
             SELECT method_id, max_rank, MIN(month) AS month FROM method_adoption
             GROUP BY method_id, max_rank),
-        news AS (
-            SELECT c.ancestor_id AS node_id, f.max_rank, f.month, COUNT(*) AS methods
+        here AS (
+            SELECT m.node_id, f.max_rank, f.month, COUNT(*) AS methods
             FROM firsts f JOIN method m ON m.id = f.method_id
-            JOIN node_closure c ON c.descendant_id = m.node_id
-            GROUP BY c.ancestor_id, f.max_rank, f.month)
+            GROUP BY m.node_id, f.max_rank, f.month),
+        both_counts AS (
+            SELECT b.node_id, r.max_rank, b.month, b.models, 0 AS methods
+            FROM by_strength b JOIN thresholds r ON b.strongest_rank <= r.max_rank
+            UNION ALL
+            SELECT c.ancestor_id, h.max_rank, h.month, 0, h.methods
+            FROM here h JOIN node_closure c ON c.descendant_id = h.node_id)
         INSERT INTO node_adoption (node_id, max_rank, month, models, new_methods)
-        SELECT b.node_id, b.max_rank, b.month, b.models, COALESCE(news.methods, 0)
-        FROM branch_months b LEFT JOIN news ON news.node_id = b.node_id
-            AND news.max_rank = b.max_rank AND news.month = b.month"""
+        SELECT node_id, max_rank, month, SUM(models), SUM(methods) FROM both_counts
+        GROUP BY node_id, max_rank, month"""
 
 
 # Each method's earliest-released model: the first dated one by `age_rank` (oldest first,
