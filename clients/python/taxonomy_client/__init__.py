@@ -2,6 +2,7 @@ from .async_base_client import AsyncBaseClient
 from .base_model import BaseModel, Upload
 from .client import TaxonomyClient
 from .enums import (
+    Interval,
     MethodOrderField,
     ModelOrderField,
     ModelTreatmentOrderField,
@@ -81,6 +82,7 @@ __all__ = [
     "GraphQLClientGraphQLMultiError",
     "GraphQLClientHttpError",
     "GraphQLClientInvalidResponseError",
+    "Interval",
     "MethodFilter",
     "MethodOrder",
     "MethodOrderField",

@@ -1,6 +1,12 @@
 from enum import Enum
 
 
+class Interval(str, Enum):
+    MONTH = "MONTH"
+    QUARTER = "QUARTER"
+    YEAR = "YEAR"
+
+
 class MethodOrderField(str, Enum):
     NAME = "NAME"
     STRONGEST = "STRONGEST"
