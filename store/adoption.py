@@ -86,19 +86,10 @@ def _node_adoption(dialect: str) -> str:
         GROUP BY node_id, max_rank, month"""
 
 
-# Each method's earliest-released model: the first dated one by `age_rank` (oldest first,
-# equal dates by name case-insensitively, then slug: store.orders), none if none is dated.
-FIRST_TREATED_BY = """UPDATE method_stats SET first_model_id = (
-        SELECT model.id FROM treatment JOIN model ON model.id = treatment.model_id
-        WHERE treatment.method_id = method_stats.method_id AND model.release_date IS NOT NULL
-        ORDER BY model.age_rank LIMIT 1)"""
-
-
 def derive_adoption(connection: Connection) -> None:
-    """Fill the adoption tables and each method's first model from the treatments, the
-    By-model rows and the closure (derived before this runs)."""
+    """Fill the adoption tables from the treatments, the By-model rows and the closure
+    (derived before this runs)."""
     dialect = connection.dialect.name
-    connection.execute(text(FIRST_TREATED_BY))
     connection.execute(text(_method_adoption(dialect)))
     connection.execute(text(_node_adoption(dialect)))
 

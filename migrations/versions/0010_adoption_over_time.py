@@ -1,9 +1,11 @@
 """method_adoption, node_adoption, method_stats.first_model_id: adoption over time
 
 A method's and a branch's models per release month (at each strength threshold) and each
-method's earliest-released model, derived at load time (store.adoption). A database
-migrated with data in it gets them here from its read model (treatment, branch_model,
-node_closure), as a load would derive them, so it keeps serving without a reload.
+method's earliest-released model, derived at load time (store.adoption, store.derive). A
+database migrated with data in it gets them here from its rows and read model (model,
+treatment, branch_model, node_closure) by the load's own statements: method_stats is
+derived again whole, which gives the same figures plus the first model. So it keeps
+serving without a reload.
 
 Revision ID: 0010
 Revises: 0007
@@ -15,6 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from store.adoption import derive_adoption
+from store.derive import METHOD_STATS
 
 revision: str = "0010"
 down_revision: str | None = "0007"
@@ -51,7 +54,10 @@ def upgrade() -> None:
         batch_op.create_foreign_key(
             batch_op.f("fk_method_stats_first_model_id_model"), "model", ["first_model_id"], ["id"]
         )
-    derive_adoption(op.get_bind())
+    connection = op.get_bind()
+    connection.execute(sa.text("DELETE FROM method_stats"))
+    connection.execute(sa.text(METHOD_STATS))
+    derive_adoption(connection)
 
 
 def downgrade() -> None:
