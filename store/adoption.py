@@ -1,26 +1,28 @@
-"""Adoption over time: per release month, the models that treat a method (or a method of a
-branch), derived at load time, and the series a request asks for built from them.
+"""Adoption over time: per release month, the models that treat a method of a branch,
+derived at load time (node_adoption), or that treat one method (read from its treatments,
+one index range, with their models' release dates); and the series built from either.
 
-A month is stored as one integer, ``year * 12 + month - 1``, so that months sort and
-subtract as numbers on both databases. Each table row counts at a threshold (`max_rank`:
-at that strength or stronger), not at one strength: a method's first month depends on
-the threshold, and a series then reads the rows of one threshold, already summed.
-Undated models are in no row: adoption counts dated models only.
+A month is one integer, ``year * 12 + month - 1``, so that months sort and subtract as
+numbers on both databases. A node's rows count at a threshold (`max_rank`: at that
+strength or stronger), not at one strength: a method's first month depends on the
+threshold, and a series then reads the rows of one threshold, already summed. Undated
+models are in no row: adoption counts dated models only.
 """
 
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
 
-from sqlalchemy import Connection, select, text
+from sqlalchemy import Connection, bindparam, func, select, text
 from sqlmodel import col
 
 from store.batches import PairsIn, rows_of_pairs
 from store.reader import Reader
-from store.rows import AnySelect
+from store.rows import AnySelect, Prepared, keys
 from store.strength import RANKS
-from store.tables import MethodAdoptionRow, NodeAdoptionRow
+from store.tables import ModelRow, NodeAdoptionRow, TreatmentRow
 
 # Every threshold, as rows (1, 2, 3): a treatment at rank r counts at each threshold >= r.
 _THRESHOLDS = " UNION ALL ".join(f"SELECT {rank} AS max_rank" for rank in RANKS.values())
@@ -47,51 +49,46 @@ def _dated_models(dialect: str) -> str:
     )
 
 
-def _method_adoption(dialect: str) -> str:
-    return f"""WITH dated AS ({_dated_models(dialect)}), thresholds AS ({_THRESHOLDS})
-        INSERT INTO method_adoption (method_id, max_rank, month, models)
-        SELECT t.method_id, r.max_rank, d.month, COUNT(*)
-        FROM treatment t JOIN dated d ON d.model_id = t.model_id
-        JOIN thresholds r ON t.strength_rank <= r.max_rank
-        GROUP BY t.method_id, r.max_rank, d.month"""
-
-
 # A branch's models per month are its By-model rows (one per model, headed by the model's
 # strongest treatment in the branch); its new methods per month are its methods by the
-# first month of each (method_adoption, derived just before), counted per node and then
-# summed up the closure. Each is grouped by its exact strength before it is spread over
-# the thresholds, and the two are merged by one grouping, not a join: each step reads
-# rows already grouped, far fewer than the By-model rows or the methods.
+# first month of each at each threshold (the earliest at each exact strength first, a few
+# rows per method), counted per node (by the pre-order position the treatment carries: no
+# lookup per method) and then summed up the closure. Each is grouped by
+# its exact strength before it is spread over the thresholds, and the two are merged by
+# one grouping, not a join: each step reads rows already grouped.
 def _node_adoption(dialect: str) -> str:
     return f"""WITH dated AS ({_dated_models(dialect)}), thresholds AS ({_THRESHOLDS}),
         by_strength AS (
             SELECT bm.node_id, bm.strongest_rank, d.month, COUNT(*) AS models
             FROM branch_model bm JOIN dated d ON d.model_id = bm.model_id
             GROUP BY bm.node_id, bm.strongest_rank, d.month),
+        by_rank AS (
+            SELECT t.method_id, t.node_pre, t.strength_rank, MIN(d.month) AS month
+            FROM treatment t JOIN dated d ON d.model_id = t.model_id
+            GROUP BY t.method_id, t.node_pre, t.strength_rank),
         firsts AS (
-            SELECT method_id, max_rank, MIN(month) AS month FROM method_adoption
-            GROUP BY method_id, max_rank),
+            SELECT b.node_pre, r.max_rank, MIN(b.month) AS month
+            FROM by_rank b JOIN thresholds r ON b.strength_rank <= r.max_rank
+            GROUP BY b.method_id, b.node_pre, r.max_rank),
         here AS (
-            SELECT m.node_id, f.max_rank, f.month, COUNT(*) AS methods
-            FROM firsts f JOIN method m ON m.id = f.method_id
-            GROUP BY m.node_id, f.max_rank, f.month),
+            SELECT node_pre, max_rank, month, COUNT(*) AS methods FROM firsts
+            GROUP BY node_pre, max_rank, month),
         both_counts AS (
             SELECT b.node_id, r.max_rank, b.month, b.models, 0 AS methods
             FROM by_strength b JOIN thresholds r ON b.strongest_rank <= r.max_rank
             UNION ALL
             SELECT c.ancestor_id, h.max_rank, h.month, 0, h.methods
-            FROM here h JOIN node_closure c ON c.descendant_id = h.node_id)
+            FROM here h JOIN node n ON n.pre = h.node_pre
+            JOIN node_closure c ON c.descendant_id = n.id)
         INSERT INTO node_adoption (node_id, max_rank, month, models, new_methods)
         SELECT node_id, max_rank, month, SUM(models), SUM(methods) FROM both_counts
         GROUP BY node_id, max_rank, month"""
 
 
 def derive_adoption(connection: Connection) -> None:
-    """Fill the adoption tables from the treatments, the By-model rows and the closure
-    (derived before this runs)."""
-    dialect = connection.dialect.name
-    connection.execute(text(_method_adoption(dialect)))
-    connection.execute(text(_node_adoption(dialect)))
+    """Fill node_adoption from the treatments, the By-model rows and the closure (derived
+    before this runs)."""
+    connection.execute(text(_node_adoption(connection.dialect.name)))
 
 
 # ---- reading a series ---------------------------------------------------------------------
@@ -154,12 +151,23 @@ def _node_months(pairs_in: PairsIn) -> AnySelect:
     )
 
 
-def _method_months(pairs_in: PairsIn) -> AnySelect:
-    return (
-        select(MethodAdoptionRow)
-        .where(pairs_in([col(MethodAdoptionRow.max_rank), col(MethodAdoptionRow.method_id)]))
-        .order_by(col(MethodAdoptionRow.month))
+def month_of(day: date) -> int:
+    return day.year * 12 + day.month - 1
+
+
+# A method's dated treatments at a threshold, per release date: one range of the
+# treatment key (method, model) per method, whatever the size of the data.
+_METHOD_DATES = Prepared.of(
+    select(col(TreatmentRow.method_id), col(ModelRow.release_date), func.count())
+    .join(ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id))
+    .where(
+        col(TreatmentRow.method_id).in_(keys()),
+        col(TreatmentRow.strength_rank) <= bindparam("max_rank"),
+        col(ModelRow.release_date).is_not(None),
     )
+    .group_by(col(TreatmentRow.method_id), col(ModelRow.release_date))
+    .order_by(col(ModelRow.release_date))
+)
 
 
 async def node_months(
@@ -176,13 +184,17 @@ async def node_months(
 async def method_months(
     reader: Reader, keys: Sequence[tuple[int, int]]
 ) -> list[tuple[tuple[int, int], tuple[int, int, int]]]:
-    """As `node_months`, for (method id, threshold) keys: a method is new in its first
-    month with a model, the first row of its series."""
-    rows = await rows_of_pairs(reader, _method_months, [(rank, method) for method, rank in keys])
+    """As `node_months`, for (method id, threshold) keys: one statement per threshold asked
+    for (in practice one). A method is new in its first month with a model."""
+    by_rank: dict[int, list[int]] = defaultdict(list)
+    for method_id, rank in keys:
+        by_rank[rank].append(method_id)
     result: list[tuple[tuple[int, int], tuple[int, int, int]]] = []
-    seen: set[tuple[int, int]] = set()
-    for (row,) in rows:
-        key = (row.method_id, row.max_rank)
-        result.append((key, (row.month, row.models, 0 if key in seen else 1)))
-        seen.add(key)
+    for rank, method_ids in by_rank.items():
+        rows = await reader.rows(_METHOD_DATES, {"keys": method_ids, "max_rank": rank})
+        seen: set[int] = set()
+        for method_id, released, models in rows:
+            new = 0 if method_id in seen else 1
+            seen.add(method_id)
+            result.append(((method_id, rank), (month_of(released), models, new)))
     return result

@@ -1,11 +1,11 @@
-"""method_adoption, node_adoption, method_stats.first_model_id: adoption over time
+"""node_adoption, method_stats.first_model_id: adoption over time
 
-A method's and a branch's models per release month (at each strength threshold) and each
-method's earliest-released model, derived at load time (store.adoption, store.derive). A
-database migrated with data in it gets them here from its rows and read model (model,
-treatment, branch_model, node_closure) by the load's own statements: method_stats is
-derived again whole, which gives the same figures plus the first model. So it keeps
-serving without a reload.
+A branch's models and new methods per release month (at each strength threshold) and
+each method's earliest-released model, derived at load time (store.adoption,
+store.derive). A database migrated with data in it gets them here from its rows and read
+model (model, treatment, branch_model, node_closure) by the load's own statements:
+method_stats is derived again whole, which gives the same figures plus the first model.
+So it keeps serving without a reload.
 
 Revision ID: 0010
 Revises: 0007
@@ -27,26 +27,12 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     op.create_table(
-        "method_adoption",
-        sa.Column("method_id", sa.Integer(), nullable=False),
-        sa.Column("max_rank", sa.SmallInteger(), nullable=False),
-        sa.Column("month", sa.Integer(), nullable=False),
-        sa.Column("models", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["method_id"], ["method.id"], name=op.f("fk_method_adoption_method_id_method")
-        ),
-        sa.PrimaryKeyConstraint("method_id", "max_rank", "month", name=op.f("pk_method_adoption")),
-    )
-    op.create_table(
         "node_adoption",
         sa.Column("node_id", sa.Integer(), nullable=False),
         sa.Column("max_rank", sa.SmallInteger(), nullable=False),
         sa.Column("month", sa.Integer(), nullable=False),
         sa.Column("models", sa.Integer(), nullable=False),
         sa.Column("new_methods", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["node_id"], ["node.id"], name=op.f("fk_node_adoption_node_id_node")
-        ),
         sa.PrimaryKeyConstraint("node_id", "max_rank", "month", name=op.f("pk_node_adoption")),
     )
     with op.batch_alter_table("method_stats", schema=None) as batch_op:
@@ -67,4 +53,3 @@ def downgrade() -> None:
         )
         batch_op.drop_column("first_model_id")
     op.drop_table("node_adoption")
-    op.drop_table("method_adoption")
