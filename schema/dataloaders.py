@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from strawberry.dataloader import DataLoader
 
-from store import evidence, methods, models, nodes, releases, treatments
+from store import adoption, evidence, methods, models, nodes, releases, treatments
 from store.methods import MethodWithStats
 from store.nodes import NodeWithStats
 from store.reader import Reader
@@ -189,6 +189,24 @@ class Loaders:
             return rows
 
         return Batched(many_each(fetch, lambda row: row[0].method_id))
+
+    @cached_property
+    def adoption_by_node(self) -> Batched[tuple[int, int], list[tuple[int, int, int]]]:
+        """(node id, threshold) to its (month, models, new methods) rows, by month."""
+
+        async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+            return await adoption.node_months(self.reader, keys)
+
+        return Batched(many_each(fetch, lambda row: row[0], lambda row: row[1]))
+
+    @cached_property
+    def adoption_by_method(self) -> Batched[tuple[int, int], list[tuple[int, int, int]]]:
+        """(method id, threshold) to its (month, models, new methods) rows, by month."""
+
+        async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+            return await adoption.method_months(self.reader, keys)
+
+        return Batched(many_each(fetch, lambda row: row[0], lambda row: row[1]))
 
     def _models_by(self, column: str) -> Batched[Any, ModelRow | None]:
         async def fetch(keys: list[Any]) -> list[ModelRow]:

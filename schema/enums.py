@@ -32,6 +32,15 @@ def max_rank(min_strength: Strength | None) -> int:
     return strength.max_rank(None if min_strength is None else str(min_strength.value))
 
 
+@strawberry.enum(description="The length of each period of an adoption series.")
+class Interval(Enum):
+    MONTH = strawberry.enum_value("month", description="Calendar months: `2025-07`.")
+    QUARTER = strawberry.enum_value(
+        "quarter", description="Calendar quarters: `2025-Q3` (July to September)."
+    )
+    YEAR = strawberry.enum_value("year", description="Calendar years: `2025`.")
+
+
 @strawberry.enum(description="Which methods of a node to list.")
 class Scope(Enum):
     HERE = strawberry.enum_value("here", description="Only the methods filed at the node itself.")

@@ -6,6 +6,7 @@ from typing import Annotated
 import strawberry
 
 from schema import refs
+from schema.adoption import AdoptionPoint, adoption_field
 from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import Scope, Strength, max_rank
@@ -32,7 +33,7 @@ from schema.pagination import (
     connection_of,
     paged,
 )
-from schema.refs import EvidenceRef, MethodTreatmentRef, NodeRef
+from schema.refs import EvidenceRef, MethodTreatmentRef, ModelRef, NodeRef
 from schema.release import FirstSeen
 from store import methods, treatments
 from store.methods import MethodSelection
@@ -132,6 +133,26 @@ class Method(Slugged, FirstSeen):
             items=lambda rows: [
                 refs.method_treatment(treatment, model, self) for treatment, model in rows
             ],
+        )
+
+    adoption: list[AdoptionPoint] = adoption_field(
+        "it",
+        lambda loaders: loaders.adoption_by_method,
+        " `newMethods` is 1 in the first period, 0 after it.",
+    )
+
+    @strawberry.field(
+        description="The earliest-released model that treats the method (at any strength), "
+        "equal release dates by name case-insensitively, then slug; null when no model that "
+        "treats it has a release date.",
+        graphql_type=ModelRef | None,
+    )
+    def first_treated_by(self, info: Info) -> "ModelRef | Awaitable[ModelRef | None] | None":
+        model_id = self.stats.first_model_id
+        if model_id is None:
+            return None
+        return info.context.loaders.model_by_id.now_or_later(
+            model_id, lambda row: None if row is None else refs.model(row)
         )
 
     @strawberry.field(description="The evidence on this method, strongest first.")

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 import strawberry
 
 from schema import refs
+from schema.adoption import AdoptionPoint, adoption_field
 from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.enums import Scope, Strength, max_rank
@@ -208,6 +209,11 @@ class Node(Slugged, FirstSeen):
             count=lambda: nodes.nodes_below_count(reader, node=node, max_depth=max_depth),
             items=_nodes,
         )
+
+    adoption: list[AdoptionPoint] = adoption_field(
+        "a method of the branch",
+        lambda loaders: loaders.adoption_by_node,
+    )
 
     @strawberry.field(description="The methods filed here (HERE) or in the branch (BRANCH).")
     async def methods(

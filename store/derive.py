@@ -6,6 +6,7 @@ method) pair, each model's strongest treatment per branch, each node's counts.
 
 from sqlalchemy import Connection, text
 
+from store.adoption import derive_adoption
 from store.strength import RANKS, rank_sql
 
 _STRENGTH_RANK = rank_sql("strength")
@@ -36,9 +37,21 @@ TREATMENTS = f"""INSERT INTO treatment (method_id, model_id, strength_rank, node
           GROUP BY method_id, model_id) t
     JOIN method m ON m.id = t.method_id JOIN node n ON n.id = m.node_id"""
 
-METHOD_STATS = """INSERT INTO method_stats (method_id, strongest_rank, model_count)
-    SELECT m.id, MIN(t.strength_rank), COUNT(t.model_id)
-    FROM method m LEFT JOIN treatment t ON t.method_id = m.id GROUP BY m.id"""
+# With each method's earliest-released model (`firstTreatedBy`): the dated model that comes
+# first by `age_rank` (oldest first, equal dates by name case-insensitively, then slug:
+# store.orders), none when no model that treats it is dated. Found by its rank, which is
+# unique, in the same pass: no statement per method (during a first load on PostgreSQL the
+# treatment table has no index to look a method's treatments up by).
+METHOD_STATS = """INSERT INTO method_stats (method_id, strongest_rank, model_count,
+        first_model_id)
+    SELECT s.method_id, s.strongest_rank, s.model_count, earliest.id
+    FROM (SELECT m.id AS method_id, MIN(t.strength_rank) AS strongest_rank,
+              COUNT(t.model_id) AS model_count,
+              MIN(CASE WHEN mo.release_date IS NOT NULL THEN mo.age_rank END) AS first_age
+          FROM method m LEFT JOIN treatment t ON t.method_id = m.id
+          LEFT JOIN model mo ON mo.id = t.model_id
+          GROUP BY m.id) s
+    LEFT JOIN model earliest ON earliest.age_rank = s.first_age"""
 
 # The By-model rows of the nodes at one level, from the treatments of the methods filed at
 # them and the rows of their children (one level down, derived just before). A branch is
@@ -106,3 +119,4 @@ def derive_read_model(connection: Connection) -> None:
     for level in range(deepest, 0, -1):
         connection.execute(text(BRANCH_MODELS_AT_LEVEL), {"level": level})
     connection.execute(text(NODE_STATS))
+    derive_adoption(connection)

@@ -358,6 +358,98 @@ class Reference:
             figures[row.model_slug] = (-STRENGTHS.index(row.strongest), len(row.methods))
         return figures
 
+    # --- adoption over time (DESIGN.md section 5) -------------------------------------------
+
+    def adoption(
+        self,
+        interval: str,
+        min_strength: str,
+        *,
+        node: str | None = None,
+        method: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """The adoption series of a node's branch (``node``) or of one method: a dict per
+        period as the API's `AdoptionPoint` answers it (`start` as ISO text)."""
+        methods = self._branch_methods(node) if node is not None else {str(method)}
+        weakest = STRENGTHS.index(min_strength)
+        # Dated models that treat a method of the set at the strength or stronger.
+        adopters = {
+            model
+            for (model, m), rank in self._treatment.items()
+            if m in methods and rank <= weakest and self._models[model].release_date is not None
+        }
+        models_per: dict[tuple[int, int], int] = {}
+        for model in adopters:
+            key = _period(self._models[model].release_date, interval)  # type: ignore[arg-type]
+            models_per[key] = models_per.get(key, 0) + 1
+        new_per: dict[tuple[int, int], int] = {}
+        for m in methods:
+            dates = [
+                self._models[model].release_date
+                for (model, other), rank in self._treatment.items()
+                if other == m and rank <= weakest and self._models[model].release_date is not None
+            ]
+            if dates:
+                key = _period(min(dates), interval)  # type: ignore[type-var, arg-type]
+                new_per[key] = new_per.get(key, 0) + 1
+        if not models_per:
+            return []
+        points: list[dict[str, Any]] = []
+        total, key, last = 0, min(models_per), max(models_per)
+        while key <= last:
+            total += models_per.get(key, 0)
+            label, start = _period_label(key, interval)
+            points.append(
+                {
+                    "period": label,
+                    "start": start,
+                    "models": models_per.get(key, 0),
+                    "cumulativeModels": total,
+                    "newMethods": new_per.get(key, 0),
+                }
+            )
+            key = _next_period(key, interval)
+        return points
+
+    def first_treated_by(self, method_slug: str) -> str | None:
+        """The slug of the earliest-released model treating the method (any strength), equal
+        dates by name case-insensitively then slug; None when none is dated."""
+        dated = [
+            self._models[model]
+            for model, m in self._treatment
+            if m == method_slug and self._models[model].release_date is not None
+        ]
+        if not dated:
+            return None
+        first = min(dated, key=lambda x: (x.release_date, x.name.casefold(), x.slug))
+        return first.slug
+
+
+def _period(day: date, interval: str) -> tuple[int, int]:
+    """(year, number within the year): the month 1-12, the quarter 1-4, or 0 for a year."""
+    if interval == "MONTH":
+        return (day.year, day.month)
+    if interval == "QUARTER":
+        return (day.year, (day.month - 1) // 3 + 1)
+    return (day.year, 0)
+
+
+def _next_period(key: tuple[int, int], interval: str) -> tuple[int, int]:
+    year, part = key
+    parts = {"MONTH": 12, "QUARTER": 4}.get(interval)
+    if parts is None:
+        return (year + 1, 0)
+    return (year + 1, 1) if part == parts else (year, part + 1)
+
+
+def _period_label(key: tuple[int, int], interval: str) -> tuple[str, str]:
+    year, part = key
+    if interval == "MONTH":
+        return f"{year:04d}-{part:02d}", date(year, part, 1).isoformat()
+    if interval == "QUARTER":
+        return f"{year:04d}-Q{part}", date(year, 3 * part - 2, 1).isoformat()
+    return f"{year:04d}", date(year, 1, 1).isoformat()
+
 
 def _by_name_then_slug(
     name_a: str, slug_a: str, name_b: str, slug_b: str, *, z_to_a: bool = False

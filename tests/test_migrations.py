@@ -275,3 +275,36 @@ def test_0008_makes_a_release_of_the_served_load_and_goes_back(
             assert connection.execute(text("SELECT MIN(first_seen) FROM method")).scalar() == 2
     finally:
         engine.dispose()
+
+
+def test_0009_derives_adoption_as_a_load_does_and_goes_back(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Downgraded to 0008 and upgraded again, a loaded database gets the adoption rows and
+    first models the load derived (store.adoption), so it keeps serving without a reload."""
+    url = new_database(backend, "adoption")
+    load_directory(tiny_folder, url)
+    derived = {
+        "node_adoption": "SELECT node_id, max_rank, month, models, new_methods FROM node_adoption"
+        " ORDER BY node_id, max_rank, month",
+        "first": "SELECT method_id, first_model_id FROM method_stats ORDER BY method_id",
+    }
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            loaded = {
+                name: [tuple(row) for row in connection.execute(text(sql))]
+                for name, sql in derived.items()
+            }
+        assert loaded["node_adoption"]
+        assert any(first is not None for _, first in loaded["first"])
+        migrate.downgrade(url, "0008")
+        inspector = inspect(engine)
+        assert "node_adoption" not in inspector.get_table_names()
+        assert "first_model_id" not in {c["name"] for c in inspector.get_columns("method_stats")}
+        migrate.upgrade(url)
+        with engine.connect() as connection:
+            for name, sql in derived.items():
+                assert [tuple(row) for row in connection.execute(text(sql))] == loaded[name], name
+    finally:
+        engine.dispose()

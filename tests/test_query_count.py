@@ -41,6 +41,16 @@ METHODS_WITH_TREATMENTS = """
 }
 """
 
+# Every root's adoption curve and a page of methods with theirs and their first model.
+ADOPTION = """
+{
+  roots { name adoption(interval: MONTH) { period models cumulativeModels newMethods } }
+  methods(first: 50) {
+    nodes { name adoption(minStrength: USED) { period models } firstTreatedBy { name } }
+  }
+}
+"""
+
 # (query, variables, most statements allowed): the bound holds for any size of data.
 WORKLOADS = {
     "seed-page": (operation("NodePage"), {"path": "n0"}, 6),
@@ -48,6 +58,7 @@ WORKLOADS = {
     "methods-page": (operation("MethodsPage"), {"first": 50}, 5),
     "roots-four-levels": (ROOTS_FOUR_LEVELS, None, 8),
     "methods-with-treatments": (METHODS_WITH_TREATMENTS, None, 5),
+    "adoption": (ADOPTION, None, 5),
 }
 
 

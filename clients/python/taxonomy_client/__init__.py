@@ -3,6 +3,7 @@ from .base_model import BaseModel, Upload
 from .client import TaxonomyClient
 from .enums import (
     ChangeKind,
+    Interval,
     MethodOrderField,
     ModelOrderField,
     ModelTreatmentOrderField,
@@ -86,6 +87,7 @@ __all__ = [
     "GraphQLClientGraphQLMultiError",
     "GraphQLClientHttpError",
     "GraphQLClientInvalidResponseError",
+    "Interval",
     "MethodFilter",
     "MethodOrder",
     "MethodOrderField",

@@ -10,6 +10,12 @@ class ChangeKind(str, Enum):
     WEAKENED = "WEAKENED"
 
 
+class Interval(str, Enum):
+    MONTH = "MONTH"
+    QUARTER = "QUARTER"
+    YEAR = "YEAR"
+
+
 class MethodOrderField(str, Enum):
     NAME = "NAME"
     STRONGEST = "STRONGEST"

@@ -1,0 +1,110 @@
+"""Adoption over time (`Node.adoption`, `Method.adoption`): one point per period, built
+from the months the load derived (store.adoption)."""
+
+from collections.abc import Awaitable, Callable
+from datetime import date
+from typing import Annotated, Any
+
+import strawberry
+
+from schema.context import Info
+from schema.dataloaders import Batched, Loaders
+from schema.enums import Interval, Strength, max_rank
+from store import adoption
+
+MonthsLoader = Batched[tuple[int, int], list[tuple[int, int, int]]]
+
+
+@strawberry.type(
+    description="One period of an adoption series. Only models with a release date count."
+)
+class AdoptionPoint:
+    period: str = strawberry.field(
+        description="The period's name: `2025-07` (MONTH), `2025-Q3` (QUARTER), `2025` (YEAR)."
+    )
+    start: date = strawberry.field(description="The period's first day.")
+    models: int = strawberry.field(
+        description="Models released in the period that treat the method (for a node: a "
+        "method of its branch) at `minStrength` or stronger. The models themselves, for a "
+        "node: `byModel(minStrength:, filter: {releasedAfter:, releasedBefore:})` with the "
+        "period's first and last day."
+    )
+    cumulative_models: int = strawberry.field(
+        description="The running total of `models`, from the first period to this one."
+    )
+    new_methods: int = strawberry.field(
+        description="Methods (of the branch, for a node; the method itself, for a method) "
+        "whose earliest model treating them at `minStrength` or stronger was released in "
+        "the period."
+    )
+
+
+IntervalArgument = Annotated[
+    Interval | None,
+    strawberry.argument(description="The length of each period (null: QUARTER)."),
+]
+MinStrengthArgument = Annotated[
+    Strength | None,
+    strawberry.argument(
+        description="Count only treatments at least this strong (null: MENTIONED, all)."
+    ),
+]
+
+_INTERVALS = {
+    Interval.MONTH: adoption.Interval.MONTH,
+    Interval.QUARTER: adoption.Interval.QUARTER,
+    Interval.YEAR: adoption.Interval.YEAR,
+}
+
+_SERIES_DESCRIPTION = (
+    "Adoption over time: per period, the models released then that treat {what} at "
+    "`minStrength` or stronger, "
+    "their running total, and the methods first treated (at that strength) then. Periods "
+    "run without gaps (an empty period is zeros) from the first with such a model to the "
+    "last; empty when there is none. Models without a release date are not counted."
+)
+
+
+def adoption_field(what: str, loader_of: Callable[[Loaders], MonthsLoader], note: str = "") -> Any:
+    """Declare ``adoption: list[AdoptionPoint] = adoption_field(...)`` on a row-backed type
+    (a node or a method), whose series ``loader_of(loaders)`` reads by the row's id."""
+
+    def resolve(
+        root: Any,
+        info: Info,
+        interval: IntervalArgument = Interval.QUARTER,
+        min_strength: MinStrengthArgument = Strength.MENTIONED,
+    ) -> list[AdoptionPoint] | Awaitable[list[AdoptionPoint]]:
+        loader = loader_of(info.context.loaders)
+        return _series(loader, root.row_id(), interval, min_strength)
+
+    return strawberry.field(
+        resolver=resolve,
+        description=_SERIES_DESCRIPTION.format(what=what) + note,
+        graphql_type=list[AdoptionPoint],
+    )
+
+
+def _series(
+    loader: MonthsLoader,
+    subject_id: int,
+    interval: Interval | None,
+    min_strength: Strength | None,
+) -> list[AdoptionPoint] | Awaitable[list[AdoptionPoint]]:
+    """The series of a node or method from ``loader`` (one statement for every series of
+    the request at the same threshold, whatever the data's size)."""
+    length = _INTERVALS[interval or Interval.QUARTER]
+
+    def build(months: list[tuple[int, int, int]]) -> list[AdoptionPoint]:
+        return [
+            AdoptionPoint(
+                period=point.period,
+                start=point.start,
+                models=point.models,
+                cumulative_models=point.cumulative_models,
+                new_methods=point.new_methods,
+            )
+            for point in adoption.series(months, length)
+        ]
+
+    return loader.now_or_later((subject_id, max_rank(min_strength)), build)

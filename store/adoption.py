@@ -1,0 +1,200 @@
+"""Adoption over time: per release month, the models that treat a method of a branch,
+derived at load time (node_adoption), or that treat one method (read from its treatments,
+one index range, with their models' release dates); and the series built from either.
+
+A month is one integer, ``year * 12 + month - 1``, so that months sort and subtract as
+numbers on both databases. A node's rows count at a threshold (`max_rank`: at that
+strength or stronger), not at one strength: a method's first month depends on the
+threshold, and a series then reads the rows of one threshold, already summed. Undated
+models are in no row: adoption counts dated models only.
+"""
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from enum import Enum
+
+from sqlalchemy import Connection, bindparam, func, select, text
+from sqlmodel import col
+
+from store.batches import PairsIn, rows_of_pairs
+from store.reader import Reader
+from store.rows import AnySelect, Prepared, keys
+from store.strength import RANKS
+from store.tables import ModelRow, NodeAdoptionRow, TreatmentRow
+
+# Every threshold, as rows (1, 2, 3): a treatment at rank r counts at each threshold >= r.
+_THRESHOLDS = " UNION ALL ".join(f"SELECT {rank} AS max_rank" for rank in RANKS.values())
+
+
+def _month_sql(dialect: str, column: str) -> str:
+    """SQL text of the month number of the date in ``column``. SQLite keeps a date as its
+    ISO text; PostgreSQL as a date, whose text form would follow the session's DateStyle."""
+    if dialect == "postgresql":
+        return (
+            f"(CAST(EXTRACT(YEAR FROM {column}) AS INTEGER) * 12"
+            f" + CAST(EXTRACT(MONTH FROM {column}) AS INTEGER) - 1)"
+        )
+    return (
+        f"(CAST(substr({column}, 1, 4) AS INTEGER) * 12"
+        f" + CAST(substr({column}, 6, 2) AS INTEGER) - 1)"
+    )
+
+
+def _dated_models(dialect: str) -> str:
+    return (
+        f"SELECT id AS model_id, {_month_sql(dialect, 'release_date')} AS month"
+        " FROM model WHERE release_date IS NOT NULL"
+    )
+
+
+# A branch's models per month are its By-model rows (one per model, headed by the model's
+# strongest treatment in the branch); its new methods per month are its methods by the
+# first month of each at each threshold (the earliest at each exact strength first, a few
+# rows per method), counted per node (by the pre-order position the treatment carries: no
+# lookup per method) and then summed up the closure. Each is grouped by
+# its exact strength before it is spread over the thresholds, and the two are merged by
+# one grouping, not a join: each step reads rows already grouped.
+def _node_adoption(dialect: str) -> str:
+    return f"""WITH dated AS ({_dated_models(dialect)}), thresholds AS ({_THRESHOLDS}),
+        by_strength AS (
+            SELECT bm.node_id, bm.strongest_rank, d.month, COUNT(*) AS models
+            FROM branch_model bm JOIN dated d ON d.model_id = bm.model_id
+            GROUP BY bm.node_id, bm.strongest_rank, d.month),
+        by_rank AS (
+            SELECT t.method_id, t.node_pre, t.strength_rank, MIN(d.month) AS month
+            FROM treatment t JOIN dated d ON d.model_id = t.model_id
+            GROUP BY t.method_id, t.node_pre, t.strength_rank),
+        firsts AS (
+            SELECT b.node_pre, r.max_rank, MIN(b.month) AS month
+            FROM by_rank b JOIN thresholds r ON b.strength_rank <= r.max_rank
+            GROUP BY b.method_id, b.node_pre, r.max_rank),
+        here AS (
+            SELECT node_pre, max_rank, month, COUNT(*) AS methods FROM firsts
+            GROUP BY node_pre, max_rank, month),
+        both_counts AS (
+            SELECT b.node_id, r.max_rank, b.month, b.models, 0 AS methods
+            FROM by_strength b JOIN thresholds r ON b.strongest_rank <= r.max_rank
+            UNION ALL
+            SELECT c.ancestor_id, h.max_rank, h.month, 0, h.methods
+            FROM here h JOIN node n ON n.pre = h.node_pre
+            JOIN node_closure c ON c.descendant_id = n.id)
+        INSERT INTO node_adoption (node_id, max_rank, month, models, new_methods)
+        SELECT node_id, max_rank, month, SUM(models), SUM(methods) FROM both_counts
+        GROUP BY node_id, max_rank, month"""
+
+
+def derive_adoption(connection: Connection) -> None:
+    """Fill node_adoption from the treatments, the By-model rows and the closure (derived
+    before this runs)."""
+    connection.execute(text(_node_adoption(connection.dialect.name)))
+
+
+# ---- reading a series ---------------------------------------------------------------------
+
+
+class Interval(Enum):
+    MONTH = 1
+    QUARTER = 3
+    YEAR = 12
+
+
+@dataclass(frozen=True)
+class AdoptionPoint:
+    period: str
+    start: date
+    models: int
+    cumulative_models: int
+    new_methods: int
+
+
+def _period_of(month: int, interval: Interval) -> int:
+    """The period's number: months since year 0 divided by the interval's length."""
+    return month // interval.value
+
+
+def _label(period: int, interval: Interval) -> tuple[str, date]:
+    year, month0 = divmod(period * interval.value, 12)
+    if interval is Interval.YEAR:
+        return f"{year:04d}", date(year, 1, 1)
+    if interval is Interval.QUARTER:
+        return f"{year:04d}-Q{month0 // 3 + 1}", date(year, month0 + 1, 1)
+    return f"{year:04d}-{month0 + 1:02d}", date(year, month0 + 1, 1)
+
+
+def series(months: Sequence[tuple[int, int, int]], interval: Interval) -> list[AdoptionPoint]:
+    """The points of (month, models, new methods) rows, summed per period (a model is
+    released in one month, so summing months counts each model once), with every period
+    from the first to the last, the empty ones as zeros."""
+    per_period: dict[int, tuple[int, int]] = {}
+    for month, models, new in months:
+        period = _period_of(month, interval)
+        before = per_period.get(period, (0, 0))
+        per_period[period] = (before[0] + models, before[1] + new)
+    if not per_period:
+        return []
+    points, total = [], 0
+    for period in range(min(per_period), max(per_period) + 1):
+        models, new = per_period.get(period, (0, 0))
+        total += models
+        label, start = _label(period, interval)
+        points.append(AdoptionPoint(label, start, models, total, new))
+    return points
+
+
+def _node_months(pairs_in: PairsIn) -> AnySelect:
+    return (
+        select(NodeAdoptionRow)
+        .where(pairs_in([col(NodeAdoptionRow.max_rank), col(NodeAdoptionRow.node_id)]))
+        .order_by(col(NodeAdoptionRow.month))
+    )
+
+
+def month_of(day: date) -> int:
+    return day.year * 12 + day.month - 1
+
+
+# A method's dated treatments at a threshold, per release date: one range of the
+# treatment key (method, model) per method, whatever the size of the data.
+_METHOD_DATES = Prepared.of(
+    select(col(TreatmentRow.method_id), col(ModelRow.release_date), func.count())
+    .join(ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id))
+    .where(
+        col(TreatmentRow.method_id).in_(keys()),
+        col(TreatmentRow.strength_rank) <= bindparam("max_rank"),
+        col(ModelRow.release_date).is_not(None),
+    )
+    .group_by(col(TreatmentRow.method_id), col(ModelRow.release_date))
+    .order_by(col(ModelRow.release_date))
+)
+
+
+async def node_months(
+    reader: Reader, keys: Sequence[tuple[int, int]]
+) -> list[tuple[tuple[int, int], tuple[int, int, int]]]:
+    """For (node id, threshold) keys, one statement: ((node id, threshold), (month,
+    models, new methods)) per month with a model, by month."""
+    rows = await rows_of_pairs(reader, _node_months, [(rank, node) for node, rank in keys])
+    return [
+        ((row.node_id, row.max_rank), (row.month, row.models, row.new_methods)) for (row,) in rows
+    ]
+
+
+async def method_months(
+    reader: Reader, keys: Sequence[tuple[int, int]]
+) -> list[tuple[tuple[int, int], tuple[int, int, int]]]:
+    """As `node_months`, for (method id, threshold) keys: one statement per threshold asked
+    for (in practice one). A method is new in its first month with a model."""
+    by_rank: dict[int, list[int]] = defaultdict(list)
+    for method_id, rank in keys:
+        by_rank[rank].append(method_id)
+    result: list[tuple[tuple[int, int], tuple[int, int, int]]] = []
+    for rank, method_ids in by_rank.items():
+        rows = await reader.rows(_METHOD_DATES, {"keys": method_ids, "max_rank": rank})
+        seen: set[int] = set()
+        for method_id, released, models in rows:
+            new = 0 if method_id in seen else 1
+            seen.add(method_id)
+            result.append(((method_id, rank), (month_of(released), models, new)))
+    return result

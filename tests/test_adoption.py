@@ -1,0 +1,174 @@
+"""Adoption over time (DESIGN.md section 5): `Node.adoption`, `Method.adoption` and
+`Method.firstTreatedBy`, by hand on a small dataset and against the independent reference
+(tests/reference.py) on the fixtures, PwC and GO, each interval and each strength."""
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_reference import EVIDENCE, write_dataset
+
+from conftest import DATASETS, Api
+from reference import STRENGTHS, Reference
+
+INTERVALS = ("MONTH", "QUARTER", "YEAR")
+POINT = "period start models cumulativeModels newMethods"
+NODE_SERIES = f"""query ($slug: String!, $interval: Interval, $min: Strength) {{
+  node(slug: $slug) {{ adoption(interval: $interval, minStrength: $min) {{ {POINT} }} }}
+}}"""
+METHOD_SERIES = f"""query ($slug: String!, $interval: Interval, $min: Strength) {{
+  method(slug: $slug) {{ adoption(interval: $interval, minStrength: $min) {{ {POINT} }} }}
+}}"""
+FIRST_TREATED = """query ($after: String) {
+  methods(first: 100, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    nodes { slug firstTreatedBy { slug } }
+  }
+}"""
+# The hand-worked dataset plus one pair: Zulu (a-zulu) and echo (b-echo), released the
+# same day, both treat m-gamma; by name case-insensitively echo comes first (by slug or by
+# raw name, Zulu would).
+HAND_EVIDENCE = [*EVIDENCE, {"model": "a-zulu", "method": "m-gamma", "strength": "mentioned"}]
+
+
+@pytest.fixture(scope="module")
+def hand_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_dataset(tmp_path_factory.mktemp("adoption-hand"), evidence=HAND_EVIDENCE)
+
+
+def _node_series(api: Api, slug: str, interval: str | None, strength: str | None) -> Any:
+    variables = {"slug": slug, "interval": interval, "min": strength}
+    return api.query(NODE_SERIES, variables)["node"]["adoption"]
+
+
+def _method_series(api: Api, slug: str, interval: str | None, strength: str | None) -> Any:
+    variables = {"slug": slug, "interval": interval, "min": strength}
+    return api.query(METHOD_SERIES, variables)["method"]["adoption"]
+
+
+def _first_treated(api: Api) -> dict[str, str | None]:
+    found: dict[str, str | None] = {}
+    after = None
+    while True:
+        page = api.query(FIRST_TREATED, {"after": after})["methods"]
+        for method in page["nodes"]:
+            first = method["firstTreatedBy"]
+            found[method["slug"]] = first and first["slug"]
+        if not page["pageInfo"]["hasNextPage"]:
+            return found
+        after = page["pageInfo"]["endCursor"]
+
+
+def _point(period: str, start: str, models: int, total: int, new: int) -> dict[str, Any]:
+    return {
+        "period": period,
+        "start": start,
+        "models": models,
+        "cumulativeModels": total,
+        "newMethods": new,
+    }
+
+
+def test_a_branch_by_quarter_counts_dated_models_with_the_gaps_as_zeros(
+    api_for: Callable[[str, str], Api], backend: str, hand_folder: Path
+) -> None:
+    api = api_for(backend, str(hand_folder))
+    series = _node_series(api, "root", None, None)  # the defaults: QUARTER, MENTIONED
+    # Old (2020-01) first uses Beta; Zulu and echo (2024-01) first treat Alpha, alpha,
+    # Delta and gamma; Newest (2024-05) nothing new. Undated models are in no period.
+    assert series[0] == _point("2020-Q1", "2020-01-01", 1, 1, 1)
+    assert series[1:-2] == [
+        _point(f"{year}-Q{quarter}", f"{year}-{3 * quarter - 2:02d}-01", 0, 1, 0)
+        for year in range(2020, 2024)
+        for quarter in range(1, 5)
+        if (year, quarter) != (2020, 1)
+    ]
+    assert series[-2:] == [
+        _point("2024-Q1", "2024-01-01", 2, 3, 4),
+        _point("2024-Q2", "2024-04-01", 1, 4, 0),
+    ]
+    assert series == Reference.from_dir(hand_folder).adoption("QUARTER", "MENTIONED", node="root")
+
+
+def test_min_strength_and_interval_change_the_series(
+    api_for: Callable[[str, str], Api], backend: str, hand_folder: Path
+) -> None:
+    api = api_for(backend, str(hand_folder))
+    # At CORE only Newest's Beta counts: undated's core alpha is not dated.
+    assert _node_series(api, "root", "QUARTER", "CORE") == [
+        _point("2024-Q2", "2024-04-01", 1, 1, 1)
+    ]
+    # At USED echo (mentions only) drops out; Zulu first uses Alpha and alpha in 2024.
+    assert _node_series(api, "root", "YEAR", "USED") == [
+        _point("2020", "2020-01-01", 1, 1, 1),
+        _point("2021", "2021-01-01", 0, 1, 0),
+        _point("2022", "2022-01-01", 0, 1, 0),
+        _point("2023", "2023-01-01", 0, 1, 0),
+        _point("2024", "2024-01-01", 2, 3, 2),
+    ]
+    # A method is new once, in its first period.
+    assert _method_series(api, "m-alpha", "MONTH", "MENTIONED") == [
+        _point("2024-01", "2024-01-01", 1, 1, 1),
+        _point("2024-02", "2024-02-01", 0, 1, 0),
+        _point("2024-03", "2024-03-01", 0, 1, 0),
+        _point("2024-04", "2024-04-01", 0, 1, 0),
+        _point("2024-05", "2024-05-01", 1, 2, 0),
+    ]
+    # Nothing dated at all: no points, not an error (leaf's only CORE model is undated).
+    assert _method_series(api, "m-lonely", "MONTH", None) == []
+    assert _node_series(api, "leaf", "YEAR", "CORE") == []
+
+
+def test_first_treated_by_is_the_earliest_dated_model(
+    api_for: Callable[[str, str], Api], backend: str, hand_folder: Path
+) -> None:
+    api = api_for(backend, str(hand_folder))
+    assert _first_treated(api) == {
+        "m-alpha": "a-zulu",  # undated's core treatment is older than nothing: not counted
+        "m-alpha-upper": "a-zulu",
+        "m-beta": "old",
+        "m-delta": "a-zulu",  # undated-2 (no date) is not earlier
+        "m-gamma": "b-echo",  # the same day as Zulu: echo first, case-insensitively
+        "m-lonely": None,
+        "m-other": "outsider",
+    }
+
+
+def _subjects(ref: Reference, dataset: str) -> tuple[list[str], list[str]]:
+    """The roots, the seed node (fixtures), two of the deepest nodes; the three methods
+    that the most models treat, and the first by slug."""
+    nodes = [*ref.roots(), *ref.deepest(2)]
+    if dataset == "fixtures":
+        nodes.append("training-parallelism")
+    by_models = sorted(ref.method_slugs(), key=lambda s: (-ref.method_model_count(s), s))
+    return nodes, [*by_models[:3], min(ref.method_slugs())]
+
+
+@pytest.mark.parametrize("dataset", list(DATASETS))
+def test_series_match_the_reference(
+    api_for: Callable[[str, str], Api], backend: str, dataset: str
+) -> None:
+    api, ref = api_for(backend, dataset), Reference.from_dir(DATASETS[dataset])
+    nodes, methods = _subjects(ref, dataset)
+    for interval in INTERVALS:
+        for strength in STRENGTHS:
+            for slug in nodes:
+                expected = ref.adoption(interval, strength, node=slug)
+                actual = _node_series(api, slug, interval, strength)
+                assert actual == expected, (dataset, slug, interval, strength)
+            for slug in methods:
+                expected = ref.adoption(interval, strength, method=slug)
+                actual = _method_series(api, slug, interval, strength)
+                assert actual == expected, (dataset, slug, interval, strength)
+    assert any(_node_series(api, slug, "MONTH", "MENTIONED") for slug in nodes)
+
+
+@pytest.mark.parametrize("dataset", list(DATASETS))
+def test_first_treated_by_matches_the_reference(
+    api_for: Callable[[str, str], Api], backend: str, dataset: str
+) -> None:
+    api, ref = api_for(backend, dataset), Reference.from_dir(DATASETS[dataset])
+    expected = {slug: ref.first_treated_by(slug) for slug in ref.method_slugs()}
+    assert _first_treated(api) == expected
+    assert any(expected.values())
