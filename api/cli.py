@@ -1,4 +1,5 @@
-"""The `taxonomy` command: load, migrate, serve, export, generate, print the schema.
+"""The `taxonomy` command: load, migrate, serve, export, generate, print the schema,
+list releases and changes, prune old releases.
 
 Only click is imported up front. Each command imports what it uses when it runs:
 SQLAlchemy, Alembic, Strawberry and uvicorn take seconds to import, and `taxonomy
@@ -251,6 +252,29 @@ def changes_command(database_url: str | None, since: int, until: int | None, as_
     )
     for line in lines:
         click.echo(line)
+
+
+@main.command("prune")
+@DB_OPTION
+@click.option("--keep", type=int, required=True, help="How many of the newest releases to keep.")
+def prune_command(database_url: str | None, keep: int) -> None:
+    """Forget all but the newest KEEP releases and what they changed; `firstSeen` of a
+    record first seen in a forgotten release becomes the earliest release kept that has it."""
+    from sqlalchemy.exc import OperationalError
+
+    from api.ingest.prune import PruneError, prune_releases
+    from api.ingest.turns import LoadBusyError
+
+    settings = _settings(database_url, reading=True)
+    try:
+        pruned = prune_releases(
+            settings.database_url, keep, say=lambda line: click.echo(line, err=True)
+        )
+    except (PruneError, LoadBusyError) as exc:
+        raise click.ClickException(str(exc)) from None
+    except OperationalError as exc:
+        raise _unreachable(settings.database_url, exc) from None
+    click.echo(str(pruned))
 
 
 def _report(database_url: str, fetch: "Callable[[str], T]") -> "T":

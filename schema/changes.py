@@ -372,6 +372,11 @@ async def changes_query(info: Info, since: int, until: int | None) -> Changes:
     until = newest if until is None else until
     retained = f"the retained releases are {oldest} to {newest} (see `releases`)"
     for argument, number in (("since", since), ("until", until)):
+        if 1 <= number < oldest:  # release numbers start at 1: this one was there once
+            raise BadUserInputError(
+                f"`{argument}`: release {number} was pruned (`taxonomy prune`); the oldest "
+                f"retained release is {oldest} and the newest {newest}: ask for {oldest} or later"
+            )
         if not oldest <= number <= newest:
             raise BadUserInputError(f"`{argument}`: there is no release {number}; {retained}")
     if since > until:

@@ -118,6 +118,21 @@ class History:
     folders: list[Path]  # release n is folders[n - 1]
 
 
+def load_four_releases(root: Path, url: str) -> list[Path]:
+    """Load the four releases into ``url``; the folders they came from (release n is the
+    n-th), made under ``root``."""
+    first, second, third = root / "first", root / "second", root / "third"
+    shutil.copytree(DEFAULT_FIXTURES_DIR, first)
+    shutil.copytree(first, second)
+    _second(second)
+    shutil.copytree(second, third)
+    _third(third, first)
+    folders = [first, second, third, third]
+    for number, folder in enumerate(folders, start=1):
+        load_directory(folder, url, note=f"load {number}")
+    return folders
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def history(
     request: pytest.FixtureRequest,
@@ -127,22 +142,15 @@ def history(
     if request.param == "postgresql" and POSTGRES_URL is None:
         pytest.skip("needs TEST_DATABASE_URL")
     root = tmp_path_factory.mktemp("history")
-    first, second, third = root / "first", root / "second", root / "third"
-    shutil.copytree(DEFAULT_FIXTURES_DIR, first)
-    shutil.copytree(first, second)
-    _second(second)
-    shutil.copytree(second, third)
-    _third(third, first)
     url = new_database(request.param, "history")
-    for number, folder in enumerate([first, second, third, third], start=1):
-        load_directory(folder, url, note=f"load {number}")
+    folders = load_four_releases(root, url)
     broken = root / "broken"
-    shutil.copytree(second, broken)
+    shutil.copytree(folders[1], broken)
     (broken / "methods.jsonl").write_text('{"slug": "x"}\n', encoding="utf-8")
     with pytest.raises(DatasetError):
         load_directory(broken, url)
     with serve(url, statement_header=True) as client:
-        yield History(Api(client, url), url, [first, second, third, third])
+        yield History(Api(client, url), url, folders)
 
 
 _NAMED = "kind slug name fromPath toPath fromName toName"
