@@ -302,12 +302,36 @@ def _report(database_url: str, fetch: "Callable[[str], T]") -> "T":
     "L: about 200k methods, 1M evidence.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-def generate_command(directory: Path, scale: str, seed: int) -> None:
-    """Write a synthetic dataset around the default fixtures into DIRECTORY."""
-    from api.generate import generate_scale
-
+@click.option(
+    "--next-of",
+    "previous",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Instead: write the next version of this dataset folder, with a seeded mix of "
+    "every change history records (added, removed, moved, renamed, strengths).",
+)
+@click.option(
+    "--each",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="With --next-of: changes of each kind.",
+)
+def generate_command(
+    directory: Path, scale: str, seed: int, previous: Path | None, each: int
+) -> None:
+    """Write a synthetic dataset around the default fixtures into DIRECTORY (or, with
+    --next-of, the next version of a dataset)."""
     if directory.exists() and any(directory.iterdir()):
         raise click.ClickException(f"{directory} is not empty; name a new folder")
+    if previous is not None:
+        from api.generate_next import next_version
+
+        done = next_version(previous, directory, seed=seed, each=each)
+        summary = ", ".join(f"{count} {kind}" for kind, count in sorted(done.items()))
+        click.echo(f"wrote the next version of {previous} (seed {seed}) to {directory}: {summary}")
+        return
+    from api.generate import generate_scale
+
     generate_scale(directory, scale, fixtures=_environment().fixtures_dir, seed=seed)
     click.echo(f"wrote scale {scale} (seed {seed}) to {directory}")
 

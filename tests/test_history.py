@@ -183,8 +183,12 @@ def _all_changes(api: Api, record: str, since: int, until: int, arguments: str =
 
 
 def _expected(history: History, since: int, until: int) -> dict[str, set[tuple[Any, ...]]]:
-    before = ref.Snapshot(history.folders[since - 1])
-    after = ref.Snapshot(history.folders[until - 1])
+    return expected_changes(history.folders[since - 1], history.folders[until - 1])
+
+
+def expected_changes(earlier: Path, later: Path) -> dict[str, set[tuple[Any, ...]]]:
+    """The reference's net changes between two dataset folders, by kind of record."""
+    before, after = ref.Snapshot(earlier), ref.Snapshot(later)
     return {
         "nodes": ref.node_changes(before, after),
         "methods": ref.method_changes(before, after),

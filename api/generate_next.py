@@ -1,0 +1,139 @@
+"""The next version of a dataset, as the upstream pipeline's next run might write it: a
+seeded, known mix of every change history records (DESIGN.md section 5), for loading a
+release over another in tests and the benchmark.
+
+The seed node's branch and its ancestors are left alone, so the seed page stays exact."""
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from api.generate import SEED_NODE, STRENGTHS
+from api.ingest.files import FILES
+
+Records = list[dict[str, Any]]
+
+
+def _read(folder: Path, name: str) -> Records:
+    with (folder / name).open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def _write(folder: Path, name: str, rows: Records) -> None:
+    with (folder / name).open("w", encoding="utf-8") as out:
+        out.writelines(json.dumps(row) + "\n" for row in rows)
+
+
+def _kept_nodes(nodes: Records) -> set[str]:
+    """The seed node, its ancestors and its branch: never changed."""
+    parent = {node["slug"]: node["parent"] for node in nodes}
+    kept, slug = set(), SEED_NODE
+    while slug is not None and slug in parent:
+        kept.add(slug)
+        slug = parent[slug]
+    children: dict[str | None, list[str]] = {}
+    for node in nodes:
+        children.setdefault(node["parent"], []).append(node["slug"])
+    stack = [SEED_NODE]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            kept.add(child)
+            stack.append(child)
+    return kept
+
+
+def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) -> Counter[str]:
+    """Write into ``target`` the next version of the dataset in ``source``, with up to
+    ``each`` changes of every kind (fewer where the data has too few candidates); the
+    counts of what was done, by kind."""
+    rng = random.Random(seed)
+    nodes, models = _read(source, "nodes.jsonl"), _read(source, "models.jsonl")
+    sources, methods = _read(source, "sources.jsonl"), _read(source, "methods.jsonl")
+    evidence = _read(source, "evidence.jsonl")
+    done: Counter[str] = Counter()
+    kept = _kept_nodes(nodes)
+    free_nodes = sorted(n["slug"] for n in nodes if n["slug"] not in kept)
+    tag = f"next-{seed}"
+
+    def pick(population: list[Any], count: int) -> list[Any]:
+        return rng.sample(population, min(count, len(population)))
+
+    # Nodes: renamed; leaves moved under another root.
+    by_slug = {node["slug"]: node for node in nodes}
+    for slug in pick(free_nodes, each):
+        by_slug[slug]["name"] += f" ({tag})"
+        done["node renamed"] += 1
+    parents = {node["parent"] for node in nodes}
+    roots = sorted(n["slug"] for n in nodes if n["parent"] is None)
+    leaves = [s for s in free_nodes if s not in parents and by_slug[s]["parent"] is not None]
+    for slug in pick(leaves, each):
+        elsewhere = [root for root in roots if root != by_slug[slug]["parent"]]
+        if elsewhere:
+            by_slug[slug]["parent"] = rng.choice(elsewhere)
+            done["node moved"] += 1
+
+    # Methods outside the seed's branch: removed (with their evidence), moved, renamed.
+    free_methods = sorted(m["slug"] for m in methods if m["node"] not in kept)
+    changed = pick(free_methods, 3 * each)
+    removed = set(changed[:each])
+    methods = [m for m in methods if m["slug"] not in removed]
+    evidence = [e for e in evidence if e["method"] not in removed]
+    done["method removed"] += len(removed)
+    method_by_slug = {method["slug"]: method for method in methods}
+    for slug in changed[each : 2 * each]:
+        others = [n for n in free_nodes if n != method_by_slug[slug]["node"]]
+        if others:
+            method_by_slug[slug]["node"] = rng.choice(others)
+            done["method moved"] += 1
+    for slug in changed[2 * each :]:
+        method_by_slug[slug]["name"] += f" ({tag})"
+        done["method renamed"] += 1
+
+    # Models: removed (with their sources and evidence), added.
+    seed_methods = {m["slug"] for m in methods if m["node"] in kept}
+    in_seed = {e["model"] for e in evidence if e["method"] in seed_methods}
+    gone = set(pick(sorted(m["slug"] for m in models if m["slug"] not in in_seed), each))
+    models = [m for m in models if m["slug"] not in gone]
+    sources = [s for s in sources if s["model"] not in gone]
+    evidence = [e for e in evidence if e["model"] not in gone]
+    done["model removed"] += len(gone)
+    # New methods, treated by new models (and by nothing else).
+    outside = [m for m in methods if m["node"] not in kept]
+    for index in range(each if free_nodes else 0):
+        method = f"{tag}-method-{index}"
+        methods.append(
+            {"slug": method, "name": f"Method {tag} {index}", "node": rng.choice(free_nodes)}
+        )
+        done["method added"] += 1
+        model = f"{tag}-model-{index}"
+        release = f"2027-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+        models.append({"slug": model, "name": f"Model {tag} {index}", "release_date": release})
+        done["model added"] += 1
+        treated = [method, *(m["slug"] for m in pick(outside, 2))]
+        evidence += [
+            {"model": model, "method": slug, "strength": rng.choice(STRENGTHS)} for slug in treated
+        ]
+        done["treatment added"] += len(treated)
+
+    # Treatments outside the seed's branch: every piece of a pair set to a new strength.
+    pairs = sorted({(e["model"], e["method"]) for e in evidence if e["method"] not in seed_methods})
+    for pair in pick(pairs, 2 * each):
+        strength = rng.choice(STRENGTHS)
+        for piece in evidence:
+            if (piece["model"], piece["method"]) == pair:
+                piece["strength"] = strength
+        done["treatment strength set"] += 1
+
+    target.mkdir(parents=True, exist_ok=True)
+    rows = {
+        "nodes.jsonl": nodes,
+        "models.jsonl": models,
+        "sources.jsonl": sources,
+        "methods.jsonl": methods,
+        "evidence.jsonl": evidence,
+    }
+    for name in FILES:
+        _write(target, name, rows[name])
+    return done

@@ -1,0 +1,86 @@
+"""`taxonomy generate --next-of`: the next version of a dataset, with a seeded, known mix
+of every change history records. Loaded over the dataset (and over itself again), the
+API's `changes` are the independent reference's (tests/reference_history.py), on each
+database; the counts the generator reports are the changes the reference finds."""
+
+import filecmp
+from collections.abc import Callable
+from pathlib import Path
+
+from click.testing import CliRunner
+from test_history import _FIELDS, _all_changes, _as_tuples, expected_changes
+
+from api.cli import main
+from api.generate_next import next_version
+from api.ingest.files import FILES
+from api.ingest.load import load_directory
+from api.settings import DEFAULT_FIXTURES_DIR
+
+from conftest import Api, serve
+
+
+def test_the_same_seed_writes_the_same_version(tmp_path: Path) -> None:
+    first = next_version(DEFAULT_FIXTURES_DIR, tmp_path / "a", seed=7)
+    again = next_version(DEFAULT_FIXTURES_DIR, tmp_path / "b", seed=7)
+    other = next_version(DEFAULT_FIXTURES_DIR, tmp_path / "c", seed=8)
+    assert first == again
+    assert not filecmp.cmpfiles(tmp_path / "a", tmp_path / "b", FILES, shallow=False)[1]
+    assert filecmp.cmpfiles(tmp_path / "a", tmp_path / "c", FILES, shallow=False)[1]
+    assert other  # a mix, whatever the seed
+
+
+def test_the_reported_mix_is_what_the_reference_finds(tmp_path: Path) -> None:
+    done = next_version(DEFAULT_FIXTURES_DIR, tmp_path / "next", seed=3, each=4)
+    expected = expected_changes(DEFAULT_FIXTURES_DIR, tmp_path / "next")
+
+    def count(record: str, kind: str) -> int:
+        return sum(1 for change in expected[record] if change[0] == kind)
+
+    for record, kind, key in [
+        ("nodes", "RENAMED", "node renamed"),
+        ("nodes", "MOVED", "node moved"),
+        ("methods", "ADDED", "method added"),
+        ("methods", "REMOVED", "method removed"),
+        ("methods", "MOVED", "method moved"),
+        ("methods", "RENAMED", "method renamed"),
+        ("models", "ADDED", "model added"),
+        ("models", "REMOVED", "model removed"),
+    ]:
+        assert done[key] == 4, (key, done)
+        assert count(record, kind) == done[key], (record, kind)
+    assert done["treatment added"] == count("treatments", "ADDED")
+
+
+def test_changes_over_generated_versions_match_the_reference(
+    backend: str, new_database: Callable[[str, str], str], tmp_path: Path
+) -> None:
+    second = tmp_path / "second"
+    third = tmp_path / "third"
+    next_version(DEFAULT_FIXTURES_DIR, second, seed=1)
+    next_version(second, third, seed=2)
+    folders = [DEFAULT_FIXTURES_DIR, second, third]
+    url = new_database(backend, "generated_next")
+    for folder in folders:
+        load_directory(folder, url)
+    with serve(url) as client:
+        api = Api(client, url)
+        for since, until in [(1, 2), (2, 3), (1, 3)]:
+            expected = expected_changes(folders[since - 1], folders[until - 1])
+            assert expected["methods"], "a generated version changes methods"
+            for record in _FIELDS:
+                rows = _all_changes(api, record, since, until)
+                assert _as_tuples(rows, record) == expected[record], (since, until, record)
+
+
+def test_the_cli_writes_and_describes_the_next_version(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["generate", str(tmp_path / "next"), "--next-of", str(DEFAULT_FIXTURES_DIR)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "3 method added" in result.output
+    assert sorted(path.name for path in (tmp_path / "next").iterdir()) == sorted(FILES)
+    refused = CliRunner().invoke(
+        main, ["generate", str(tmp_path / "next"), "--next-of", str(DEFAULT_FIXTURES_DIR)]
+    )
+    assert refused.exit_code != 0
+    assert "is not empty" in refused.output
