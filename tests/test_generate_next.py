@@ -7,6 +7,7 @@ import filecmp
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from test_history import _FIELDS, _all_changes, _as_tuples, expected_changes
 
@@ -16,7 +17,7 @@ from api.ingest.files import FILES
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 
-from conftest import Api, serve
+from conftest import DATASETS, Api, serve
 
 
 def test_the_same_seed_writes_the_same_version(tmp_path: Path) -> None:
@@ -70,6 +71,27 @@ def test_changes_over_generated_versions_match_the_reference(
             for record in _FIELDS:
                 rows = _all_changes(api, record, since, until)
                 assert _as_tuples(rows, record) == expected[record], (since, until, record)
+
+
+@pytest.mark.parametrize("dataset", ["pwc", "go"])
+def test_changes_over_a_real_datasets_next_version_match_the_reference(
+    backend: str, new_database: Callable[[str, str], str], tmp_path: Path, dataset: str
+) -> None:
+    """The real datasets, edited by the generator (no seed node there: nothing is kept
+    back), loaded one over the other."""
+    original = Path(DATASETS[dataset])
+    edited = tmp_path / "next"
+    done = next_version(original, edited, seed=5, each=4)
+    assert done["method moved"] == 4
+    url = new_database(backend, f"next_{dataset}")
+    load_directory(original, url)
+    load_directory(edited, url)
+    expected = expected_changes(original, edited)
+    with serve(url) as client:
+        api = Api(client, url)
+        for record in _FIELDS:
+            rows = _all_changes(api, record, 1, 2)
+            assert _as_tuples(rows, record) == expected[record], record
 
 
 def test_the_cli_writes_and_describes_the_next_version(tmp_path: Path) -> None:
