@@ -5,7 +5,8 @@
 //     every page type loads without console errors, has a title and passes axe-core (no
 //     serious or critical violation, light and dark); the seed node's text is the seed
 //     page's; one GraphQL round trip per page, persisted-query GETs; links, back, forward
-//     and reload; search by keyboard only; 360 to 1,600 px wide; an API error's message.
+//     and reload; search by keyboard only; 360 to 1,600 px wide; an API error's message; the
+//     adoption charts of the seed node and a method have the API's periods as bars.
 //   node browser-test.mjs BASE_URL hostile ARTIFACTS_DIR
 //     names made of markup and script (tests/test_browser.py's dataset) show as text; the
 //     server keeps no persisted query, so each page falls back to POSTing its document.
@@ -116,6 +117,36 @@ async function pageType(name, path, titleHas, status = 200) {
   step(`${name} (${path}): HTTP ${status}, title "${title}", one persisted GET, axe clean light and dark`);
 }
 
+/** The API's own adoption series for ``field`` (a query's selection), asked outside the page. */
+async function apiAdoption(field) {
+  const response = await fetch(`${base}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: `{ ${field} { adoption { period models cumulativeModels } } }` }),
+  });
+  const { data } = await response.json();
+  return Object.values(data)[0].adoption;
+}
+
+/** The open page's adoption chart: a bar per period of the API's series, and the hidden
+ * table's numbers (what a screen reader reads) the API's, period by period. */
+async function checkAdoption(name, field) {
+  const expected = await apiAdoption(field);
+  if (!expected.length) fail(`${name}: the API's adoption series is empty, nothing to chart`);
+  const bars = await page.locator(".adoption svg rect.bar").count();
+  if (bars !== expected.length) fail(`${name}: ${bars} bars in the adoption chart, the API has ${expected.length} periods`);
+  const rows = await page.locator(".adoption table tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [...tr.children].map((cell) => cell.textContent)),
+  );
+  const wanted = expected.map((point) => [point.period, String(point.models), String(point.cumulativeModels)]);
+  if (JSON.stringify(rows) !== JSON.stringify(wanted)) {
+    fail(`${name}: the adoption table ${JSON.stringify(rows)} is not the API's ${JSON.stringify(wanted)}`);
+  }
+  const line = (await page.locator(".adoption svg polyline.total").getAttribute("points")) ?? "";
+  if (line.split(" ").length !== expected.length) fail(`${name}: the running-total line has points ${line}`);
+  step(`${name}: the adoption chart has the API's ${bars} periods as bars, a line and a table of the numbers`);
+}
+
 async function fixtures(seedFile) {
   const seed = (await readFile(seedFile, "utf8")).split("\n").map((l) => l.trim()).filter(Boolean);
   const seedPath = "/nodes/optimization/training-parallelism";
@@ -137,6 +168,7 @@ async function fixtures(seedFile) {
   }
   summary.seedRows = rows.length - 1;
   step(`the seed page's ${seed.length} lines show in order; its ${rows.length - 1} By-model rows exactly`);
+  await checkAdoption("the seed page", 'node(path: "optimization/training-parallelism")');
 
   // A repeat view: the hash is known now, so one GET and no POST.
   await open(seedPath);
@@ -187,6 +219,7 @@ async function fixtures(seedFile) {
   step("axe-core reports an image without alt as critical (so it is really checking)");
   await pageType("model", "/models/kimi-k3", "Kimi K3");
   await pageType("method", "/methods/expert-parallelism", "Expert Parallelism");
+  await checkAdoption("the method page", 'method(slug: "expert-parallelism")');
   await pageType("search", "/search?q=parallel", "parallel");
   await pageType("unknown node", "/nodes/optimization/no-such-node", "No node", 404);
   if (!(await page.locator("main").innerText()).includes("This taxonomy has no node at optimization/no-such-node")) {

@@ -111,7 +111,7 @@ export type BrowserMethodQueryVariables = Exact<{
 }>;
 
 
-export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatments: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidence: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string, url: string | null } | null }> }> } | null };
+export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, adoption: Array<{ period: string, models: number, cumulativeModels: number }>, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatments: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidence: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string, url: string | null } | null }> }> } | null };
 
 export type BrowserModelQueryVariables = Exact<{
   slug: string;
@@ -130,7 +130,7 @@ export type BrowserNodeQueryVariables = Exact<{
 }>;
 
 
-export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> }, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methods: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> }> } } | null };
+export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, models: number, cumulativeModels: number }>, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> }, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methods: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> }> } } | null };
 
 export type BrowserSearchQueryVariables = Exact<{
   query: string;
@@ -249,6 +249,11 @@ export const BrowserMethodDocument = new TypedDocumentString(`
     aliases
     strongest
     modelCount
+    adoption {
+      period
+      models
+      cumulativeModels
+    }
     node {
       id
       name
@@ -373,6 +378,11 @@ export const BrowserNodeDocument = new TypedDocumentString(`
         methodsFiledHere
         modelsInBranch
       }
+    }
+    adoption {
+      period
+      models
+      cumulativeModels
     }
     methods(scope: HERE, first: 100) {
       totalCount
