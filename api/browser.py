@@ -29,7 +29,14 @@ MANIFEST = "manifest.json"
 # The browser's operations by sha256, written by the build: registered at start.
 PERSISTED = "persisted-queries.json"
 # The built pages' URLs (DESIGN.md §6); the script tells them apart.
-PAGE_PATHS = ("/", "/nodes/{path:path}", "/models/{slug}", "/methods/{slug}", "/search")
+PAGE_PATHS = (
+    "/",
+    "/nodes/{path:path}",
+    "/models/{slug}",
+    "/methods/{slug}",
+    "/search",
+    "/changes",
+)
 
 # Whether a page's subject exists, asked as any client would; an unknown one's page is a 404
 # (its script says so in words). By kind (the URL's first segment): the query, the parameter.
