@@ -40,7 +40,8 @@ export function AdoptionChart({ points, subject }: { points: Point[]; subject: s
     <section aria-labelledby="adoption" class="adoption">
       <h2 id="adoption">Adoption</h2>
       <p>
-        Models treating {subject}, by the quarter of their release: {plural(last.cumulativeModels, "model")} from{" "}
+        Models treating {subject}, by the quarter of their release (models without a release date are not
+        counted): {plural(last.cumulativeModels, "model")} from{" "}
         {first.period} to {last.period}. Bars: models released in the quarter; line: the running total.
       </p>
       <svg class="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} aria-hidden="true" focusable="false">
