@@ -349,7 +349,7 @@ async function changes() {
   await page.getByRole("link", { name: "Fresh Method", exact: true }).click();
   await page.locator("main h1", { hasText: "Fresh Method" }).waitFor();
   step("the changes page lists the edits per kind, each linked to its page");
-  await pageType("unknown release", "/changes?since=9", "No such release");
+  await pageType("unknown release", "/changes?since=9", "No such release", 404);
   const said = await page.locator("main").innerText();
   if (!said.includes("there is no release 9")) fail(`the unknown release's page says: ${said}`);
   step("an unknown release's changes page says there is no such release");

@@ -66,7 +66,14 @@ def test_each_page_url_serves_the_browser(tiny: Api, path: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/nodes/no/such/node", "/nodes/alpha/gamma", "/models/nobody", "/methods/nothing"]
+    "path",
+    [
+        "/nodes/no/such/node",
+        "/nodes/alpha/gamma",
+        "/models/nobody",
+        "/methods/nothing",
+        "/changes?since=9",
+    ],
 )
 def test_an_unknown_subjects_page_is_a_404(tiny: Api, path: str) -> None:
     """Its script says so in words (the browser test reads it); a crawler or a link checker
