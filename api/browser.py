@@ -29,14 +29,23 @@ MANIFEST = "manifest.json"
 # The browser's operations by sha256, written by the build: registered at start.
 PERSISTED = "persisted-queries.json"
 # The built pages' URLs (DESIGN.md §6); the script tells them apart.
-PAGE_PATHS = ("/", "/nodes/{path:path}", "/models/{slug}", "/methods/{slug}", "/search")
+PAGE_PATHS = (
+    "/",
+    "/nodes/{path:path}",
+    "/models/{slug}",
+    "/methods/{slug}",
+    "/search",
+    "/changes",
+)
 
 # Whether a page's subject exists, asked as any client would; an unknown one's page is a 404
-# (its script says so in words). By kind (the URL's first segment): the query, the parameter.
+# (its script says so in words). By kind (the URL's first segment): the query, and where the
+# key is: a path parameter, or (the changes page) the release number in the query string.
 SUBJECTS = {
     "nodes": ("query PageSubject($key: String!) { subject: node(path: $key) { id } }", "path"),
     "models": ("query PageSubject($key: String!) { subject: model(slug: $key) { id } }", "slug"),
     "methods": ("query PageSubject($key: String!) { subject: method(slug: $key) { id } }", "slug"),
+    "changes": ("query PageSubject($key: Int!) { subject: release(number: $key) { id } }", "since"),
 }
 
 # What a page may load: its own script and style sheet (no inline script or style), and
@@ -107,16 +116,22 @@ def browser_page() -> tuple[str, str]:
 async def _unknown(schema: Schema, request: Request, document: str, parameter: str) -> bool:
     """Whether the page's subject is known not to exist (a failed look-up is no answer:
     the page then says what the API says)."""
+    key: str | int | None = request.path_params.get(parameter)
+    if key is None:
+        # A release number; anything else is for the page to explain (it asks for one).
+        number = request.query_params.get(parameter, "")
+        if not (number.isascii() and number.isdigit()):
+            return False
+        key = int(number)
     context = Context.for_request(request.app.state.request_engine, request)
-    result = await schema.execute(
-        document, variable_values={"key": request.path_params[parameter]}, context_value=context
-    )
+    result = await schema.execute(document, variable_values={"key": key}, context_value=context)
     return not result.errors and result.data is not None and result.data["subject"] is None
 
 
 def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[HTMLResponse]]:
     """Any of the browser's pages (the script finds the page's subject in the URL); 404
-    when it names a node, model or method that does not exist, asked of ``schema``."""
+    when it names a node, model, method or release (`/changes?since=`) that does not
+    exist, asked of ``schema``."""
 
     async def page(request: Request) -> HTMLResponse:
         html, policy = browser_page()

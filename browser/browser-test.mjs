@@ -5,7 +5,12 @@
 //     every page type loads without console errors, has a title and passes axe-core (no
 //     serious or critical violation, light and dark); the seed node's text is the seed
 //     page's; one GraphQL round trip per page, persisted-query GETs; links, back, forward
-//     and reload; search by keyboard only; 360 to 1,600 px wide; an API error's message.
+//     and reload; search by keyboard only; 360 to 1,600 px wide; an API error's message; the
+//     adoption charts of the seed node and a method have the API's periods as bars.
+//   node browser-test.mjs BASE_URL changes ARTIFACTS_DIR
+//     after the fixtures and an edited copy of them (tests/test_browser.py's edits): the home
+//     page shows release 2 and its counts, the changes page lists the edits with links, and
+//     an unknown release's page says so.
 //   node browser-test.mjs BASE_URL hostile ARTIFACTS_DIR
 //     names made of markup and script (tests/test_browser.py's dataset) show as text; the
 //     server keeps no persisted query, so each page falls back to POSTing its document.
@@ -20,8 +25,8 @@ import { chromium } from "playwright-core";
 import { localChromium } from "../tests/local_chromium.mjs";
 
 const [base, mode, ...rest] = process.argv.slice(2);
-if (!["fixtures", "hostile"].includes(mode) || !base) {
-  console.error("usage: node browser-test.mjs BASE fixtures SEED.txt DIR | BASE hostile DIR");
+if (!["fixtures", "hostile", "changes"].includes(mode) || !base) {
+  console.error("usage: node browser-test.mjs BASE fixtures SEED.txt DIR | BASE hostile|changes DIR");
   process.exit(2);
 }
 const summary = { mode, screenshots: [], axe: {}, checks: [] };
@@ -116,6 +121,36 @@ async function pageType(name, path, titleHas, status = 200) {
   step(`${name} (${path}): HTTP ${status}, title "${title}", one persisted GET, axe clean light and dark`);
 }
 
+/** The API's own adoption series for ``field`` (a query's selection), asked outside the page. */
+async function apiAdoption(field) {
+  const response = await fetch(`${base}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: `{ ${field} { adoption { period models cumulativeModels } } }` }),
+  });
+  const { data } = await response.json();
+  return Object.values(data)[0].adoption;
+}
+
+/** The open page's adoption chart: a bar per period of the API's series, and the hidden
+ * table's numbers (what a screen reader reads) the API's, period by period. */
+async function checkAdoption(name, field) {
+  const expected = await apiAdoption(field);
+  if (!expected.length) fail(`${name}: the API's adoption series is empty, nothing to chart`);
+  const bars = await page.locator(".adoption svg rect.bar").count();
+  if (bars !== expected.length) fail(`${name}: ${bars} bars in the adoption chart, the API has ${expected.length} periods`);
+  const rows = await page.locator(".adoption table tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [...tr.children].map((cell) => cell.textContent)),
+  );
+  const wanted = expected.map((point) => [point.period, String(point.models), String(point.cumulativeModels)]);
+  if (JSON.stringify(rows) !== JSON.stringify(wanted)) {
+    fail(`${name}: the adoption table ${JSON.stringify(rows)} is not the API's ${JSON.stringify(wanted)}`);
+  }
+  const line = (await page.locator(".adoption svg polyline.total").getAttribute("points")) ?? "";
+  if (line.split(" ").length !== expected.length) fail(`${name}: the running-total line has points ${line}`);
+  step(`${name}: the adoption chart has the API's ${bars} periods as bars, a line and a table of the numbers`);
+}
+
 async function fixtures(seedFile) {
   const seed = (await readFile(seedFile, "utf8")).split("\n").map((l) => l.trim()).filter(Boolean);
   const seedPath = "/nodes/optimization/training-parallelism";
@@ -137,6 +172,7 @@ async function fixtures(seedFile) {
   }
   summary.seedRows = rows.length - 1;
   step(`the seed page's ${seed.length} lines show in order; its ${rows.length - 1} By-model rows exactly`);
+  await checkAdoption("the seed page", 'node(path: "optimization/training-parallelism")');
 
   // A repeat view: the hash is known now, so one GET and no POST.
   await open(seedPath);
@@ -172,6 +208,11 @@ async function fixtures(seedFile) {
   step(`the layout holds at 360, 768 and 1,600 px; background ${light} light, ${dark} dark`);
 
   await pageType("home", "/", "Taxonomy browser");
+  const home = await page.locator("main").innerText();
+  if (!home.includes("Release 1, loaded ") || !home.includes("The first release: there is no release before it")) {
+    fail(`the home page does not show the first release:\n${home}`);
+  }
+  step("the home page shows release 1 as the first release");
   // axe-core itself finds what it should: an image without a text alternative (critical).
   await page.evaluate(() => {
     const image = document.createElement("img");
@@ -187,6 +228,7 @@ async function fixtures(seedFile) {
   step("axe-core reports an image without alt as critical (so it is really checking)");
   await pageType("model", "/models/kimi-k3", "Kimi K3");
   await pageType("method", "/methods/expert-parallelism", "Expert Parallelism");
+  await checkAdoption("the method page", 'method(slug: "expert-parallelism")');
   await pageType("search", "/search?q=parallel", "parallel");
   await pageType("unknown node", "/nodes/optimization/no-such-node", "No node", 404);
   if (!(await page.locator("main").innerText()).includes("This taxonomy has no node at optimization/no-such-node")) {
@@ -283,6 +325,37 @@ async function fixtures(seedFile) {
   step("an API error shows as a message on the page");
 }
 
+/** After loading the fixtures, then an edited copy: node `serving` renamed "model serving",
+ * method `fresh-method` ("Fresh Method") added at training parallelism. */
+async function changes() {
+  await pageType("home", "/", "Taxonomy browser");
+  const home = await page.locator("main").innerText();
+  for (const wanted of ["Release 2, loaded ", "against release 1: 2 changes", "Nodes: 1 renamed", "Methods: 1 added", "Models: none"]) {
+    if (!home.includes(wanted)) fail(`the home page lacks ${JSON.stringify(wanted)}:\n${home}`);
+  }
+  step("the home page shows release 2 and what it changed, per kind");
+  await page.getByRole("link", { name: "the changes, one by one" }).click();
+  await page.waitForURL(`${base}/changes?since=1&until=2`);
+  await page.locator("main h1", { hasText: "Changes from release 1 to 2" }).waitFor();
+  await pageType("changes", "/changes?since=1", "Changes from release 1 to 2");
+  const text = await page.locator("main").innerText();
+  for (const wanted of ["Nodes: 1", "model serving renamed from “serving”", "Methods: 1", "Fresh Method added"]) {
+    if (!text.includes(wanted)) fail(`the changes page lacks ${JSON.stringify(wanted)}:\n${text}`);
+  }
+  for (const [name, url] of [["model serving", "/nodes/inference/serving"], ["Fresh Method", "/methods/fresh-method"]]) {
+    const link = await page.getByRole("link", { name, exact: true }).getAttribute("href");
+    if (link !== url) fail(`the changes page links ${name} to ${link}, not ${url}`);
+  }
+  await page.getByRole("link", { name: "Fresh Method", exact: true }).click();
+  await page.locator("main h1", { hasText: "Fresh Method" }).waitFor();
+  step("the changes page lists the edits per kind, each linked to its page");
+  await pageType("unknown release", "/changes?since=9", "No such release", 404);
+  const said = await page.locator("main").innerText();
+  if (!said.includes("there is no release 9")) fail(`the unknown release's page says: ${said}`);
+  step("an unknown release's changes page says there is no such release");
+  clean("changes");
+}
+
 async function hostile() {
   const marks = ["<script>window.__pwned = 1</script>", '<img src=x onerror="window.__pwned = 2">', "<b>bold</b>"];
   const visits = [
@@ -318,6 +391,7 @@ async function hostile() {
 
 try {
   if (mode === "fixtures") await fixtures(rest[0]);
+  else if (mode === "changes") await changes();
   else await hostile();
   if (blocked.length) fail(`requests beyond this machine were made: ${blocked}`);
 } catch (error) {

@@ -8,6 +8,7 @@ markup in the data shows as text. Screenshots of each page are kept in the test'
 import gzip
 import json
 import re
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +36,7 @@ PAGES = [
     "/methods/m-bravo",
     "/search?q=alpha",
     "/search?q=no+such+thing",
+    "/changes?since=1",
 ]
 MAX_GZIPPED_BYTES = 150_000
 
@@ -64,7 +66,14 @@ def test_each_page_url_serves_the_browser(tiny: Api, path: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/nodes/no/such/node", "/nodes/alpha/gamma", "/models/nobody", "/methods/nothing"]
+    "path",
+    [
+        "/nodes/no/such/node",
+        "/nodes/alpha/gamma",
+        "/models/nobody",
+        "/methods/nothing",
+        "/changes?since=9",
+    ],
 )
 def test_an_unknown_subjects_page_is_a_404(tiny: Api, path: str) -> None:
     """Its script says so in words (the browser test reads it); a crawler or a link checker
@@ -230,6 +239,32 @@ def test_the_browser_in_headless_chromium(
     _drive("fixtures", url, str(SEED_PAGE), artifacts=tmp_path / "screenshots")
     for name in ("home", "node", "model", "method", "search", "unknown node"):
         assert (tmp_path / "screenshots" / f"{name}.png").is_file()
+
+
+def _edited_fixtures(folder: Path) -> Path:
+    """The fixtures with node `serving` renamed and a method added: release 2's changes."""
+    shutil.copytree(DEFAULT_FIXTURES_DIR, folder)
+    nodes = (folder / "nodes.jsonl").read_text(encoding="utf-8").splitlines()
+    renamed = [json.loads(line) for line in nodes if line.strip()]
+    for node in renamed:
+        if node["slug"] == "serving":
+            node["name"] = "model serving"
+    (folder / "nodes.jsonl").write_text("".join(json.dumps(n) + "\n" for n in renamed), "utf-8")
+    added = {"slug": "fresh-method", "name": "Fresh Method", "node": "training-parallelism"}
+    with (folder / "methods.jsonl").open("a", encoding="utf-8") as methods:
+        methods.write(json.dumps(added) + "\n")
+    return folder
+
+
+@chromium
+def test_the_changes_between_releases_in_headless_chromium(
+    backend: str, new_database: Callable[[str, str], str], tmp_path: Path
+) -> None:
+    url = new_database(backend, "changes")
+    load_directory(DEFAULT_FIXTURES_DIR, url)
+    load_directory(_edited_fixtures(tmp_path / "edited"), url)
+    _drive("changes", url, artifacts=tmp_path / "screenshots")
+    assert (tmp_path / "screenshots" / "changes.png").is_file()
 
 
 @chromium

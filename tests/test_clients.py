@@ -105,6 +105,7 @@ def test_there_are_example_operations() -> None:
         "BrowserModel",
         "BrowserMethod",
         "BrowserSearch",
+        "BrowserChanges",
     }
 
 

@@ -13,8 +13,16 @@ const ACCEPT = "application/graphql-response+json, application/json";
 type GraphQLError = { message: string; extensions?: { code?: string } };
 type Answer<T> = { data?: T | null; errors?: GraphQLError[] };
 
-/** What went wrong talking to the API, in words for the page. */
-export class ApiError extends Error {}
+/** What went wrong talking to the API, in words for the page; with the API's error code
+ * when it refused the request (BAD_USER_INPUT: the page asked for something not there). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+}
 
 function operationName(text: string): string {
   const name = /\b(?:query|mutation)\s+(\w+)/.exec(text)?.[1];
@@ -76,7 +84,10 @@ export async function execute<TResult, TVariables>(
     );
   }
   if (body.errors?.length) {
-    throw new ApiError(`The API refused the request: ${body.errors.map((e) => e.message).join("; ")}`);
+    throw new ApiError(
+      `The API refused the request: ${body.errors.map((e) => e.message).join("; ")}`,
+      body.errors[0].extensions?.code ?? null,
+    );
   }
   if (!body.data) throw new ApiError("The API answered without data. Reload to try again.");
   return body.data;

@@ -3,6 +3,7 @@
 // same HTML (an empty #app, this script and its style sheet) at each of those URLs.
 import { render } from "preact";
 
+import { ChangesPage } from "./pages/changes";
 import { HomePage } from "./pages/home";
 import { MethodPage } from "./pages/method";
 import { ModelPage } from "./pages/model";
@@ -26,12 +27,14 @@ function Page({ at }: { at: Route }) {
       return <MethodPage key={at.slug} slug={at.slug} />;
     case "search":
       return <SearchPage q={at.q} after={at.after} />;
+    case "changes":
+      return <ChangesPage since={at.since} until={at.until} cursors={at.cursors} />;
     default:
       return (
         <Problem title="No such page">
           <p>
             Nothing lives at <code>{at.path}</code>. Pages are <code>/nodes/…</code>, <code>/models/…</code>,{" "}
-            <code>/methods/…</code> and <code>/search?q=…</code>; start from <a href="/">the taxonomy’s roots</a>.
+            <code>/methods/…</code>, <code>/search?q=…</code> and <code>/changes?since=…</code>; start from <a href="/">the taxonomy’s roots</a>.
           </p>
         </Problem>
       );

@@ -7,7 +7,7 @@ import { ApiError, execute } from "./api";
 
 export type Loaded<T> =
   | { state: "loading" }
-  | { state: "error"; message: string }
+  | { state: "error"; message: string; code: string | null }
   | { state: "done"; data: T };
 
 export function useQuery<TResult, TVariables>(
@@ -29,7 +29,8 @@ export function useQuery<TResult, TVariables>(
       (error: unknown) => {
         if (abort.signal.aborted) return;
         const message = error instanceof ApiError ? error.message : `Unexpected error: ${String(error)}`;
-        setLoaded({ key, value: { state: "error", message } });
+        const code = error instanceof ApiError ? error.code : null;
+        setLoaded({ key, value: { state: "error", message, code } });
       },
     );
     return () => abort.abort();

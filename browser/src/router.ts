@@ -3,12 +3,21 @@
 // same page from it alone.
 import { useEffect, useState } from "preact/hooks";
 
+/** Each list of the changes page at its own page: the list's cursor, null for its first. */
+export type Cursors = Record<"nodes" | "methods" | "models" | "treatments", string | null>;
+
+/** A release number from the URL: a whole number, or null. */
+function releaseNumber(value: string | null): number | null {
+  return value && /^\d+$/.test(value) ? Number(value) : null;
+}
+
 export type Route =
   | { page: "home" }
   | { page: "node"; path: string; after: string | null; sort: string | null }
   | { page: "model"; slug: string }
   | { page: "method"; slug: string }
   | { page: "search"; q: string; after: string | null }
+  | { page: "changes"; since: number | null; until: number | null; cursors: Cursors }
   | { page: "missing"; path: string };
 
 function decoded(part: string): string | null {
@@ -25,6 +34,15 @@ export function route(url: URL): Route {
   const query = url.searchParams;
   if (path === "/") return { page: "home" };
   if (path === "/search") return { page: "search", q: query.get("q") ?? "", after: query.get("after") };
+  if (path === "/changes") {
+    const cursors = {
+      nodes: query.get("nodes"),
+      methods: query.get("methods"),
+      models: query.get("models"),
+      treatments: query.get("treatments"),
+    };
+    return { page: "changes", since: releaseNumber(query.get("since")), until: releaseNumber(query.get("until")), cursors };
+  }
   const [, kind, ...rest] = path.split("/");
   const slug = decoded(rest.join("/").replace(/\/+$/, ""));
   if (slug) {

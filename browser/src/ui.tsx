@@ -21,6 +21,11 @@ export function Badge({ strength }: { strength: Strength }) {
   return <span class={`badge badge-${word}`}>{word}</span>;
 }
 
+/** A DateTime from the API (ISO 8601, UTC) to the minute: 2026-12-02 07:58 UTC. */
+export function loadedAt(value: unknown): string {
+  return `${String(value).slice(0, 16).replace("T", " ")} UTC`;
+}
+
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }

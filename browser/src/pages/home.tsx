@@ -1,17 +1,63 @@
 // `/`: the taxonomy's roots with their counts (and their children, one click from any of
-// them), its totals, and the search box.
-import { BrowserHomeDocument } from "../../../clients/typescript/src/gql/graphql";
+// them), its totals, the search box, and the latest release with what it changed.
+import { BrowserHomeDocument, type BrowserHomeQuery } from "../../../clients/typescript/src/gql/graphql";
 import { useQuery } from "../query";
+import { changesUrl } from "./changes";
 import { href } from "../router";
 import { SearchBox } from "../search-box";
-import { ApiProblem, Heading, Loading, plural, useTitle } from "../ui";
+import { ApiProblem, Heading, Loading, loadedAt, plural, useTitle } from "../ui";
+
+type Release = BrowserHomeQuery["releases"]["nodes"][number];
+type Counts = NonNullable<Release["changes"]>["summary"]["nodes"];
+
+const KINDS = ["added", "removed", "moved", "renamed", "strengthened", "weakened"] as const;
+
+/** One kind of record's changes in words: "2 added, 1 renamed"; "none" when nothing. */
+function changed(counts: Counts): string {
+  const parts = KINDS.filter((kind) => counts[kind]).map((kind) => `${counts[kind]} ${kind}`);
+  return parts.length ? parts.join(", ") : "none";
+}
+
+/** The latest release: its number, when it was loaded, and what it changed against the one
+ * before it, per kind of record, with a link to the changes page. */
+function LatestRelease({ release }: { release: Release | undefined }) {
+  if (!release) return null;
+  const { changes } = release;
+  return (
+    <section aria-labelledby="latest-release" class="release">
+      <h2 id="latest-release">Latest release</h2>
+      <p>
+        Release {release.number}, loaded {loadedAt(release.loadedAt)}
+        {release.note ? ` (${release.note})` : ""}.
+      </p>
+      {!changes ? (
+        <p>The first release: there is no release before it to compare with.</p>
+      ) : changes.isEmpty ? (
+        <p>It changed nothing against release {changes.from.number}.</p>
+      ) : (
+        <>
+          <p>
+            What it changed against release {changes.from.number}: {plural(changes.summary.total, "change")} (
+            <a href={changesUrl(changes.from.number, release.number)}>the changes, one by one</a>).
+          </p>
+          <ul class="change-counts">
+            <li>Nodes: {changed(changes.summary.nodes)}</li>
+            <li>Methods: {changed(changes.summary.methods)}</li>
+            <li>Models: {changed(changes.summary.models)}</li>
+            <li>Treatments: {changed(changes.summary.treatments)}</li>
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
 
 export function HomePage() {
   const loaded = useQuery(BrowserHomeDocument, {});
   useTitle("Machine-learning techniques by model");
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "error") return <ApiProblem message={loaded.message} />;
-  const { taxonomy, roots } = loaded.data;
+  const { taxonomy, roots, releases } = loaded.data;
   return (
     <>
       <Heading>Machine-learning techniques, by the models that describe them</Heading>
@@ -21,6 +67,7 @@ export function HomePage() {
         {plural(taxonomy.evidenceCount, "piece")} of evidence).
       </p>
       <SearchBox id="home-search" />
+      <LatestRelease release={releases.nodes[0]} />
       <h2>Branches</h2>
       <ul class="cards">
         {roots.map((root) => (

@@ -1,6 +1,7 @@
 // `/methods/<slug>`: a method, where it is filed, its strongest treatment, and each model's
 // treatment of it with the evidence.
 import { BrowserMethodDocument } from "../../../clients/typescript/src/gql/graphql";
+import { AdoptionChart } from "../adoption-chart";
 import { useQuery } from "../query";
 import { href } from "../router";
 import { ApiProblem, Badge, Breadcrumb, ExternalLink, Heading, Loading, NotFound, plural, useTitle } from "../ui";
@@ -78,6 +79,7 @@ export function MethodPage({ slug }: { slug: string }) {
             <p>No model's documents describe this method.</p>
           )}
         </section>
+        <AdoptionChart points={method.adoption} subject="this method" />
       </article>
     </>
   );

@@ -8,6 +8,7 @@ import {
 } from "../../../clients/typescript/src/gql/graphql";
 import { useEffect } from "preact/hooks";
 
+import { AdoptionChart } from "../adoption-chart";
 import { useQuery } from "../query";
 import { href } from "../router";
 import { ApiProblem, Badge, Breadcrumb, Heading, Loading, NotFound, plural, useTitle } from "../ui";
@@ -176,6 +177,7 @@ export function NodePage({ path, after, sort }: { path: string; after: string | 
         <ByModel node={node} sort={chosen.key} after={after} />
         <Outline node={node} />
         <FiledHere node={node} />
+        <AdoptionChart points={node.adoption} subject={`this branch's methods`} />
       </article>
     </>
   );

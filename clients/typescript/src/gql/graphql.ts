@@ -4,6 +4,21 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** How a record changed between two releases. */
+export type ChangeKind =
+  /** Not in the first release; in the second. */
+  | 'ADDED'
+  /** A node under another parent, a method filed at another node. */
+  | 'MOVED'
+  /** In the first release; not in the second. */
+  | 'REMOVED'
+  /** The same slug with another name. */
+  | 'RENAMED'
+  /** A model treats the method more strongly than before. */
+  | 'STRENGTHENED'
+  /** A model treats the method less strongly than before. */
+  | 'WEAKENED';
+
 /** Narrows a list of methods; every given condition must hold. */
 export type MethodFilter = {
   /** Only methods in the branch of this node (by ID, slug, slug path or names path). */
@@ -101,17 +116,30 @@ export type Strength =
   /** The documents say the model uses it. */
   | 'USED';
 
+export type BrowserChangesQueryVariables = Exact<{
+  since: number;
+  until?: number | null | undefined;
+  first?: number | null | undefined;
+  nodesAfter?: string | null | undefined;
+  methodsAfter?: string | null | undefined;
+  modelsAfter?: string | null | undefined;
+  treatmentsAfter?: string | null | undefined;
+}>;
+
+
+export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, node: { id: string, slugPath: string } | null }> }, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, method: { id: string, slug: string } | null }> }, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, model: { id: string, slug: string } | null }> }, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, before: Strength | null, after: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } } };
+
 export type BrowserHomeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type BrowserHomeQuery = { taxonomy: { nodeCount: number, methodCount: number, modelCount: number, sourceCount: number, evidenceCount: number, loadedAt: string | null }, roots: Array<{ id: string, name: string, slugPath: string, description: string | null, counts: { methodsInBranch: number, modelsInBranch: number, childCount: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number } }> }> };
+export type BrowserHomeQuery = { taxonomy: { nodeCount: number, methodCount: number, modelCount: number, sourceCount: number, evidenceCount: number, loadedAt: string | null }, releases: { nodes: Array<{ id: string, number: number, loadedAt: string, note: string | null, changes: { isEmpty: boolean, from: { id: string, number: number }, summary: { total: number, nodes: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, methods: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, models: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, treatments: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number } } } | null }> }, roots: Array<{ id: string, name: string, slugPath: string, description: string | null, counts: { methodsInBranch: number, modelsInBranch: number, childCount: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number } }> }> };
 
 export type BrowserMethodQueryVariables = Exact<{
   slug: string;
 }>;
 
 
-export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatments: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidence: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string, url: string | null } | null }> }> } | null };
+export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, adoption: Array<{ period: string, models: number, cumulativeModels: number }>, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatments: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidence: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string, url: string | null } | null }> }> } | null };
 
 export type BrowserModelQueryVariables = Exact<{
   slug: string;
@@ -130,7 +158,7 @@ export type BrowserNodeQueryVariables = Exact<{
 }>;
 
 
-export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> }, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methods: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> }> } } | null };
+export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, models: number, cumulativeModels: number }>, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> }, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methods: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> }> } } | null };
 
 export type BrowserSearchQueryVariables = Exact<{
   query: string;
@@ -209,6 +237,103 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
+export const BrowserChangesDocument = new TypedDocumentString(`
+    query BrowserChanges($since: Int!, $until: Int, $first: Int = 50, $nodesAfter: String, $methodsAfter: String, $modelsAfter: String, $treatmentsAfter: String) {
+  changes(since: $since, until: $until) {
+    isEmpty
+    from {
+      id
+      number
+      loadedAt
+    }
+    to {
+      id
+      number
+      loadedAt
+    }
+    nodes(first: $first, after: $nodesAfter) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        kind
+        slug
+        name
+        fromPath
+        toPath
+        fromName
+        toName
+        node {
+          id
+          slugPath
+        }
+      }
+    }
+    methods(first: $first, after: $methodsAfter) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        kind
+        slug
+        name
+        fromPath
+        toPath
+        fromName
+        toName
+        method {
+          id
+          slug
+        }
+      }
+    }
+    models(first: $first, after: $modelsAfter) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        kind
+        slug
+        name
+        model {
+          id
+          slug
+        }
+      }
+    }
+    treatments(first: $first, after: $treatmentsAfter) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        kind
+        modelSlug
+        methodSlug
+        before
+        after
+        model {
+          id
+          slug
+          name
+        }
+        method {
+          id
+          slug
+          name
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BrowserChangesQuery, BrowserChangesQueryVariables>;
 export const BrowserHomeDocument = new TypedDocumentString(`
     query BrowserHome {
   taxonomy {
@@ -218,6 +343,60 @@ export const BrowserHomeDocument = new TypedDocumentString(`
     sourceCount
     evidenceCount
     loadedAt
+  }
+  releases(first: 1) {
+    nodes {
+      id
+      number
+      loadedAt
+      note
+      changes {
+        isEmpty
+        from {
+          id
+          number
+        }
+        summary {
+          total
+          nodes {
+            added
+            removed
+            moved
+            renamed
+            strengthened
+            weakened
+            total
+          }
+          methods {
+            added
+            removed
+            moved
+            renamed
+            strengthened
+            weakened
+            total
+          }
+          models {
+            added
+            removed
+            moved
+            renamed
+            strengthened
+            weakened
+            total
+          }
+          treatments {
+            added
+            removed
+            moved
+            renamed
+            strengthened
+            weakened
+            total
+          }
+        }
+      }
+    }
   }
   roots {
     id
@@ -249,6 +428,11 @@ export const BrowserMethodDocument = new TypedDocumentString(`
     aliases
     strongest
     modelCount
+    adoption {
+      period
+      models
+      cumulativeModels
+    }
     node {
       id
       name
@@ -373,6 +557,11 @@ export const BrowserNodeDocument = new TypedDocumentString(`
         methodsFiledHere
         modelsInBranch
       }
+    }
+    adoption {
+      period
+      models
+      cumulativeModels
     }
     methods(scope: HERE, first: 100) {
       totalCount
