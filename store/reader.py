@@ -196,7 +196,10 @@ class AsyncReader(Reader):
                 self._release_slot()  # taken, then connecting failed
                 return
             try:
-                if connection.in_transaction():
+                # A connection invalidated under a cancelled statement (a build stopped
+                # at shutdown, a request unwinding after its time limit) has no
+                # transaction left to commit: SQLAlchemy refuses, and closing it is all.
+                if connection.in_transaction() and not connection.invalidated:
                     # A read-only transaction ends the same either way, but psycopg
                     # forgets a connection's prepared statements on every ROLLBACK (it
                     # cannot tell which survive one): ended by rollbacks, no statement

@@ -9,7 +9,7 @@ during a build wait for that one build instead of starting their own.
 """
 
 import asyncio
-import contextlib
+import logging
 
 from sqlalchemy import select
 
@@ -22,6 +22,8 @@ from store.tables import DatasetRow, table_of
 # The latest searcher of each database (by URL), and the builds under way (by version).
 _current: dict[str, Searcher] = {}
 _building: dict[str, tuple[str, asyncio.Future[Searcher]]] = {}
+
+log = logging.getLogger(__name__)
 
 
 async def current_version(reader: Reader) -> str | None:
@@ -100,5 +102,9 @@ async def stop(database: str) -> None:
     for future in pending:
         future.cancel()
     for future in pending:
-        with contextlib.suppress(asyncio.CancelledError):
+        try:
             await future
+        except asyncio.CancelledError:
+            pass
+        except Exception as exc:  # a build that failed on its own: not the shutdown's
+            log.warning("a search catalogue build failed while stopping: %r", exc)

@@ -10,11 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx2 as httpx
+import psycopg
 import pytest
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 from tcp_proxy import TcpProxy
 
 from api.ingest.load import load_directory
+from store import search_cache
 from store.engines import make_async_engine
 from store.reader import AsyncReader, Deadline, StatementTimeoutError
 
@@ -186,3 +188,67 @@ def test_postgresql_stops_a_request_statement_at_its_deadline(
     seconds, setting = asyncio.run(scenario())
     assert seconds < 1.5, seconds
     assert setting == "0"
+
+
+@pytest.mark.skipif(POSTGRES_URL is None, reason="PostgreSQL only (TEST_DATABASE_URL)")
+def test_a_statement_cancelled_mid_flight_leaves_a_reader_that_closes_quietly(
+    new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """A search catalogue build cancelled at shutdown (or a request unwinding after its
+    time limit) is cancelled inside a statement; SQLAlchemy then invalidates the
+    connection, and the reader's close must not fail on the COMMIT it can no longer send
+    (it once did, and the server's shutdown failed with PendingRollbackError)."""
+    url = new_database("postgresql", "cancelled")
+    load_directory(tiny_folder, url)
+
+    async def scenario() -> int:
+        engine = make_async_engine(url, pool_size=1)
+        try:
+            reader = AsyncReader(engine)
+            statement = asyncio.ensure_future(reader.execute(text("SELECT pg_sleep(5)")))
+            await asyncio.sleep(0.3)
+            statement.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await statement
+            await reader.close()
+            later = AsyncReader(engine)  # the pool's one connection, replaced
+            value = (await later.execute(text("SELECT 1"))).scalar_one()
+            await later.close()
+            return int(value)
+        finally:
+            await engine.dispose()
+
+    assert asyncio.run(scenario()) == 1
+
+
+@pytest.mark.skipif(POSTGRES_URL is None, reason="PostgreSQL only (TEST_DATABASE_URL)")
+def test_stopping_while_the_search_catalogue_is_read_stops_cleanly(
+    new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """The build is held inside its read (another transaction locks the tables it
+    reads), then the server's shutdown stops it: stop() returns, raising nothing."""
+    url = new_database("postgresql", "build_stop")
+    load_directory(tiny_folder, url)
+    locker = psycopg.connect(make_url(url).set(drivername="postgresql").render_as_string(False))
+
+    async def scenario() -> bool:
+        engine = make_async_engine(url)
+        try:
+            reader = AsyncReader(engine)
+            version = await search_cache.current_version(reader)
+            await reader.close()
+            with locker.transaction():
+                locker.execute("LOCK TABLE node, method, model IN ACCESS EXCLUSIVE MODE")
+                building = search_cache.prepare(reader, version)
+                assert building is not None
+                await asyncio.sleep(0.5)
+                assert not building.done()  # waiting on the lock, inside a statement
+                await search_cache.stop(reader.database)
+            return building.cancelled()
+        finally:
+            await engine.dispose()
+
+    try:
+        assert asyncio.run(scenario())
+    finally:
+        locker.close()
