@@ -24,7 +24,7 @@ from schema.pagination import (
 )
 from schema.refs import MethodRef, ModelRef, NodeRef
 from schema.release import Release, release_version
-from store.list_page import list_page
+from store.change_lists import Filters, changes_count, changes_page, net_change
 from store.net_changes import KIND_ORDER, NetChange
 from store.release_changes import Comparison
 from store.releases import retained_range
@@ -283,19 +283,19 @@ class Changes:
             info, f"changes:{kind}:{self.comparison.since}:{self.comparison.until}", paging
         )
         node = await branch_of(info, within=within, branch=branch)
-        changes = await self.comparison.changes(kind)
-        if kinds is not None:
-            wanted = {str(k.value) for k in kinds}
-            changes = [change for change in changes if change.kind in wanted]
-        if node is not None:
-            changes = await self.comparison.within(kind, changes, node.slug)
-        keys = [(*change.key, KIND_ORDER.index(change.kind)) for change in changes]
-        page = list_page(changes, keys, request.window)
-        items = [await build(self.comparison, change) for change in page.rows]  # type: ignore[arg-type]
-        total = len(changes)
+        comparison = self.comparison
+        filters = Filters(
+            comparison.since,
+            comparison.until,
+            kinds=None if kinds is None else [str(k.value) for k in kinds],
+            branch=None if node is None else await comparison.branch_nodes(node.slug),
+        )
+        reader = info.context.reader
+        page = await changes_page(reader, kind, filters, request.window)
+        items = [await build(comparison, net_change(kind, row)) for row in page.rows]
 
         async def count() -> int:
-            return total
+            return await changes_count(reader, kind, filters)
 
         return connection_of(page, request.list_name, items, count)
 

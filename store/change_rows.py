@@ -9,10 +9,9 @@ from sqlmodel import col
 
 from store.net_changes import StateRow
 from store.reader import Reader
-from store.rows import Prepared, keys
+from store.rows import Prepared
 from store.tables import (
     MethodChangeRow,
-    MethodRow,
     ModelChangeRow,
     NodeChangeRow,
     NodeRow,
@@ -61,18 +60,6 @@ _TREATMENTS = _between(
     col(TreatmentChangeRow.before_rank),
     col(TreatmentChangeRow.after_rank),
 )
-_METHOD_ROWS_OF = Prepared.of(
-    select(
-        col(MethodChangeRow.release),
-        col(MethodChangeRow.slug),
-        col(MethodChangeRow.before_name),
-        col(MethodChangeRow.before_node),
-        col(MethodChangeRow.after_name),
-        col(MethodChangeRow.after_node),
-    )
-    .where(col(MethodChangeRow.slug).in_(keys()), col(MethodChangeRow.release) > _AFTER)
-    .order_by(col(MethodChangeRow.release))
-)
 
 
 def _named(row: Sequence[object], *, places: bool) -> StateRow:
@@ -109,23 +96,3 @@ _NODES_NOW = Prepared.of(
 async def nodes_now(reader: Reader) -> dict[str, tuple[str, str | None]]:
     """Every node served now: slug -> (name, parent slug)."""
     return {slug: (name, parent) for slug, name, parent in await reader.rows(_NODES_NOW)}
-
-
-_METHOD_NODES_NOW = Prepared.of(
-    select(col(MethodRow.slug), col(MethodRow.name), col(NodeRow.slug))
-    .join(NodeRow, col(NodeRow.id) == col(MethodRow.node_id))
-    .where(col(MethodRow.slug).in_(keys()))
-)
-
-
-async def methods_now_and_after(
-    reader: Reader, slugs: Sequence[str], after: int
-) -> tuple[dict[str, tuple[str, str | None]], list[StateRow]]:
-    """For methods by slug: their (name, node slug) now, and their change rows of the
-    releases after ``after``, in release order (with which to undo them back to then)."""
-    now = {
-        slug: (name, node)
-        for slug, name, node in await reader.rows(_METHOD_NODES_NOW, {"keys": list(slugs)})
-    }
-    rows = await reader.rows(_METHOD_ROWS_OF, {"keys": list(slugs), "after": after})
-    return now, [_named(row, places=True) for row in rows]

@@ -139,7 +139,11 @@ def _beyond(
         alternatives.append(
             and_(*(key.column == value for key, value in zip(keys, values, strict=True)))
         )
-    return or_(*alternatives)
+    # Implied by the alternatives, but a bound that the databases can read an index from:
+    # without it, SQLite reads a page past a cursor from the list's start.
+    first, start = keys[0].column, values[0]
+    within = first <= start if keys[0].descending != backward else first >= start
+    return and_(within, or_(*alternatives))
 
 
 def _bound(name: str, count: int) -> list[Any]:

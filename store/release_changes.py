@@ -1,10 +1,9 @@
-"""The net change between two retained releases, read and composed once: each kind's
-change rows are read once, the trees of both releases (for paths and branches) once,
-whatever the fields asked of it; and kept for the next requests, so that paging through
-a long list of changes costs its pages, not the whole list each time."""
+"""The net change between two retained releases as a whole: the trees of both releases
+(for paths and branches) and each kind's full list of changes (for counts), read and
+composed once whatever the fields asked of it, and kept for the next requests. Pages of
+the changes do not read the full lists: store.change_lists reads a page's own rows."""
 
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from store import change_rows
@@ -92,34 +91,15 @@ class Comparison:
             path_in(after, _place(change.after)),
         )
 
-    async def within(self, kind: str, changes: Sequence[NetChange], branch: str) -> list[NetChange]:
-        """The ``changes`` in the branch of node ``branch`` (a slug) in ``since`` or in
-        ``until``: a method moved out of the branch, or into it, is in both branches."""
+    async def branch_nodes(self, branch: str) -> tuple[list[str], list[str]]:
+        """The slugs of the nodes in the branch of node ``branch`` (a slug, itself
+        included) in release ``since`` and in ``until``."""
         before, after = await self.trees()
-        places: dict[tuple[str, ...], tuple[str | None, str | None]]
-        if kind == "node":
-            places = {c.key: (c.key[0], c.key[0]) for c in changes}
-        elif kind == "method":
-            places = {c.key: (_place(c.before), _place(c.after)) for c in changes}
-        else:  # treatments: their methods' nodes then
-            places = await self._treatment_places(changes)
-        return [
-            change
-            for change in changes
-            if branch in lineage(before, places[change.key][0])
-            or branch in lineage(after, places[change.key][1])
-        ]
+        return _branch_in(before, branch), _branch_in(after, branch)
 
-    async def _treatment_places(
-        self, changes: Sequence[NetChange]
-    ) -> dict[tuple[str, ...], tuple[str | None, str | None]]:
-        slugs = sorted({change.key[1] for change in changes})
-        now, rows = await change_rows.methods_now_and_after(self.reader, slugs, self.since)
-        then, later = tree_at(now, rows, self.since), tree_at(now, rows, self.until)
-        return {
-            change.key: (_place(then.get(change.key[1])), _place(later.get(change.key[1])))
-            for change in changes
-        }
+
+def _branch_in(tree: Tree, branch: str) -> list[str]:
+    return sorted(slug for slug in tree if branch in lineage(tree, slug))
 
 
 def _place(state: object) -> str | None:

@@ -9,8 +9,8 @@ import uuid
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, Column, Index, MetaData, SmallInteger
-from sqlmodel import Field, SQLModel
+from sqlalchemy import JSON, CheckConstraint, Column, Index, MetaData, SmallInteger, String
+from sqlmodel import AutoString, Field, SQLModel
 
 from store.strength import STRENGTHS
 
@@ -265,13 +265,30 @@ class ReleaseRow(SQLModel, table=True):
 # A change row says what one record (by slug) was in the release before and what it is in
 # this one: a null name means it did not exist. Composing rows gives the net change
 # between any two releases (store.net_changes); a record no load changed has no rows.
+# Keyed by record, then release: a page of changes (store.change_lists) walks the rows
+# of its records in key order from its cursor on, and stops when it is full. Their slugs
+# are in byte order (COLLATE "C" on PostgreSQL, as SQLite's and Python's own), whatever
+# the database's collation, so that both databases page them alike.
+BYTE_ORDER_SLUG: Any = AutoString().with_variant(String(collation="C"), "postgresql")
+
+
+class ChangeKindRow(SQLModel, table=True):
+    """The kinds of change (added, removed, moved, renamed, strengthened, weakened) by
+    their rank in that order (store.net_changes.KIND_ORDER): filled by migration 0010,
+    never by a load. Joined to a record's net change, it gives a row per kind of change
+    the record underwent (a node or a method both moved and renamed has two)."""
+
+    __tablename__ = "change_kind"
+
+    rank: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    name: str
 
 
 class NodeChangeRow(SQLModel, table=True):
     __tablename__ = "node_change"
 
+    slug: str = Field(primary_key=True, sa_type=BYTE_ORDER_SLUG)
     release: int = Field(foreign_key="release.number", primary_key=True)
-    slug: str = Field(primary_key=True, index=True)
     before_name: str | None = None
     after_name: str | None = None
     before_parent: str | None = None  # the parent's slug; null for a root
@@ -281,8 +298,8 @@ class NodeChangeRow(SQLModel, table=True):
 class MethodChangeRow(SQLModel, table=True):
     __tablename__ = "method_change"
 
+    slug: str = Field(primary_key=True, sa_type=BYTE_ORDER_SLUG)
     release: int = Field(foreign_key="release.number", primary_key=True)
-    slug: str = Field(primary_key=True, index=True)
     before_name: str | None = None
     after_name: str | None = None
     before_node: str | None = None  # the slug of the node it was filed at
@@ -292,8 +309,8 @@ class MethodChangeRow(SQLModel, table=True):
 class ModelChangeRow(SQLModel, table=True):
     __tablename__ = "model_change"
 
+    slug: str = Field(primary_key=True, sa_type=BYTE_ORDER_SLUG)
     release: int = Field(foreign_key="release.number", primary_key=True)
-    slug: str = Field(primary_key=True, index=True)
     before_name: str | None = None
     after_name: str | None = None
 
@@ -301,9 +318,9 @@ class ModelChangeRow(SQLModel, table=True):
 class TreatmentChangeRow(SQLModel, table=True):
     __tablename__ = "treatment_change"
 
+    model_slug: str = Field(primary_key=True, sa_type=BYTE_ORDER_SLUG)
+    method_slug: str = Field(primary_key=True, sa_type=BYTE_ORDER_SLUG)
     release: int = Field(foreign_key="release.number", primary_key=True)
-    model_slug: str = Field(primary_key=True)
-    method_slug: str = Field(primary_key=True)
     # Strength ranks (1 = core ... 3 = mentioned); null: no treatment.
     before_rank: int | None = Field(default=None, sa_type=SmallInteger)
     after_rank: int | None = Field(default=None, sa_type=SmallInteger)

@@ -6,6 +6,7 @@ that changes nothing); then a load that fails, which must record nothing."""
 
 import json
 import shutil
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import text
+from sqlalchemy import bindparam, create_engine, make_url, text
 
 from api.cli import main
 from api.ingest.dataset import DatasetError
@@ -475,3 +476,52 @@ def test_changes_page_backward_as_forward(history: History, record: str) -> None
     forward = _all_changes(history.api, record, 1, 3)
     assert forward, record  # the edits touch every kind
     assert _all_changes_backward(history.api, record, 1, 3) == forward
+
+
+# Slugs that a PostgreSQL database's collation orders otherwise than their bytes (ICU's
+# en-US puts '_' before '-' and '.', and all three before digits; bytes put '_' after).
+_COLLATION_SLUGS = ["a_b", "a-b", "a.b", "a0", "ab", "a-c", "a_0"]
+
+
+@pytest.mark.skipif(POSTGRES_URL is None, reason="PostgreSQL only (TEST_DATABASE_URL)")
+def test_changes_page_in_byte_order_whatever_the_database_collation(
+    tiny_folder: Path, tmp_path: Path
+) -> None:
+    """Change lists are paged by slug in byte order (as on SQLite and in Python), also in
+    a PostgreSQL database whose own collation (ICU en-US) orders the slugs otherwise."""
+    assert POSTGRES_URL is not None
+    admin = create_engine(
+        make_url(POSTGRES_URL).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
+    )
+    database = f"taxonomy_test_{uuid.uuid4().hex[:10]}_icu"
+    with admin.connect() as connection:
+        connection.execute(
+            text(
+                f'CREATE DATABASE "{database}" TEMPLATE template0 LOCALE_PROVIDER icu '
+                "ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"
+            )
+        )
+    try:
+        url = make_url(POSTGRES_URL).set(database=database).render_as_string(False)
+        edited = shutil.copytree(tiny_folder, tmp_path / "edited")
+        methods = _read(edited, "methods")
+        node = methods[0]["node"]
+        methods += [{"slug": s, "name": f"Method {s}", "node": node} for s in _COLLATION_SLUGS]
+        _write(edited, "methods", methods)
+        load_directory(tiny_folder, url)
+        load_directory(edited, url)
+        with make_sync_engine(url).connect() as connection:
+            by_database = connection.execute(
+                text("SELECT slug FROM method WHERE slug IN :slugs ORDER BY slug").bindparams(
+                    bindparam("slugs", expanding=True)
+                ),
+                {"slugs": _COLLATION_SLUGS},
+            ).scalars()
+            assert list(by_database) != sorted(_COLLATION_SLUGS)  # the collation differs
+        with serve(url) as client:
+            rows = _all_changes(Api(client, url), "methods", 1, 2)
+        assert [row["slug"] for row in rows] == sorted(_COLLATION_SLUGS)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'))
+        admin.dispose()

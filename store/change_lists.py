@@ -1,0 +1,267 @@
+"""The net changes of one kind of record between two releases as an SQL list, so that a
+page of them (store.paging's keyset pages) reads the change rows of its own records, not
+every change between the two releases.
+
+The same rule as store.net_changes, in SQL: a record's state in release `since` is the
+"before" of its earliest change row after `since`, its state in `until` the "after" of
+its latest row up to `until`; it changed when the two differ. A node or method both moved
+and renamed is two changes (one per kind), so the list's order is the record's key, then
+the kind's place in KIND_ORDER, as the in-memory list's (store.release_changes).
+
+Slugs are in byte order on both databases, as in Python (store.tables: the change
+tables' slugs are COLLATE "C" on PostgreSQL), and the tables are keyed by record, then
+release: a page walks the rows of its records from its cursor on.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from sqlalchemy import (
+    ColumnElement,
+    Integer,
+    and_,
+    bindparam,
+    case,
+    exists,
+    false,
+    literal,
+    or_,
+    select,
+)
+from sqlalchemy.orm import aliased, join
+from sqlmodel import col
+
+from store import paging
+from store.net_changes import KIND_ORDER, NetChange, State
+from store.paging import Page, SortKey, Template, Window
+from store.reader import Reader
+from store.rows import AnySelect, keys
+from store.tables import (
+    ChangeKindRow,
+    MethodChangeRow,
+    MethodRow,
+    ModelChangeRow,
+    NodeChangeRow,
+    NodeRow,
+    TreatmentChangeRow,
+)
+
+_SINCE = bindparam("since", type_=Integer)
+_UNTIL = bindparam("until", type_=Integer)
+RANK = {kind: rank for rank, kind in enumerate(KIND_ORDER)}
+
+# Per kind of record: its change table, its key columns, and for nodes and methods the
+# columns of where it sits (a node's parent, a method's node): moves count there.
+_TABLES: dict[str, Any] = {
+    "node": NodeChangeRow,
+    "method": MethodChangeRow,
+    "model": ModelChangeRow,
+    "treatment": TreatmentChangeRow,
+}
+_KEYS = {"treatment": ("model_slug", "method_slug")}
+_PLACES = {"node": ("before_parent", "after_parent"), "method": ("before_node", "after_node")}
+
+
+@dataclass(frozen=True)
+class ChangeList:
+    """The list's statement (parameters: since, until, and `kinds`, `branch`,
+    `branch_then`, `branch_now` as its shape asks) and its sort keys."""
+
+    statement: AnySelect
+    sort_keys: list[SortKey]
+
+
+@cache
+def change_list(
+    kind: str, dialect: str, *, by_kind: bool, in_branch: bool, one_release: bool
+) -> ChangeList:
+    """The net changes of ``kind`` (node, method, model, treatment); only those of the
+    kinds `kinds` (ranks in KIND_ORDER) when ``by_kind``; only those in the branch when
+    ``in_branch``: nodes whose slugs are in `branch`; methods filed at a node of
+    `branch_then` in `since` or of `branch_now` in `until`; treatments whose methods
+    were.
+
+    Each record's earliest change row after `since` (none of its rows lies between) is
+    joined with its latest up to `until`: no grouping, so that both databases read the
+    rows in key order and stop at the page's end. With ``one_release`` (`until` is the
+    release after `since`, the common case) a record's one row of `until` is both."""
+    table = _TABLES[kind]
+    key_names = _KEYS.get(kind, ("slug",))
+    start = aliased(table, name="start")
+    if one_release:
+        end: Any = start
+        joined: Any = start
+        in_range = [start.release == _UNTIL]
+    else:
+        end = aliased(table, name="finish")
+        earlier, latest = aliased(table, name="earlier"), aliased(table, name="latest")
+
+        def same_record(row: Any, as_row: Any) -> list[ColumnElement[bool]]:
+            return [getattr(row, name) == getattr(as_row, name) for name in key_names]
+
+        # Anti-joins both, not a max() or a grouping: PostgreSQL estimates those well
+        # enough to keep the plan that reads in key order and stops at the page's end.
+        first_in_range = ~exists().where(
+            *same_record(earlier, start),
+            earlier.release > _SINCE,
+            earlier.release < start.release,
+        )
+        last_in_range = ~exists().where(
+            *same_record(latest, end), latest.release > end.release, latest.release <= _UNTIL
+        )
+        joined = join(
+            start,
+            end,
+            and_(*same_record(end, start), end.release >= start.release, end.release <= _UNTIL),
+        )
+        in_range = [start.release > _SINCE, start.release <= _UNTIL, first_in_range, last_in_range]
+    key_columns = [getattr(start, name) for name in key_names]
+    if kind == "treatment":
+        before, after = start.before_rank, end.after_rank
+        rank: Any = case(
+            (before.is_(None), RANK["added"]),
+            (after.is_(None), RANK["removed"]),
+            (after < before, RANK["strengthened"]),
+            else_=RANK["weakened"],
+        )
+        statement = (
+            select(*key_columns, before, after, rank.label("rank"))
+            .select_from(joined)
+            .where(*in_range, before.is_distinct_from(after))
+        )
+        if in_branch:
+            method = start.method_slug
+            statement = statement.where(
+                or_(
+                    _method_place(method, _SINCE, dialect).in_(keys("branch_then")),
+                    _method_place(method, _UNTIL, dialect).in_(keys("branch_now")),
+                )
+            )
+        # One change per pair: the pair alone orders them.
+        sort_keys = [SortKey(column) for column in key_columns]
+    else:
+        was, now = start.before_name.is_not(None), end.after_name.is_not(None)
+        both = and_(was, now)
+        renamed = start.before_name != end.after_name
+        places = _PLACES.get(kind)
+        place_before: Any = getattr(start, places[0]) if places else literal(None)
+        place_after: Any = getattr(end, places[1]) if places else literal(None)
+        moved = place_before.is_distinct_from(place_after) if places else false()
+        # A record's kinds of change as at most two ranks (moved and renamed are the one
+        # pair), which look up their change_kind rows: computed from the record's rows,
+        # they make change_kind the inner side of the join, so both databases read the
+        # records in key order from the cursor on.
+        first = case(
+            (and_(~was, now), RANK["added"]),
+            (and_(was, ~now), RANK["removed"]),
+            (and_(both, moved), RANK["moved"]),
+            (and_(both, renamed), RANK["renamed"]),
+        )
+        second = case((and_(both, moved, renamed), RANK["renamed"]))
+        rank = col(ChangeKindRow.rank)
+        which = or_(rank == first, rank == second)
+        statement = (
+            select(
+                *key_columns,
+                start.before_name,
+                place_before.label("before_place"),
+                end.after_name,
+                place_after.label("after_place"),
+                rank,
+            )
+            .select_from(join(joined, ChangeKindRow, which))
+            .where(*in_range)
+        )
+        if in_branch and kind == "node":
+            statement = statement.where(start.slug.in_(keys("branch")))
+        elif in_branch:
+            statement = statement.where(
+                or_(place_before.in_(keys("branch_then")), place_after.in_(keys("branch_now")))
+            )
+        sort_keys = [*(SortKey(column) for column in key_columns), SortKey(rank)]
+    if by_kind:
+        statement = statement.where(rank.in_(keys("kinds")))
+    return ChangeList(statement, sort_keys)
+
+
+def _method_place(method: Any, release: Any, dialect: str) -> Any:
+    """The slug of the node method ``method`` was filed at in ``release`` (null when it
+    did not exist then): the "before" of its earliest change row after that release,
+    or, with none, where it is filed now."""
+    later = aliased(MethodChangeRow, name="later")
+    after_it = and_(col(later.slug) == method, col(later.release) > release)
+    then = (
+        select(col(later.before_node))
+        .where(after_it)
+        .order_by(col(later.release))
+        .limit(1)
+        .scalar_subquery()
+    )
+    now = (
+        select(col(NodeRow.slug))
+        .join(MethodRow, col(MethodRow.node_id) == col(NodeRow.id))
+        .where(col(MethodRow.slug) == _as_served(method, dialect))
+        .scalar_subquery()
+    )
+    return case((exists().where(after_it), then), else_=now)
+
+
+def _as_served(slug: Any, dialect: str) -> Any:
+    """A change table's slug compared in the served tables' collation: their indexes
+    serve only that one (PostgreSQL; the change tables' are COLLATE "C")."""
+    return slug.collate("default") if dialect == "postgresql" else slug
+
+
+def net_change(kind: str, row: Sequence[Any]) -> NetChange:
+    """A row of a change list as the change it stands for."""
+    if kind == "treatment":
+        model, method, before_rank, after_rank, rank = row
+        return NetChange(KIND_ORDER[rank], (model, method), before_rank, after_rank)
+    slug, before_name, before_place, after_name, after_place, rank = row
+    before: State = None if before_name is None else (before_name, before_place)
+    after: State = None if after_name is None else (after_name, after_place)
+    return NetChange(KIND_ORDER[rank], (slug,), before, after)
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which changes of a list: from release ``since`` to ``until``, of the kinds
+    ``kinds`` (names in KIND_ORDER; all when None), in a branch (``branch``: its nodes'
+    slugs in ``since`` and in ``until``; everywhere when None)."""
+
+    since: int
+    until: int
+    kinds: Sequence[str] | None = None
+    branch: tuple[Sequence[str], Sequence[str]] | None = None
+
+
+def _listing(reader: Reader, kind: str, filters: Filters) -> tuple[Template, list[SortKey]]:
+    by_kind, in_branch = filters.kinds is not None, filters.branch is not None
+    one_release = filters.until == filters.since + 1
+    listed = change_list(
+        kind, reader.dialect, by_kind=by_kind, in_branch=in_branch, one_release=one_release
+    )
+    params: dict[str, Any] = {"since": filters.since, "until": filters.until}
+    if filters.kinds is not None:
+        params["kinds"] = [RANK[name] for name in filters.kinds]
+    if filters.branch is not None:
+        then, now = filters.branch
+        if kind == "node":
+            params["branch"] = sorted({*then, *now})
+        else:
+            params["branch_then"], params["branch_now"] = list(then), list(now)
+    shape = ("changes", kind, reader.dialect, by_kind, in_branch, one_release)
+    return Template(listed.statement, shape, params), listed.sort_keys
+
+
+async def changes_page(reader: Reader, kind: str, filters: Filters, window: Window) -> Page:
+    """A page of the net changes of ``kind`` (rows for net_change)."""
+    listing, sort_keys = _listing(reader, kind, filters)
+    return await paging.keyset_page(reader, listing, sort_keys, window)
+
+
+async def changes_count(reader: Reader, kind: str, filters: Filters) -> int:
+    listing, _ = _listing(reader, kind, filters)
+    return await paging.count(reader, listing)
