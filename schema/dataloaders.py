@@ -114,6 +114,7 @@ class Loaders:
 
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
+        self._first_branch_treatments: dict[int, Batched[tuple[int, int], list[Any]]] = {}
 
     def _nodes_by(self, column: str) -> Batched[Any, NodeWithStats | None]:
         async def fetch(keys: list[Any]) -> list[NodeWithStats]:
@@ -253,6 +254,21 @@ class Loaders:
             return await treatments.branch_treatments(self.reader, node_models=keys)
 
         return Batched(many_each(fetch, lambda row: (row[3], row[0].model_id), lambda row: row[:3]))
+
+    def first_branch_treatments(self, limit: int) -> Batched[tuple[int, int], list[Any]]:
+        """(node id, model id) -> the first ``limit`` of branch_treatments_by_pair's list:
+        the first pages of By-model rows' `methodsConnection`, one statement a page."""
+        loader = self._first_branch_treatments.get(limit)
+        if loader is None:
+
+            async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+                return await treatments.first_branch_treatments(
+                    self.reader, node_models=keys, limit=limit
+                )
+
+            loader = Batched(many_each(fetch, lambda row: (row[3], row[0].model_id)))
+            self._first_branch_treatments[limit] = loader
+        return loader
 
     @cached_property
     def evidence_by_key(self) -> Batched[str, EvidenceRow | None]:

@@ -20,12 +20,15 @@ from schema.pagination import (
     Connection,
     First,
     Last,
+    PageRequest,
     Paging,
+    connection_of,
     paged,
 )
 from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
 from store import treatments
 from store.nodes import NodeWithStats
+from store.paging import Page
 from store.strength import WEAKEST_RANK
 from store.tables import BranchModelRow, ModelRow, NodeRow, TreatmentRow
 from store.treatments import TreatmentWithMethod
@@ -144,16 +147,41 @@ class ModelTreatment(RowBacked, Entity):
         last: Last = None,
         before: Before = None,
     ) -> Connection[MethodTreatment]:
+        paging = Paging(first, after, last, before)
+        if after is None and before is None and last is None:
+            return await self._first_methods(info, paging)
         return await model_treatments_connection(
-            info,
-            Paging(first, after, last, before),
-            model=self.model_row,
-            max_rank=WEAKEST_RANK,
-            within=self.node_pair[0],
+            info, paging, model=self.model_row, max_rank=WEAKEST_RANK, within=self.node_pair[0]
         )
+
+    async def _first_methods(self, info: Info, paging: Paging) -> Connection[MethodTreatment]:
+        """The first page, read with those of the page's other rows (one statement for a
+        whole By-model page, where each row's keyset page would be one statement each);
+        its cursors are the keyset pages', which read the pages after it."""
+        request = PageRequest.of(info, TREATMENTS_LIST, paging)
+        size = request.window.size
+        key = (self.row.node_id, self.row.model_id)
+        rows = await info.context.loaders.first_branch_treatments(size + 1).load(key)
+        shown = [row[:3] for row in rows[:size]]
+        page = Page(
+            rows=shown,
+            keys=[(treatment.strength_rank, method.name_rank) for treatment, method, _ in shown],
+            has_next=len(rows) > size,
+            has_previous=False,
+            total=self.row.method_count,  # every method of the branch the model treats
+        )
+        return connection_of(page, request.list_name, self._treatments(shown), _no_count)
 
     def _treatments(self, rows: Sequence[TreatmentWithMethod]) -> list[MethodTreatment]:
         return method_treatments(self.model_row, rows)
+
+
+# The name of a model's list of treatments in its cursors.
+TREATMENTS_LIST = "treatments"
+
+
+async def _no_count() -> int:
+    raise AssertionError("the first page brings its total along")
 
 
 def method_treatments(
@@ -175,7 +203,7 @@ async def model_treatments_connection(
     assert model_id is not None  # a row read from the database
     return await paged(
         info,
-        "treatments",
+        TREATMENTS_LIST,
         paging,
         read=lambda window: treatments.model_treatments_page(
             reader, model_id=model_id, max_rank=max_rank, within=within, window=window

@@ -52,13 +52,17 @@ def _pairs_statement(build: Callable[[PairsIn], AnySelect], groups: int) -> Prep
 
 
 async def rows_of_pairs(
-    reader: Reader, build: Callable[[PairsIn], AnySelect], pairs: Sequence[tuple[Any, Any]]
+    reader: Reader,
+    build: Callable[[PairsIn], AnySelect],
+    pairs: Sequence[tuple[Any, Any]],
+    params: dict[str, Any] | None = None,
 ) -> list[tuple[Any, ...]]:
-    """The rows of ``build(pairs_in)`` for ``pairs`` (see `_pairs_statement`)."""
+    """The rows of ``build(pairs_in)`` for ``pairs`` (see `_pairs_statement`), with the
+    statement's other ``params``."""
     grouped: dict[Any, list[Any]] = defaultdict(list)
     for a, b in pairs:
         grouped[a].append(b)
-    params: dict[str, Any] = {}
+    params = dict(params or {})
     for index, (a, bs) in enumerate(grouped.items()):
         params[f"a{index}"], params[f"b{index}"] = a, bs
     return await reader.rows(_pairs_statement(build, len(grouped)), params)

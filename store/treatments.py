@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.orm import aliased
 from sqlmodel import col
 
@@ -182,6 +182,54 @@ async def branch_treatments(
     """For (node, model): the model's treatments of the branch's methods (with the node's
     id), strongest first, then by method name: the methods of one By-model row."""
     rows = await rows_of_pairs(reader, _branch_treatments_of_pairs, node_models)
+    return [(row[0], row[1], row[2], row[3]) for row in rows]
+
+
+def _first_branch_treatments_of_pairs(pairs_in: PairsIn) -> AnySelect:
+    # The same rows as _branch_treatments_of_pairs, each numbered within its pair in the
+    # list's order: the caller keeps the first few of every pair.
+    number = (
+        func.row_number()
+        .over(
+            partition_by=(col(_BRANCH.id), col(TreatmentRow.model_id)),
+            order_by=(col(TreatmentRow.strength_rank), col(MethodRow.name_rank)),
+        )
+        .label("number")
+    )
+    ranked = (
+        select(
+            col(_BRANCH.id).label("node_id"),
+            col(TreatmentRow.model_id),
+            col(TreatmentRow.method_id),
+            number,
+        )
+        .join(MethodRow, col(MethodRow.id) == col(TreatmentRow.method_id))
+        .join(_BRANCH, in_branch(col(TreatmentRow.node_pre), _BRANCH))
+        .where(pairs_in([col(_BRANCH.id), col(TreatmentRow.model_id)]))
+        .subquery("ranked")
+    )
+    return (
+        _branch_treatments_of_pairs(pairs_in)
+        .join(
+            ranked,
+            and_(
+                ranked.c.node_id == col(_BRANCH.id),
+                ranked.c.model_id == col(TreatmentRow.model_id),
+                ranked.c.method_id == col(TreatmentRow.method_id),
+            ),
+        )
+        .where(ranked.c.number <= bindparam("limit"))
+    )
+
+
+async def first_branch_treatments(
+    reader: Reader, *, node_models: Sequence[tuple[int, int]], limit: int
+) -> list[tuple[TreatmentRow, MethodRow, MethodStatsRow, int]]:
+    """branch_treatments, but only the first ``limit`` of each (node, model): the first
+    pages of many By-model rows' methods in one statement."""
+    rows = await rows_of_pairs(
+        reader, _first_branch_treatments_of_pairs, node_models, {"limit": limit}
+    )
     return [(row[0], row[1], row[2], row[3]) for row in rows]
 
 
