@@ -87,6 +87,17 @@ async function shot(name) {
   summary.screenshots.push(path);
 }
 
+/** The open page at 360, 768 and 1,600 px wide: nothing scrolls sideways (a screenshot of each). */
+async function checkWidths(name) {
+  for (const width of [360, 768, 1600]) {
+    await page.setViewportSize({ width, height: 900 });
+    const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    if (scroll > inner) fail(`${name}: at ${width} px the page is ${scroll} px wide`);
+    await shot(`${name}-${width}px`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 /** Drops the console's line about a response of ``status``, which that page is meant to have. */
 function expectFailed(status) {
   const line = problems.findIndex((p) => p.startsWith("console error: Failed to load resource") && p.includes(`status of ${status}`));
@@ -191,13 +202,7 @@ async function fixtures(seedFile) {
   step(`a repeat view is one GET by hash (no document sent); largest contentful paint ${summary.seedLcpMs} ms`);
 
   // Layout from 360 to 1,600 px: nothing scrolls sideways; colours follow the scheme.
-  for (const width of [360, 768, 1600]) {
-    await page.setViewportSize({ width, height: 900 });
-    const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-    if (scroll > inner) fail(`at ${width} px the page is ${scroll} px wide`);
-    await shot(`node-${width}px`);
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await checkWidths("node");
   const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
   const light = await background();
   await page.emulateMedia({ colorScheme: "dark" });
@@ -338,10 +343,19 @@ async function changes() {
   await page.waitForURL(`${base}/changes?since=1&until=2`);
   await page.locator("main h1", { hasText: "Changes from release 1 to 2" }).waitFor();
   await pageType("changes", "/changes?since=1", "Changes from release 1 to 2");
-  const text = await page.locator("main").innerText();
-  for (const wanted of ["Nodes: 1", "model serving renamed from “serving”", "Methods: 1", "Fresh Method added"]) {
-    if (!text.includes(wanted)) fail(`the changes page lacks ${JSON.stringify(wanted)}:\n${text}`);
+  const shown = {};
+  for (const list of LISTS) shown[list] = await changeRows(list);
+  const wanted = {
+    nodes: [["model serving", "renamed", "from “serving”"]],
+    methods: [["Fresh Method", "added", ""]],
+    models: [],
+    treatments: [],
+  };
+  if (JSON.stringify(shown) !== JSON.stringify(wanted)) fail(`the changes page shows ${JSON.stringify(shown)}`);
+  for (const heading of ["Nodes 1", "Methods 1"]) {
+    if (!(await page.getByRole("heading", { name: heading, exact: true }).count())) fail(`no heading "${heading}"`);
   }
+  await checkWidths("changes");
   for (const [name, url] of [["model serving", "/nodes/inference/serving"], ["Fresh Method", "/methods/fresh-method"]]) {
     const link = await page.getByRole("link", { name, exact: true }).getAttribute("href");
     if (link !== url) fail(`the changes page links ${name} to ${link}, not ${url}`);
@@ -354,6 +368,15 @@ async function changes() {
   if (!said.includes("there is no release 9")) fail(`the unknown release's page says: ${said}`);
   step("an unknown release's changes page says there is no such release");
   clean("changes");
+}
+
+const LISTS = ["nodes", "methods", "models", "treatments"];
+
+/** The changes page's rows of one list, each its cells' text (as in the DOM, not as styled). */
+async function changeRows(list) {
+  return page
+    .locator(`section:has(> #changes-${list}) tbody tr`)
+    .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent.trim())));
 }
 
 async function hostile() {
