@@ -227,7 +227,9 @@ export function ChangesPage({ since, until, cursors }: { since: number | null; u
     );
   }
   if (!changes) return <Loading />;
-  const here = (next: Partial<Cursors>) => changesUrl(changes.from.number, until, next);
+  // Each list's next page is of these same two releases, even when `until` was left out and
+  // a newer release has come since: a cursor belongs to its comparison.
+  const here = (next: Partial<Cursors>) => changesUrl(changes.from.number, changes.to.number, next);
   return (
     <>
       <Heading>
