@@ -63,7 +63,7 @@ lint: install
 schema: install ## Regenerate schema.graphql after a schema change
 	$(VENV)/bin/taxonomy schema > schema.graphql
 
-bench: install ## Benchmark every system side by side; writes bench/RESULTS.md and bench/results.png
+bench: install browser ## Benchmark every system side by side (and the seed page's paint in Chromium); writes bench/RESULTS.md and bench/results.png
 	command -v wrk >/dev/null || apt-get install -y wrk
 	cd bench/postgraphile && npm ci --no-audit --no-fund --loglevel=error
 	$(VENV)/bin/python -m bench.run
