@@ -11,7 +11,7 @@ BROWSER_APP := api/static/browser/manifest.json
 BROWSER_MODULES := browser/node_modules/.package-lock.json
 AUDIT_MODULES := tests/http_audit/node_modules/.package-lock.json
 
-.PHONY: install browser serve test lint schema clean bench
+.PHONY: install browser serve test lint schema clean bench screenshot
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -52,6 +52,13 @@ browser: ## Debian's Chromium, for the tests of GraphiQL and the taxonomy browse
 serve: install ## Serve the default fixtures: the taxonomy browser on http://127.0.0.1:8000/, GraphiQL at /graphql
 	$(VENV)/bin/taxonomy serve
 
+screenshot: install browser ## docs/node-page.png (README's): the seed node's page on the fixtures, in headless Chromium
+	mkdir -p var && rm -f var/screenshot.db var/screenshot.db-wal var/screenshot.db-shm
+	$(VENV)/bin/taxonomy load fixtures --db sqlite:///var/screenshot.db >/dev/null
+	$(VENV)/bin/taxonomy serve --db sqlite:///var/screenshot.db --port 8765 >/dev/null 2>&1 & server=$$!; \
+	node browser/screenshot.mjs http://127.0.0.1:8765 /nodes/optimization/training-parallelism \
+		docs/node-page.png 1200 full; status=$$?; kill $$server; exit $$status
+
 test: install browser ## The whole suite: SQLite, plus PostgreSQL when TEST_DATABASE_URL is set; ruff and mypy
 	$(VENV)/bin/pytest
 
@@ -63,7 +70,7 @@ lint: install
 schema: install ## Regenerate schema.graphql after a schema change
 	$(VENV)/bin/taxonomy schema > schema.graphql
 
-bench: install ## Benchmark every system side by side; writes bench/RESULTS.md and bench/results.png
+bench: install browser ## Benchmark every system side by side (and the seed page's paint in Chromium); writes bench/RESULTS.md and bench/results.png
 	command -v wrk >/dev/null || apt-get install -y wrk
 	cd bench/postgraphile && npm ci --no-audit --no-fund --loglevel=error
 	$(VENV)/bin/python -m bench.run

@@ -9,7 +9,7 @@ import matplotlib
 matplotlib.use("Agg")  # no display; must precede pyplot
 import matplotlib.pyplot as plt
 
-from bench.results import Measurement, Results
+from bench.results import Measurement, PagePaint, Results
 
 FLOOR = {"sqlite": "floor SQLite", "postgresql": "floor PostgreSQL"}
 PEER = "peer PostGraphile"
@@ -198,6 +198,44 @@ def _loads(results: Results) -> list[str]:
     return [*lines, ""]
 
 
+def paint_table(paints: Iterable[PagePaint], api_p50_ms: dict[tuple[str, str], float]) -> list[str]:
+    """The seed page's paints, each beside the same server's one-client API p50 for W1 at
+    that scale (``api_p50_ms`` by (system, scale); "-" when not measured)."""
+    lines = [
+        "| scale | system | loads | LCP p50 ms | LCP min-max ms | FCP p50 ms | W1 API p50 ms "
+        "(one client) | largest paint |",
+        "|---|---|--:|--:|--:|--:|--:|---|",
+    ]
+    for paint in paints:
+        api = api_p50_ms.get((paint.system, paint.scale))
+        lines.append(
+            f"| {paint.scale} | {paint.system} | {paint.loads} | {paint.p50_ms:.0f} | "
+            f"{paint.min_ms:.0f}-{paint.max_ms:.0f} | {_fmt(paint.fcp_p50_ms, 0)} | "
+            f"{_fmt(api, 1)} | {paint.element} |"
+        )
+    return lines
+
+
+def _paints(results: Results) -> list[str]:
+    if not results.paints:
+        return []
+    api = {(found.system, found.scale): found.p50_ms for found in results.one_client}
+    return [
+        "## Seed page paint (largest contentful paint in headless Chromium)",
+        "",
+        "The seed node's page (`/nodes/optimization/training-parallelism`) opened in Debian's "
+        "headless Chromium (`bench/page_paint.py`, `browser/page-paint.mjs`), 1280 x 900, "
+        "each load in a new browser context (cold HTTP cache) after two uncounted loads, on "
+        "the same server as the one-client W1 figure beside it (response cache off), before "
+        "any run under load. LCP as Chromium reports it (PerformanceObserver, buffered), "
+        "read once the By-model rows are on screen; FCP is the first paint (the page's frame, "
+        "before its data).",
+        "",
+        *paint_table(results.paints, api),
+        "",
+    ]
+
+
 def markdown(results: Results, chart_name: str) -> str:
     scales = list(dict.fromkeys(m.scale for m in results.measurements))
     lines = [
@@ -233,6 +271,7 @@ def markdown(results: Results, chart_name: str) -> str:
     lines += _targets(results)
     for scale in scales:
         lines += [f"## Scale {scale}", "", *_table(results, scale), ""]
+    lines += _paints(results)
     lines += _loads(results)
     if results.notes:
         lines += ["## Notes", "", *(f"- {note}" for note in results.notes), ""]

@@ -31,6 +31,21 @@ class OneClient:
 
 
 @dataclass(frozen=True)
+class PagePaint:
+    """The seed page's largest contentful paint in headless Chromium, cold browser cache
+    (bench/page_paint.py): the figure a person sees, beside the API's."""
+
+    system: str
+    scale: str
+    loads: int
+    p50_ms: float
+    min_ms: float
+    max_ms: float
+    fcp_p50_ms: float | None  # first contentful paint ("Loading…"), for comparison
+    element: str  # what the largest paint was, most often
+
+
+@dataclass(frozen=True)
 class LoadFigures:
     scale: str
     rows: dict[str, int]
@@ -47,6 +62,7 @@ class Results:
     loads: list[LoadFigures] = field(default_factory=list)
     measurements: list[Measurement] = field(default_factory=list)
     one_client: list[OneClient] = field(default_factory=list)
+    paints: list[PagePaint] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def find(self, scale: str, workload: str, system: str) -> Measurement | None:

@@ -14,10 +14,13 @@ BENCH_WORKLOADS (e.g. W5: only those, at every scale of BENCH_SCALES; the system
 answer none of them are not started), BENCH_ROUNDS (3), BENCH_SECONDS (5 per round),
 BENCH_WARMUP_SECONDS (3 before counting statements, 1 before each timed run),
 BENCH_CONNECTIONS (32), BENCH_THREADS (2), BENCH_REPEATS (3 requests to count statements),
+BENCH_PAINT_LOADS (15 cold loads of the seed page in headless Chromium at S and L, for its
+largest contentful paint: bench/page_paint.py; 0 to skip),
 BENCH_OUT (the folder RESULTS.md and results.png are written to; bench/ when not given:
 a partial run written elsewhere leaves the committed results alone).
 """
 
+import dataclasses
 import os
 import signal
 import sys
@@ -27,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import datasets, loadgen, machine, report, settle, statements, systems
+from bench import datasets, loadgen, machine, page_paint, report, settle, statements, systems
 from bench.check_answers import check
 from bench.results import LoadFigures, Measurement, OneClient, Results
 from bench.source import Source, current
@@ -50,6 +53,7 @@ class Config:
     one_client: loadgen.Settings
     repeats: int
     rounds: int
+    paint_loads: int  # cold loads of the seed page in Chromium at S and L; 0: not measured
 
     @classmethod
     def from_env(cls) -> "Config":
@@ -68,6 +72,7 @@ class Config:
             one_client=loadgen.Settings(1, 1, 10 if not quick else seconds),
             repeats=int(os.environ.get("BENCH_REPEATS", "3")),
             rounds=int(os.environ.get("BENCH_ROUNDS", "1" if quick else "3")),
+            paint_loads=int(os.environ.get("BENCH_PAINT_LOADS", "5" if quick else "15")),
         )
 
 
@@ -245,16 +250,7 @@ def run_scale(
             raise SystemExit("the systems do not give the same answers:\n" + "\n".join(problems))
         _log(f"{scale}: same answers from {len(running)} systems")
         # Cache-off counts do not vary between requests; at M and L one request is enough.
-        repeats = config.repeats if scale == "S" else 1
-        config = Config(
-            config.scales,
-            config.workloads,
-            config.timed,
-            config.warmup,
-            config.one_client,
-            repeats,
-            config.rounds,
-        )
+        config = dataclasses.replace(config, repeats=config.repeats if scale == "S" else 1)
         # The one-client figures first, while nothing else has run: a heavy workload
         # (W4 at L) leaves the peer working on the requests its clients gave up on.
         seed_page = next((w for w in chosen if w.name == "W1"), None)
@@ -262,7 +258,16 @@ def run_scale(
             if seed_page is not None and system.kind == "server" and not system.cache:
                 quiet(databases, f"{scale} W1 {system.label}, one client", results.notes)
                 results.one_client.append(one_client(system, seed_page, scale, config))
-        peer_counts = statements.peer_on_the_wire(pg_url, chosen, repeats, LOG_DIR)
+        # The seed page as a person sees it, in headless Chromium: its largest contentful
+        # paint, cold browser cache, beside the one-client API figures above.
+        for system in running:
+            painted = config.paint_loads and scale in page_paint.SCALES
+            if painted and system.kind == "server" and not system.cache:
+                quiet(databases, f"{scale} seed page paint {system.label}", results.notes)
+                paint = page_paint.measure(system, scale, config.paint_loads)
+                results.paints.append(paint)
+                _log(f"{scale} seed page paint {system.label}: LCP p50 {paint.p50_ms:.0f} ms")
+        peer_counts = statements.peer_on_the_wire(pg_url, chosen, config.repeats, LOG_DIR)
         counted = {
             (system.label, workload.name): count_statements(
                 system,
@@ -327,6 +332,12 @@ def main(argv: Sequence[str] = ()) -> int:
             "TAXONOMY_RESPONSE_CACHE does not exist in this checkout yet: only the cache-off "
             "server was measured."
         )
+    unpainted = page_paint.missing() if config.paint_loads else "BENCH_PAINT_LOADS=0"
+    if unpainted:
+        results.notes.append(f"The seed page's paint was not measured: {unpainted}.")
+        config = dataclasses.replace(config, paint_loads=0)
+    else:
+        page_paint.ensure_built(source)
     started = time.monotonic()
     failed = False
     try:

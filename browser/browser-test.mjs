@@ -11,6 +11,11 @@
 //     after the fixtures and an edited copy of them (tests/test_browser.py's edits): the home
 //     page shows release 2 and its counts, the changes page lists the edits with links, and
 //     an unknown release's page says so.
+//   node browser-test.mjs BASE_URL paging ARTIFACTS_DIR
+//     after three releases, each list of /changes?since=1&until=2 walked page by page by its
+//     "Next 50" link and back by its "First" link (the other lists staying put, a reload
+//     keeping the page); /changes?since=1 pages the newest comparison. The rows of every page
+//     are printed in the summary, for tests/test_browser.py to compare with the reference.
 //   node browser-test.mjs BASE_URL hostile ARTIFACTS_DIR
 //     names made of markup and script (tests/test_browser.py's dataset) show as text; the
 //     server keeps no persisted query, so each page falls back to POSTing its document.
@@ -25,8 +30,8 @@ import { chromium } from "playwright-core";
 import { localChromium } from "../tests/local_chromium.mjs";
 
 const [base, mode, ...rest] = process.argv.slice(2);
-if (!["fixtures", "hostile", "changes"].includes(mode) || !base) {
-  console.error("usage: node browser-test.mjs BASE fixtures SEED.txt DIR | BASE hostile|changes DIR");
+if (!["fixtures", "hostile", "changes", "paging"].includes(mode) || !base) {
+  console.error("usage: node browser-test.mjs BASE fixtures SEED.txt DIR | BASE hostile|changes|paging DIR");
   process.exit(2);
 }
 const summary = { mode, screenshots: [], axe: {}, checks: [] };
@@ -85,6 +90,17 @@ async function shot(name) {
   const path = join(rest.at(-1), `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   summary.screenshots.push(path);
+}
+
+/** The open page at 360, 768 and 1,600 px wide: nothing scrolls sideways (a screenshot of each). */
+async function checkWidths(name) {
+  for (const width of [360, 768, 1600]) {
+    await page.setViewportSize({ width, height: 900 });
+    const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    if (scroll > inner) fail(`${name}: at ${width} px the page is ${scroll} px wide`);
+    await shot(`${name}-${width}px`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 /** Drops the console's line about a response of ``status``, which that page is meant to have. */
@@ -191,13 +207,7 @@ async function fixtures(seedFile) {
   step(`a repeat view is one GET by hash (no document sent); largest contentful paint ${summary.seedLcpMs} ms`);
 
   // Layout from 360 to 1,600 px: nothing scrolls sideways; colours follow the scheme.
-  for (const width of [360, 768, 1600]) {
-    await page.setViewportSize({ width, height: 900 });
-    const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-    if (scroll > inner) fail(`at ${width} px the page is ${scroll} px wide`);
-    await shot(`node-${width}px`);
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await checkWidths("node");
   const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
   const light = await background();
   await page.emulateMedia({ colorScheme: "dark" });
@@ -338,10 +348,19 @@ async function changes() {
   await page.waitForURL(`${base}/changes?since=1&until=2`);
   await page.locator("main h1", { hasText: "Changes from release 1 to 2" }).waitFor();
   await pageType("changes", "/changes?since=1", "Changes from release 1 to 2");
-  const text = await page.locator("main").innerText();
-  for (const wanted of ["Nodes: 1", "model serving renamed from “serving”", "Methods: 1", "Fresh Method added"]) {
-    if (!text.includes(wanted)) fail(`the changes page lacks ${JSON.stringify(wanted)}:\n${text}`);
+  const shown = {};
+  for (const list of LISTS) shown[list] = await changeRows(list);
+  const wanted = {
+    nodes: [["model serving", "renamed", "from “serving”"]],
+    methods: [["Fresh Method", "added", ""]],
+    models: [],
+    treatments: [],
+  };
+  if (JSON.stringify(shown) !== JSON.stringify(wanted)) fail(`the changes page shows ${JSON.stringify(shown)}`);
+  for (const heading of ["Nodes 1", "Methods 1"]) {
+    if (!(await page.getByRole("heading", { name: heading, exact: true }).count())) fail(`no heading "${heading}"`);
   }
+  await checkWidths("changes");
   for (const [name, url] of [["model serving", "/nodes/inference/serving"], ["Fresh Method", "/methods/fresh-method"]]) {
     const link = await page.getByRole("link", { name, exact: true }).getAttribute("href");
     if (link !== url) fail(`the changes page links ${name} to ${link}, not ${url}`);
@@ -354,6 +373,97 @@ async function changes() {
   if (!said.includes("there is no release 9")) fail(`the unknown release's page says: ${said}`);
   step("an unknown release's changes page says there is no such release");
   clean("changes");
+}
+
+const LISTS = ["nodes", "methods", "models", "treatments"];
+
+/** The changes page's rows of one list, each its cells' text (as in the DOM, not as styled). */
+async function changeRows(list) {
+  return page
+    .locator(`section:has(> #changes-${list}) tbody tr`)
+    .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent.trim())));
+}
+
+/** Every list's rows as the open changes page shows them. */
+async function allChangeRows() {
+  return Object.fromEntries(await Promise.all(LISTS.map(async (list) => [list, await changeRows(list)])));
+}
+
+/** Waits for the page's data: no request pending, no "Loading…", its heading there. */
+async function settled() {
+  await page.waitForLoadState("networkidle");
+  await page.locator("main [role=status]").waitFor({ state: "detached" });
+  await page.locator("main h1").waitFor();
+}
+
+/** Follows the link named ``name`` on the changes page and waits for its rows: the URL gets
+ * (or drops) ``list``'s cursor, keeps ``since`` and ``until``, and opens at that list. */
+async function followPaging(name, list, since, until) {
+  const before = page.url();
+  await page.getByRole("link", { name, exact: true }).click();
+  await page.waitForURL((url) => url.href !== before);
+  await settled();
+  await page.locator("main h1", { hasText: `Changes from release ${since} to ${until}` }).waitFor();
+  const url = new URL(page.url());
+  if (url.searchParams.get("since") !== String(since) || url.searchParams.get("until") !== String(until)) {
+    fail(`"${name}" went to ${url.href}: not since=${since}&until=${until}`);
+  }
+  if (url.hash !== `#changes-${list}`) fail(`"${name}" went to ${url.href}: not at #changes-${list}`);
+  const top = await page.locator(`#changes-${list}`).evaluate((heading) => heading.getBoundingClientRect().top);
+  if (top < -2 || top > 200) fail(`"${name}": the ${list} heading is ${top} px from the top, not in view`);
+  return url;
+}
+
+/** After three releases (tests/test_browser.py): every list of the changes from 1 to 2, page
+ * by page; the rows of each page go into the summary. */
+async function paging() {
+  await pageType("changes", "/changes?since=1&until=2", "Changes from release 1 to 2");
+  await checkWidths("changes");
+  const first = await allChangeRows();
+  summary.pages = {};
+  for (const list of LISTS) {
+    await open("/changes?since=1&until=2");
+    if (JSON.stringify(await allChangeRows()) !== JSON.stringify(first)) fail("the first pages changed on their own");
+    const pages = [first[list]];
+    const title = list[0].toUpperCase() + list.slice(1);
+    while (await page.getByRole("link", { name: `Next 50 ${list}`, exact: true }).count()) {
+      const url = await followPaging(`Next 50 ${list}`, list, 1, 2);
+      if (!url.searchParams.get(list)) fail(`the next page of ${list} has no ${list} cursor: ${url.href}`);
+      const now = await allChangeRows();
+      for (const other of LISTS.filter((l) => l !== list)) {
+        if (JSON.stringify(now[other]) !== JSON.stringify(first[other])) fail(`paging ${list} moved ${other} too`);
+        if (url.searchParams.has(other)) fail(`paging ${list} put a ${other} cursor in ${url.href}`);
+      }
+      pages.push(now[list]);
+      if (pages.length > 20) fail(`${list}: more than 20 pages`);
+    }
+    summary.pages[list] = pages;
+    if (pages.length === 1) continue;
+    step(`${title}: ${pages.length} pages by "Next 50 ${list}" (${pages.map((p) => p.length).join(" + ")} rows), the other lists staying on their first page`);
+    await shot(`changes-${list}-last-page`);
+    await page.reload();
+    await settled();
+    if (JSON.stringify(await changeRows(list)) !== JSON.stringify(pages.at(-1))) fail(`${list}: a reload loses the page`);
+    await followPaging(`First ${list}`, list, 1, 2);
+    if (new URL(page.url()).searchParams.has(list)) fail(`"First ${list}" keeps a ${list} cursor`);
+    if (JSON.stringify(await changeRows(list)) !== JSON.stringify(pages[0])) fail(`"First ${list}" is not the first page`);
+    await page.goBack();
+    await settled();
+    if (JSON.stringify(await changeRows(list)) !== JSON.stringify(pages.at(-1))) fail(`${list}: back is not the last page`);
+    step(`${title}: a reload keeps the last page, "First ${list}" shows the first, back the last again`);
+  }
+  if (!Object.values(summary.pages).some((pages) => pages.length > 1)) fail("no list had a second page");
+  // Without `until`: the newest release, and the next pages stay with that comparison.
+  await open("/changes?since=1");
+  const newest = (await page.locator("main h1").innerText()).match(/to (\d+)$/)?.[1];
+  const paged = LISTS.find((list) => summary.pages[list].length > 1);
+  await page.getByRole("link", { name: `Next 50 ${paged}`, exact: true }).click();
+  await page.waitForURL(/[?&]until=/);
+  const url = new URL(page.url());
+  if (url.searchParams.get("until") !== newest) fail(`the next page of /changes?since=1 is ${url.href}, not until=${newest}`);
+  summary.newest = Number(newest);
+  step(`/changes?since=1 compares with the newest release, ${newest}; its next pages name it (until=${newest})`);
+  clean("paging");
 }
 
 async function hostile() {
@@ -392,6 +502,7 @@ async function hostile() {
 try {
   if (mode === "fixtures") await fixtures(rest[0]);
   else if (mode === "changes") await changes();
+  else if (mode === "paging") await paging();
   else await hostile();
   if (blocked.length) fail(`requests beyond this machine were made: ${blocked}`);
 } catch (error) {

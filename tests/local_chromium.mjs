@@ -9,6 +9,35 @@ import { join } from "node:path";
 export const LOCAL = new Set(["127.0.0.1", "localhost", "[::1]"]);
 export const TIMEOUT = 20_000;
 
+/** How the drivers launch Debian's Chromium: headless, no sandbox (a container), nothing
+ * started in the background that would reach beyond this machine. */
+export const LAUNCH = {
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  headless: true,
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+  timeout: TIMEOUT,
+};
+
+/** Lets ``context`` reach only this machine: anything else is aborted and its URL pushed to
+ * ``blocked``. */
+export async function onlyLocal(context, blocked) {
+  await context.route("**/*", (route) => {
+    const url = new URL(route.request().url());
+    if (["data:", "blob:"].includes(url.protocol) || LOCAL.has(url.hostname)) return route.continue();
+    blocked.push(url.href);
+    return route.abort("blockedbyclient");
+  });
+}
+
 /** { context, page, blocked, problems, close }; `consoleTypes`: the console messages that are
  * problems. */
 export async function localChromium(
@@ -16,29 +45,9 @@ export async function localChromium(
   { viewport = { width: 1400, height: 900 }, consoleTypes = ["error"] } = {},
 ) {
   const profile = await mkdtemp(join(tmpdir(), "taxonomy-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-    viewport,
-    timeout: TIMEOUT,
-  });
+  const context = await chromium.launchPersistentContext(profile, { ...LAUNCH, viewport });
   const session = { context, blocked: [], problems: [] };
-  await context.route("**/*", (route) => {
-    const url = new URL(route.request().url());
-    if (["data:", "blob:"].includes(url.protocol) || LOCAL.has(url.hostname)) return route.continue();
-    session.blocked.push(url.href);
-    return route.abort("blockedbyclient");
-  });
+  await onlyLocal(context, session.blocked);
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(TIMEOUT);
   page.on("pageerror", (error) => session.problems.push(`page error: ${error.message}`));

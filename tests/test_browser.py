@@ -18,9 +18,11 @@ import pytest
 
 from api import browser
 from api.browser import ASSETS_DIR, ASSETS_URL, MANIFEST, PAGE_POLICY, browser_page
+from api.generate_next import next_version
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 
+import reference_history as ref
 from conftest import SEED_PAGE, Api, serve
 from processes import drive_browser
 from tiny_dataset import write_files
@@ -209,20 +211,23 @@ HOSTILE: dict[str, list[dict[str, Any]]] = {
 }
 
 
-def _drive(mode: str, database_url: str, *arguments: str, artifacts: Path, **settings: str) -> None:
+def _drive(
+    mode: str, database_url: str, *arguments: str, artifacts: Path, **settings: str
+) -> dict[str, Any]:
     """browser/browser-test.mjs in ``mode`` on a server of ``database_url``: it passes, and
-    its screenshots (listed in its last line) are in ``artifacts``."""
+    its screenshots (listed in its last line) are in ``artifacts``; its summary."""
     assert (ASSETS_DIR / MANIFEST).is_file(), BUILT
     assert (BROWSER / "node_modules" / "playwright-core").is_dir(), BUILT
     artifacts.mkdir(exist_ok=True)
     script = BROWSER / "browser-test.mjs"
     output = drive_browser(script, database_url, mode, *arguments, str(artifacts), **settings)
     print(f"screenshots: {artifacts}")
-    summary = json.loads(output.strip().splitlines()[-1])
+    summary: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
     if "seedLcpMs" in summary:
         print(f"the seed page's largest contentful paint: {summary['seedLcpMs']} ms")
     for screenshot in summary["screenshots"]:
         assert Path(screenshot).stat().st_size > 5_000, screenshot
+    return summary
 
 
 chromium = pytest.mark.skipif(
@@ -265,6 +270,67 @@ def test_the_changes_between_releases_in_headless_chromium(
     load_directory(_edited_fixtures(tmp_path / "edited"), url)
     _drive("changes", url, artifacts=tmp_path / "screenshots")
     assert (tmp_path / "screenshots" / "changes.png").is_file()
+
+
+def _shown_changes(earlier: Path, later: Path, newest: Path) -> dict[str, list[list[str]]]:
+    """The reference's net changes between two dataset folders (tests/reference_history.py),
+    as the changes page's rows read: each cell's text; renames and moves in words; a
+    treatment's model and method by their names in the newest folder (the page links the
+    records as they are now), by slug when gone; its strengths from before to after."""
+    before, after, now = ref.Snapshot(earlier), ref.Snapshot(later), ref.Snapshot(newest)
+
+    def named(changes: set[ref.NamedChange]) -> list[list[str]]:
+        rows = []
+        for kind, _slug, name, from_path, to_path, from_name, _to_name in changes:
+            detail = {"RENAMED": f"from “{from_name}”", "MOVED": f"from {from_path} to {to_path}"}
+            rows.append([name, kind.lower(), detail.get(kind, "")])
+        return rows
+
+    def name(records: dict[str, dict[str, Any]], slug: str) -> str:
+        return str(records[slug]["name"]) if slug in records else slug
+
+    treatments = [
+        [
+            name(now.models, model),
+            name(now.methods, method),
+            kind.lower(),
+            " → ".join(strength.lower() for strength in (old, new) if strength),
+        ]
+        for kind, model, method, old, new in ref.treatment_changes(before, after)
+    ]
+    return {
+        "nodes": named(ref.node_changes(before, after)),
+        "methods": named(ref.method_changes(before, after)),
+        "models": [[name, kind.lower()] for kind, _, name in ref.model_changes(before, after)],
+        "treatments": treatments,
+    }
+
+
+@chromium
+def test_the_changes_page_lists_page_by_page_in_headless_chromium(
+    backend: str, new_database: Callable[[str, str], str], tmp_path: Path
+) -> None:
+    """Three releases: the fixtures, a next version with 20 changes of each kind (more than a
+    page of 50 in some lists), and one after that. /changes?since=1&until=2, each list walked
+    by its own "Next 50" links, shows exactly the reference's changes from the first folder
+    to the second (not to the newest), each once, in full pages but the last."""
+    url = new_database(backend, "paging")
+    second, third = tmp_path / "second", tmp_path / "third"
+    next_version(DEFAULT_FIXTURES_DIR, second, seed=18, each=20)
+    next_version(second, third, seed=19, each=3)
+    for folder in (DEFAULT_FIXTURES_DIR, second, third):
+        load_directory(folder, url)
+    summary = _drive("paging", url, artifacts=tmp_path / "screenshots")
+    expected = _shown_changes(DEFAULT_FIXTURES_DIR, second, third)
+    assert max(len(rows) for rows in expected.values()) > 100  # three pages at least
+    assert _shown_changes(DEFAULT_FIXTURES_DIR, third, third) != expected  # until=2 matters
+    for kind, pages in summary["pages"].items():
+        rows = [row for page in pages for row in page]
+        assert sorted(rows) == sorted(expected[kind]), kind
+        assert len({json.dumps(row) for row in rows}) == len(rows), f"{kind}: a row twice"
+        assert all(len(page) == 50 for page in pages[:-1]), (kind, [len(p) for p in pages])
+        assert 0 < len(pages[-1]) <= 50 or not expected[kind], kind
+    assert summary["newest"] == 3
 
 
 @chromium

@@ -2,6 +2,7 @@
 // `until`), net, per kind of record, each kind paged on its own: ?nodes=, ?methods=,
 // ?models= and ?treatments= carry each list's cursor, so every page is its URL alone.
 import type { ComponentChildren } from "preact";
+import { useEffect } from "preact/hooks";
 
 import { BrowserChangesDocument, type BrowserChangesQuery } from "../../../clients/typescript/src/gql/graphql";
 import { useQuery } from "../query";
@@ -24,11 +25,13 @@ export function changesUrl(since: number, until: number | null, cursors: Partial
   return `/changes?${params}`;
 }
 
-/** One kind's list of changes: a heading with its count, the page's items, and a link to
- * the next page of this list (the other lists stay where they are). */
+/** One kind's list of changes: a heading with its count, a table of the page's changes
+ * (its head: ``columns``), and the links to the first and the next page of this list (the
+ * other lists stay where they are; the page opens at this list). */
 function Section({
   list,
   title,
+  columns,
   connection,
   cursors,
   here,
@@ -36,6 +39,7 @@ function Section({
 }: {
   list: List;
   title: string;
+  columns: string[];
   connection: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor?: string | null } };
   cursors: Cursors;
   here: (cursors: Partial<Cursors>) => string;
@@ -43,86 +47,142 @@ function Section({
 }) {
   if (!connection.totalCount) return null;
   const { hasNextPage, endCursor } = connection.pageInfo;
+  const anchor = `changes-${list}`;
   return (
-    <section aria-labelledby={`changes-${list}`}>
-      <h2 id={`changes-${list}`}>
-        {title}: {connection.totalCount}
+    <section aria-labelledby={anchor} class="changes">
+      <h2 id={anchor}>
+        {title} <span class="count">{connection.totalCount}</span>
       </h2>
-      <ul class="changes">{children}</ul>
-      <nav aria-label={`${title}: pages`} class="table-controls">
-        {cursors[list] ? <a href={here({ ...cursors, [list]: null })}>First {title.toLowerCase()}</a> : null}
-        {cursors[list] && hasNextPage ? " · " : ""}
-        {hasNextPage && endCursor ? (
-          <a href={here({ ...cursors, [list]: endCursor })}>
-            Next {PAGE_SIZE} {title.toLowerCase()}
-          </a>
-        ) : null}
-      </nav>
+      <table>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+      {cursors[list] || hasNextPage ? (
+        <nav aria-label={`${title}: pages`} class="table-controls">
+          <p>
+            {cursors[list] ? <a href={`${here({ ...cursors, [list]: null })}#${anchor}`}>First {title.toLowerCase()}</a> : null}
+            {cursors[list] && hasNextPage ? " · " : ""}
+            {hasNextPage && endCursor ? (
+              <a href={`${here({ ...cursors, [list]: endCursor })}#${anchor}`}>
+                Next {PAGE_SIZE} {title.toLowerCase()}
+              </a>
+            ) : null}
+          </p>
+        </nav>
+      ) : null}
     </section>
   );
 }
 
-/** A rename or a move in words: "renamed from A", "moved from a/b to c/d". */
-function how(change: {
-  kind: string;
-  fromName?: string | null;
-  fromPath?: string | null;
-  toPath?: string | null;
-}): string {
-  if (change.kind === "RENAMED") return `renamed from “${change.fromName ?? ""}”`;
-  if (change.kind === "MOVED") return `moved from ${change.fromPath ?? "?"} to ${change.toPath ?? "?"}`;
-  return change.kind.toLowerCase();
+/** A rename or a move in words: "from “A”", "from a :: b to c :: d"; nothing for the rest. */
+function detail(change: Named): string {
+  if (change.kind === "RENAMED") return `from “${change.fromName ?? ""}”`;
+  if (change.kind === "MOVED") return `from ${change.fromPath ?? "?"} to ${change.toPath ?? "?"}`;
+  return "";
+}
+
+/** What happened, as a small tag: added, removed, moved, renamed, strengthened... */
+function Kind({ kind }: { kind: string }) {
+  return <span class={`kind change-${kind.toLowerCase()}`}>{kind.toLowerCase()}</span>;
+}
+
+type Named = { kind: string; slug: string; name: string; fromName?: string | null; fromPath?: string | null; toPath?: string | null };
+
+/** A row per change of a named record: its name (a link while the record is there), what
+ * happened, and (nodes and methods, which move and are renamed) how. */
+function Rows<T extends Named>({
+  changes,
+  link,
+  details = true,
+}: {
+  changes: T[];
+  link: (change: T) => string | null | undefined;
+  details?: boolean;
+}) {
+  return (
+    <>
+      {changes.map((change) => {
+        const to = link(change);
+        return (
+          <tr key={`${change.kind}-${change.slug}`}>
+            <th scope="row">{to ? <a href={to}>{change.name}</a> : change.name}</th>
+            <td>
+              <Kind kind={change.kind} />
+            </td>
+            {details ? <td>{detail(change)}</td> : null}
+          </tr>
+        );
+      })}
+    </>
+  );
 }
 
 function Lists({ changes, cursors, here }: { changes: Changes; cursors: Cursors; here: (c: Partial<Cursors>) => string }) {
+  const sections = { cursors, here };
   return (
     <>
-      <Section list="nodes" title="Nodes" connection={changes.nodes} cursors={cursors} here={here}>
-        {changes.nodes.nodes.map((change) => (
-          <li key={`${change.kind}-${change.slug}`}>
-            {change.node ? <a href={href.node(change.node.slugPath)}>{change.name}</a> : change.name}{" "}
-            <span class="count">{how(change)}</span>
-          </li>
-        ))}
+      <Section list="nodes" title="Nodes" columns={["Node", "Change", "Details"]} connection={changes.nodes} {...sections}>
+        <Rows changes={changes.nodes.nodes} link={(change) => change.node && href.node(change.node.slugPath)} />
       </Section>
-      <Section list="methods" title="Methods" connection={changes.methods} cursors={cursors} here={here}>
-        {changes.methods.nodes.map((change) => (
-          <li key={`${change.kind}-${change.slug}`}>
-            {change.method ? <a href={href.method(change.method.slug)}>{change.name}</a> : change.name}{" "}
-            <span class="count">{how(change)}</span>
-          </li>
-        ))}
+      <Section list="methods" title="Methods" columns={["Method", "Change", "Details"]} connection={changes.methods} {...sections}>
+        <Rows changes={changes.methods.nodes} link={(change) => change.method && href.method(change.method.slug)} />
       </Section>
-      <Section list="models" title="Models" connection={changes.models} cursors={cursors} here={here}>
-        {changes.models.nodes.map((change) => (
-          <li key={`${change.kind}-${change.slug}`}>
-            {change.model ? <a href={href.model(change.model.slug)}>{change.name}</a> : change.name}{" "}
-            <span class="count">{how(change)}</span>
-          </li>
-        ))}
+      <Section list="models" title="Models" columns={["Model", "Change"]} connection={changes.models} {...sections}>
+        <Rows
+          changes={changes.models.nodes}
+          link={(change) => change.model && href.model(change.model.slug)}
+          details={false}
+        />
       </Section>
-      <Section list="treatments" title="Treatments" connection={changes.treatments} cursors={cursors} here={here}>
+      <Section
+        list="treatments"
+        title="Treatments"
+        columns={["Model", "Method", "Change", "Strength"]}
+        connection={changes.treatments}
+        {...sections}
+      >
         {changes.treatments.nodes.map((change) => (
-          <li key={`${change.kind}-${change.modelSlug}-${change.methodSlug}`}>
-            {change.model ? <a href={href.model(change.model.slug)}>{change.model.name}</a> : change.modelSlug} ·{" "}
-            {change.method ? <a href={href.method(change.method.slug)}>{change.method.name}</a> : change.methodSlug}{" "}
-            <span class="count">{change.kind.toLowerCase()}</span>
-            {change.before ? (
-              <>
-                {" "}
-                from <Badge strength={change.before} />
-              </>
-            ) : null}
-            {change.after ? (
-              <>
-                {" "}
-                to <Badge strength={change.after} />
-              </>
-            ) : null}
-          </li>
+          <tr key={`${change.kind}-${change.modelSlug}-${change.methodSlug}`}>
+            <th scope="row">{change.model ? <a href={href.model(change.model.slug)}>{change.model.name}</a> : change.modelSlug}</th>
+            <td>{change.method ? <a href={href.method(change.method.slug)}>{change.method.name}</a> : change.methodSlug}</td>
+            <td>
+              <Kind kind={change.kind} />
+            </td>
+            <td>
+              {change.before ? <Badge strength={change.before} /> : null}
+              {change.before && change.after ? " → " : null}
+              {change.after ? <Badge strength={change.after} /> : null}
+            </td>
+          </tr>
         ))}
       </Section>
     </>
+  );
+}
+
+/** The lists on this page with their counts, each a link to its table. */
+function Contents({ changes }: { changes: Changes }) {
+  const lists = LISTS.filter((list) => changes[list].totalCount);
+  if (!lists.length) return null;
+  return (
+    <nav aria-label="Changes by kind" class="contents">
+      <ul>
+        {lists.map((list) => (
+          <li key={list}>
+            <a href={`#changes-${list}`}>{list[0].toUpperCase() + list.slice(1)}</a>{" "}
+            <span class="count">{changes[list].totalCount}</span>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
@@ -139,6 +199,11 @@ export function ChangesPage({ since, until, cursors }: { since: number | null; u
   const loaded = useQuery(BrowserChangesDocument, variables);
   const changes = loaded.state === "done" ? loaded.data.changes : null;
   useTitle(changes ? `Changes from release ${changes.from.number} to ${changes.to.number}` : null);
+  // Another page of one list (#changes-<list> in the URL) opens at that list.
+  useEffect(() => {
+    const hash = window.location.hash;
+    if (changes && hash.startsWith("#changes-")) document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [changes]);
   if (since === null) {
     return (
       <Problem title="Changes since which release?">
@@ -162,7 +227,9 @@ export function ChangesPage({ since, until, cursors }: { since: number | null; u
     );
   }
   if (!changes) return <Loading />;
-  const here = (next: Partial<Cursors>) => changesUrl(changes.from.number, until, next);
+  // Each list's next page is of these same two releases, even when `until` was left out and
+  // a newer release has come since: a cursor belongs to its comparison.
+  const here = (next: Partial<Cursors>) => changesUrl(changes.from.number, changes.to.number, next);
   return (
     <>
       <Heading>
@@ -178,6 +245,7 @@ export function ChangesPage({ since, until, cursors }: { since: number | null; u
               "change",
             )}.`}
       </p>
+      <Contents changes={changes} />
       <Lists changes={changes} cursors={cursors} here={here} />
     </>
   );
