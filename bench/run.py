@@ -8,14 +8,17 @@ workload on every system in turn, and a figure is the median of its rounds, so t
 machine's drift over the run (seen here: the same query 250 to 393 req/s in one run)
 falls on every system alike instead of on whichever ran at a bad moment. S runs W1-W5;
 M and L run W1 and W4. The floor and the peer do not run W5 (bench/floor_queries.py).
+Last, issue 17's history and adoption figures (bench/history_cost.py) at the run's scales,
+in databases of their own, once every system is stopped.
 
 Settings (environment): BENCH_QUICK=1 (S only, one short round), BENCH_SCALES (S,M,L),
 BENCH_WORKLOADS (e.g. W5: only those, at every scale of BENCH_SCALES; the systems that
 answer none of them are not started), BENCH_ROUNDS (3), BENCH_SECONDS (5 per round),
 BENCH_WARMUP_SECONDS (3 before counting statements, 1 before each timed run),
 BENCH_CONNECTIONS (32), BENCH_THREADS (2), BENCH_REPEATS (3 requests to count statements),
-BENCH_OUT (the folder RESULTS.md and results.png are written to; bench/ when not given:
-a partial run written elsewhere leaves the committed results alone).
+BENCH_HISTORY=0 (no history and adoption figures; their own settings, HISTORY_*, are in
+bench/history_cost.py), BENCH_OUT (the folder RESULTS.md and results.png are written to;
+bench/ when not given: a partial run written elsewhere leaves the committed results alone).
 """
 
 import os
@@ -27,7 +30,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import datasets, loadgen, machine, report, settle, statements, systems
+from bench import (
+    datasets,
+    history_cost,
+    loadgen,
+    machine,
+    report,
+    settle,
+    statements,
+    systems,
+)
 from bench.check_answers import check
 from bench.results import LoadFigures, Measurement, OneClient, Results
 from bench.source import Source, current
@@ -332,6 +344,12 @@ def main(argv: Sequence[str] = ()) -> int:
     try:
         for scale in config.scales:
             run_scale(source, scale, config, results, databases)
+        if os.environ.get("BENCH_HISTORY", "1") not in ("", "0"):
+            results.history = history_cost.measure(
+                source,
+                history_cost.Settings.from_env(config.scales),
+                lambda what: quiet(databases, f"history: {what}", results.notes),
+            )
     except Exception as exc:  # what was measured before it is still worth writing down
         failed = True
         results.notes.append(f"The run stopped early: {type(exc).__name__}: {exc}")
