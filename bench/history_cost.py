@@ -18,9 +18,10 @@ recorded are then counted in the database, so a "without" that recorded changes 
 all go from the dataset to its edited copy and those without all come back: the same
 number of records either way, within the edits.
 
-Adoption: at each scale, in a fresh database of each kind, bench/adoption_p50.py (in
-process, cache off, one client, the p50 of HISTORY_REQUESTS requests for the largest
-root's series after a warm-up) on the measured code, before any reload.
+Adoption: bench/adoption_p50.py (in process, cache off, one client per database, the p50
+of HISTORY_REQUESTS requests for the largest root's series after a warm-up) on the
+measured code, over the fresh databases of every scale at once, asked in turn request by
+request (so that the machine's drift falls on every scale alike), before any reload.
 
 Settings (environment): HISTORY_SCALES (S,L: adoption at each, reloads at the largest),
 HISTORY_DATABASES (sqlite,postgresql), HISTORY_RELOADS (2 of each kind), HISTORY_EACH
@@ -80,8 +81,8 @@ def _log(message: str) -> None:
     print(f"[history {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def _child(source: Source, *arguments: str) -> dict[str, object]:
-    """A bench module run by the measured code in a child process; its last line, JSON."""
+def _child(source: Source, *arguments: str) -> list[dict[str, object]]:
+    """A bench module run by the measured code in a child process; its lines, JSON."""
     done = subprocess.run(
         [PYTHON, "-m", *arguments],
         cwd=source.directory,
@@ -93,8 +94,7 @@ def _child(source: Source, *arguments: str) -> dict[str, object]:
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
         raise RuntimeError(f"python -m {' '.join(arguments)} failed")
-    found: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
-    return found
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
 
 class Runner(Protocol):
@@ -103,8 +103,8 @@ class Runner(Protocol):
     def load(self, directory: Path, url: str, *, history: bool) -> dict[str, object]:
         """One load: its seconds, step timings and the change rows counted after it."""
 
-    def adoption(self, url: str, requests: int) -> dict[str, object]:
-        """bench/adoption_p50.py's figures."""
+    def adoption(self, urls: list[str], requests: int) -> list[dict[str, object]]:
+        """bench/adoption_p50.py's figures, for each database of ``urls``."""
 
 
 @dataclass(frozen=True)
@@ -115,10 +115,11 @@ class Child:
 
     def load(self, directory: Path, url: str, *, history: bool) -> dict[str, object]:
         mode = "history" if history else "no-history"
-        return _child(self.source, "bench.history_cost", "load", str(directory), url, mode)
+        (figures,) = _child(self.source, "bench.history_cost", "load", str(directory), url, mode)
+        return figures
 
-    def adoption(self, url: str, requests: int) -> dict[str, object]:
-        return _child(self.source, "bench.adoption_p50", url, str(requests))
+    def adoption(self, urls: list[str], requests: int) -> list[dict[str, object]]:
+        return _child(self.source, "bench.adoption_p50", *urls, str(requests))
 
 
 class InProcess:
@@ -127,10 +128,10 @@ class InProcess:
     def load(self, directory: Path, url: str, *, history: bool) -> dict[str, object]:
         return load_here(directory, url, history=history)
 
-    def adoption(self, url: str, requests: int) -> dict[str, object]:
+    def adoption(self, urls: list[str], requests: int) -> list[dict[str, object]]:
         from bench import adoption_p50
 
-        return adoption_p50.main(url, requests)
+        return adoption_p50.main(urls, requests)
 
 
 def reloads(
@@ -141,10 +142,8 @@ def reloads(
     folders: tuple[Path, Path],
     count: int,
 ) -> list[Reload]:
-    """Load ``folders[0]`` into ``url``, then each folder over the other in turn, ``count``
-    times with history and as many without, alternating (with first)."""
-    first = runner.load(folders[0], url, history=True)
-    _log(f"{database} {scale}: first load {first['seconds']:.1f} s")
+    """With ``folders[0]`` served at ``url``, load each folder over the other in turn,
+    ``count`` times with history and as many without, alternating (with first)."""
     found = []
     for number in range(2 * count):
         history = number % 2 == 0
@@ -172,23 +171,26 @@ def reloads(
     return found
 
 
-def adoption(runner: Runner, database: str, scale: str, url: str, requests: int) -> Adoption:
-    """bench/adoption_p50.py on ``url``."""
+def adoption(runner: Runner, database: str, urls: dict[str, str], requests: int) -> list[Adoption]:
+    """bench/adoption_p50.py on the databases of ``urls`` (by scale), asked in turn."""
     load_average = os.getloadavg()[0]
-    figures = runner.adoption(url, requests)
-    statements = figures["statements_per_request"]
-    assert isinstance(statements, list)
-    found = Adoption(
-        database=database,
-        scale=scale,
-        root=str(figures["root"]),
-        p50_ms=float(str(figures["p50_ms"])),
-        p90_ms=float(str(figures["p90_ms"])),
-        requests=int(str(figures["requests"])),
-        statements=tuple(str(count) for count in statements),
-        load_average=load_average,
-    )
-    _log(f"{database} {scale}: adoption of {found.root} p50 {found.p50_ms:.2f} ms")
+    found = []
+    for scale, figures in zip(urls, runner.adoption([*urls.values()], requests), strict=True):
+        statements = figures["statements_per_request"]
+        assert isinstance(statements, list)
+        found.append(
+            Adoption(
+                database=database,
+                scale=scale,
+                root=str(figures["root"]),
+                p50_ms=float(str(figures["p50_ms"])),
+                p90_ms=float(str(figures["p90_ms"])),
+                requests=int(str(figures["requests"])),
+                statements=tuple(str(count) for count in statements),
+                load_average=load_average,
+            )
+        )
+        _log(f"{database} {scale}: adoption of {found[-1].root} p50 {found[-1].p50_ms:.2f} ms")
     return found
 
 
@@ -203,25 +205,32 @@ def measure(
     databases = datasets.PostgresDatabases()
     try:
         for database in settings.databases:
+            urls, folders = {}, {}
             for scale in settings.scales:
-                folder = datasets.dataset(source, scale)
+                folders[scale] = datasets.dataset(source, scale)
                 if database == "sqlite":
-                    url = datasets.sqlite_url(f"history-{scale}")
+                    urls[scale] = datasets.sqlite_url(f"history-{scale}")
                 else:
-                    url = databases.create(f"history_{scale}")
+                    urls[scale] = databases.create(f"history_{scale}")
                 before(f"{database} {scale} load")
-                runner.load(folder, url, history=True)
-                before(f"{database} {scale} adoption")
-                history.adoption.append(adoption(runner, database, scale, url, settings.requests))
-                if scale == settings.scales[-1]:
-                    edited = datasets.next_dataset(
-                        source, folder, seed=NEXT_SEED, each=settings.each
-                    )
-                    before(f"{database} {scale} reloads")
-                    history.reloads += reloads(
-                        runner, database, url, scale, (folder, edited), settings.reloads
-                    )
-                databases.drop_all()
+                first = runner.load(folders[scale], urls[scale], history=True)
+                _log(f"{database} {scale}: loaded in {first['seconds']:.1f} s")
+            before(f"{database} adoption")
+            history.adoption += adoption(runner, database, urls, settings.requests)
+            largest = settings.scales[-1]
+            edited = datasets.next_dataset(
+                source, folders[largest], seed=NEXT_SEED, each=settings.each
+            )
+            before(f"{database} {largest} reloads")
+            history.reloads += reloads(
+                runner,
+                database,
+                urls[largest],
+                largest,
+                (folders[largest], edited),
+                settings.reloads,
+            )
+            databases.drop_all()
     finally:
         databases.drop_all()
     return history

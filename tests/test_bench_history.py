@@ -22,8 +22,9 @@ def test_reloads_with_and_without_history_and_adoption(
     next_version(DEFAULT_FIXTURES_DIR, edited, seed=1)
     folders = (DEFAULT_FIXTURES_DIR, edited)
 
+    runner.load(DEFAULT_FIXTURES_DIR, url, history=True)
     found = history_cost.reloads(runner, backend, url, "fixtures", folders, 2)
-    adoption = history_cost.adoption(runner, backend, "fixtures", url, requests=3)
+    (adoption,) = history_cost.adoption(runner, backend, {"fixtures": url}, requests=3)
 
     assert [reload.history for reload in found] == [True, False, True, False]
     # Each reload loads the folder not served: a load of the same data changes nothing.
