@@ -251,7 +251,8 @@ def history(found: History) -> list[str]:
         "",
         "Reloads: a fresh database per kind gets the dataset, then an edited copy of it "
         "(`taxonomy generate --next-of`) and the dataset are loaded over each other in "
-        "turn, alternately with history and without, each in a child process. Seconds "
+        "turn, with history and without in the order with, without, without, with (each "
+        "kind loads each folder as often), each in a child process. Seconds "
         "are the load's own (`replace_data`: reading, writing, deriving, vacuum); "
         f"history's steps are {' and '.join(f'_{step}_' for step in HISTORY_STEPS)}; "
         "change rows are counted in the database after each load, for its release. "
