@@ -256,10 +256,12 @@ def history(found: History) -> list[str]:
         "are the load's own (`replace_data`: reading, writing, deriving, vacuum); "
         f"history's steps are {' and '.join(f'_{step}_' for step in HISTORY_STEPS)}; "
         "change rows are counted in the database after each load, for its release. "
-        "Load average: the machine's 1-minute figure as the load started. Adoption: "
-        "`bench/adoption_p50.py` (in process, cache off, one client, the largest root's "
-        "series cycling the 9 interval x minStrength combinations, after 5 warm-up "
-        "requests) in a fresh database per scale, before any reload.",
+        "Load average: the machine's 1-minute figure as the load (or the adoption "
+        "requests) started. Adoption: `bench/adoption_p50.py` (in process, cache off, one "
+        "client per database, the largest root's series cycling the 9 interval x "
+        "minStrength combinations; first a search, which waits for the search catalogue "
+        "the server builds as it starts, and 5 warm-up requests), in a fresh database "
+        "per scale, the scales asked in turn request by request, before any reload.",
         "",
         *_reload_verdicts(found),
         *_adoption_verdicts(found),
