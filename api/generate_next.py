@@ -118,12 +118,14 @@ def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) ->
         done["treatment added"] += len(treated)
 
     # Treatments outside the seed's branch: every piece of a pair set to a new strength.
-    pairs = sorted({(e["model"], e["method"]) for e in evidence if e["method"] not in seed_methods})
-    for pair in pick(pairs, 2 * each):
+    pieces: dict[tuple[str, str], Records] = {}
+    for piece in evidence:
+        if piece["method"] not in seed_methods:
+            pieces.setdefault((piece["model"], piece["method"]), []).append(piece)
+    for pair in pick(sorted(pieces), 2 * each):
         strength = rng.choice(STRENGTHS)
-        for piece in evidence:
-            if (piece["model"], piece["method"]) == pair:
-                piece["strength"] = strength
+        for piece in pieces[pair]:
+            piece["strength"] = strength
         done["treatment strength set"] += 1
 
     target.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,7 @@ which never touches a database this run did not create.
 
 import os
 import secrets
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -34,18 +35,34 @@ def _run(source: Source, command: list[str], **options: Any) -> "subprocess.Pope
     )
 
 
-def dataset(source: Source, scale: str) -> Path:
-    """The dataset of ``scale``, made by `taxonomy generate` on first use."""
-    directory = DATA_DIR / scale
+def _generated(source: Source, directory: Path, *options: str) -> Path:
+    """``directory``, written by `taxonomy generate DIRECTORY OPTIONS` on first use."""
     done = directory / ".complete"
     if done.exists():
         return directory
-    directory.mkdir(parents=True, exist_ok=True)
-    command = source.taxonomy("generate", str(directory), "--scale", scale)
+    if directory.exists():  # a generation that did not finish
+        shutil.rmtree(directory)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    command = source.taxonomy("generate", str(directory), *options)
     if _run(source, command).wait() != 0:
         raise RuntimeError(f"{' '.join(command)} failed")
     done.write_text("")
     return directory
+
+
+def dataset(source: Source, scale: str) -> Path:
+    """The dataset of ``scale``, made by `taxonomy generate` on first use."""
+    return _generated(source, DATA_DIR / scale, "--scale", scale)
+
+
+def next_dataset(source: Source, previous: Path, *, seed: int, each: int) -> Path:
+    """An edited copy of the dataset in ``previous`` (`taxonomy generate --next-of`, a
+    seeded mix of every change history records, ``each`` of every kind), made on first
+    use beside it."""
+    directory = previous.parent / f"{previous.name}-next-{seed}-{each}"
+    return _generated(
+        source, directory, "--next-of", str(previous), "--seed", str(seed), "--each", str(each)
+    )
 
 
 @dataclass(frozen=True)

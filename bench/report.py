@@ -1,6 +1,7 @@
 """RESULTS.md and results.png from one run's `Results`: the tables, the targets of the
 issue judged from the same run's ratios (met or not, as measured), and the machine."""
 
+import statistics
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import matplotlib
 matplotlib.use("Agg")  # no display; must precede pyplot
 import matplotlib.pyplot as plt
 
-from bench.results import Measurement, PagePaint, Results
+from bench.results import HISTORY_STEPS, History, Measurement, PagePaint, Results
 
 FLOOR = {"sqlite": "floor SQLite", "postgresql": "floor PostgreSQL"}
 PEER = "peer PostGraphile"
@@ -198,6 +199,48 @@ def _loads(results: Results) -> list[str]:
     return [*lines, ""]
 
 
+RELOAD_LIMIT = 1.25  # issue 17 item 6: recording changes adds at most 25% to a reload
+ADOPTION_LIMIT = 1.5  # and adoption's p50 at L within 1.5x of its S figure
+DATABASE_NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
+
+
+def _reload_verdicts(history: History) -> list[str]:
+    lines = []
+    for database in dict.fromkeys(reload.database for reload in history.reloads):
+        mine = [reload for reload in history.reloads if reload.database == database]
+        with_history = [reload.seconds for reload in mine if reload.history]
+        without = [reload.seconds for reload in mine if not reload.history]
+        if not with_history or not without:
+            continue
+        ratio = statistics.median(with_history) / statistics.median(without)
+        share = statistics.median(
+            reload.history_seconds / reload.seconds for reload in mine if reload.history
+        )
+        lines.append(
+            f"- {DATABASE_NAMES[database]} at {mine[0].scale}: median reload "
+            f"{statistics.median(with_history):.1f} s with history, "
+            f"{statistics.median(without):.1f} s without: **{ratio:.2f}x** "
+            f"({'met' if ratio <= RELOAD_LIMIT else 'NOT met'}, limit {RELOAD_LIMIT}x); "
+            f"history's steps take a median {share:.1%} of a reload with history."
+        )
+    return lines
+
+
+def _adoption_verdicts(history: History) -> list[str]:
+    lines = []
+    for database in dict.fromkeys(found.database for found in history.adoption):
+        p50 = {found.scale: found for found in history.adoption if found.database == database}
+        if "S" not in p50 or "L" not in p50:
+            continue
+        ratio = p50["L"].p50_ms / p50["S"].p50_ms
+        lines.append(
+            f"- {DATABASE_NAMES[database]}: adoption p50 {p50['S'].p50_ms:.2f} ms at S, "
+            f"{p50['L'].p50_ms:.2f} ms at L: **L/S {ratio:.2f}** "
+            f"({'met' if ratio <= ADOPTION_LIMIT else 'NOT met'}, limit {ADOPTION_LIMIT}x)."
+        )
+    return lines
+
+
 def paint_table(paints: Iterable[PagePaint], api_p50_ms: dict[tuple[str, str], float]) -> list[str]:
     """The seed page's paints, each beside the same server's one-client API p50 for W1 at
     that scale (``api_p50_ms`` by (system, scale); "-" when not measured)."""
@@ -213,6 +256,62 @@ def paint_table(paints: Iterable[PagePaint], api_p50_ms: dict[tuple[str, str], f
             f"{paint.min_ms:.0f}-{paint.max_ms:.0f} | {_fmt(paint.fcp_p50_ms, 0)} | "
             f"{_fmt(api, 1)} | {paint.element} |"
         )
+    return lines
+
+
+def history(found: History) -> list[str]:
+    """The section on issue 17 item 6 (bench/history_cost.py): reloads with and without
+    history, adoption's p50 at each scale, and the targets judged from them."""
+    if not found.reloads and not found.adoption:
+        return []
+    lines = [
+        "## History and adoption (issue 17 item 6; `python -m bench.history_cost`)",
+        "",
+        "Reloads: a fresh database per kind gets the dataset, then an edited copy of it "
+        "(`taxonomy generate --next-of`) and the dataset are loaded over each other in "
+        "turn, with history and without in the order with, without, without, with (each "
+        "kind loads each folder as often), each in a child process. Seconds "
+        "are the load's own (`replace_data`: reading, writing, deriving, vacuum); "
+        f"history's steps are {' and '.join(f'_{step}_' for step in HISTORY_STEPS)}; "
+        "change rows are counted in the database after each load, for its release. "
+        "Load average: the machine's 1-minute figure as the load (or the adoption "
+        "requests) started. Adoption: `bench/adoption_p50.py` (in process, cache off, one "
+        "client per database, the largest root's series cycling the 9 interval x "
+        "minStrength combinations; first a search, which waits for the search catalogue "
+        "the server builds as it starts, and 5 warm-up requests), in a fresh database "
+        "per scale, the scales asked in turn request by request, before any reload.",
+        "",
+        *_reload_verdicts(found),
+        *_adoption_verdicts(found),
+        "",
+    ]
+    if found.reloads:
+        lines += [
+            "| database | scale | # | history | dataset loaded | load avg | reload s | "
+            "history's steps s | share | change rows |",
+            "|---|---|--:|---|---|--:|--:|--:|--:|--:|",
+        ]
+        for number, reload in enumerate(found.reloads, start=1):
+            lines.append(
+                f"| {DATABASE_NAMES[reload.database]} | {reload.scale} | {number} | "
+                f"{'with' if reload.history else 'without'} | {reload.dataset} | "
+                f"{reload.load_average:.1f} | {reload.seconds:.1f} | "
+                f"{reload.history_seconds:.1f} | "
+                f"{reload.history_seconds / reload.seconds:.1%} | {reload.change_rows:,} |"
+            )
+        lines.append("")
+    if found.adoption:
+        lines += [
+            "| database | scale | root | requests | p50 ms | p90 ms | SQL/req | load avg |",
+            "|---|---|---|--:|--:|--:|--:|--:|",
+        ]
+        for adoption in found.adoption:
+            lines.append(
+                f"| {DATABASE_NAMES[adoption.database]} | {adoption.scale} | {adoption.root} | "
+                f"{adoption.requests} | {adoption.p50_ms:.2f} | {adoption.p90_ms:.2f} | "
+                f"{', '.join(adoption.statements)} | {adoption.load_average:.1f} |"
+            )
+        lines.append("")
     return lines
 
 
@@ -273,6 +372,7 @@ def markdown(results: Results, chart_name: str) -> str:
         lines += [f"## Scale {scale}", "", *_table(results, scale), ""]
     lines += _paints(results)
     lines += _loads(results)
+    lines += history(results.history)
     if results.notes:
         lines += ["## Notes", "", *(f"- {note}" for note in results.notes), ""]
     lines += ["## Machine", "", "| | |", "|---|---|"]

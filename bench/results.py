@@ -55,6 +55,51 @@ class LoadFigures:
     postgres_peak_mb: float
 
 
+# The steps of a load that history adds to (api/ingest/write.py): reading the release
+# before and keeping its treatments; comparing with it and writing the change rows.
+HISTORY_STEPS = ("the release before", "changes against the release before")
+
+
+@dataclass(frozen=True)
+class Reload:
+    """One load of an edited copy over the data served (bench/history_cost.py)."""
+
+    database: str  # sqlite or postgresql
+    scale: str
+    history: bool  # whether the load recorded its changes
+    dataset: str  # the folder's name
+    seconds: float  # the load's own time (reading, writing, deriving, vacuum)
+    steps: dict[str, float]  # the load's step timings, by name
+    change_rows: int  # counted in the database after the load, for its release
+    load_average: float  # the machine's 1-minute load average when it started
+
+    @property
+    def history_seconds(self) -> float:
+        return sum(self.steps.get(step, 0.0) for step in HISTORY_STEPS)
+
+
+@dataclass(frozen=True)
+class Adoption:
+    """`Node.adoption` of the largest root, in process, cache off (bench/adoption_p50.py)."""
+
+    database: str
+    scale: str
+    root: str
+    p50_ms: float
+    p90_ms: float
+    requests: int
+    statements: tuple[str, ...]  # statements per request, as counted (one value: constant)
+    load_average: float
+
+
+@dataclass
+class History:
+    """Issue 17 item 6: what recording changes adds to a reload, and adoption's p50."""
+
+    reloads: list[Reload] = field(default_factory=list)
+    adoption: list[Adoption] = field(default_factory=list)
+
+
 @dataclass
 class Results:
     load_generator: str
@@ -64,6 +109,7 @@ class Results:
     one_client: list[OneClient] = field(default_factory=list)
     paints: list[PagePaint] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    history: History = field(default_factory=History)
 
     def find(self, scale: str, workload: str, system: str) -> Measurement | None:
         for measurement in self.measurements:

@@ -8,6 +8,8 @@ workload on every system in turn, and a figure is the median of its rounds, so t
 machine's drift over the run (seen here: the same query 250 to 393 req/s in one run)
 falls on every system alike instead of on whichever ran at a bad moment. S runs W1-W5;
 M and L run W1 and W4. The floor and the peer do not run W5 (bench/floor_queries.py).
+Last, issue 17's history and adoption figures (bench/history_cost.py) at the run's scales,
+in databases of their own, once every system is stopped.
 
 Settings (environment): BENCH_QUICK=1 (S only, one short round), BENCH_SCALES (S,M,L),
 BENCH_WORKLOADS (e.g. W5: only those, at every scale of BENCH_SCALES; the systems that
@@ -16,8 +18,9 @@ BENCH_WARMUP_SECONDS (3 before counting statements, 1 before each timed run),
 BENCH_CONNECTIONS (32), BENCH_THREADS (2), BENCH_REPEATS (3 requests to count statements),
 BENCH_PAINT_LOADS (15 cold loads of the seed page in headless Chromium at S and L, for its
 largest contentful paint: bench/page_paint.py; 0 to skip),
-BENCH_OUT (the folder RESULTS.md and results.png are written to; bench/ when not given:
-a partial run written elsewhere leaves the committed results alone).
+BENCH_HISTORY=0 (no history and adoption figures; their own settings, HISTORY_*, are in
+bench/history_cost.py), BENCH_OUT (the folder RESULTS.md and results.png are written to;
+bench/ when not given: a partial run written elsewhere leaves the committed results alone).
 """
 
 import dataclasses
@@ -30,7 +33,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import datasets, loadgen, machine, page_paint, report, settle, statements, systems
+from bench import (
+    datasets,
+    history_cost,
+    loadgen,
+    machine,
+    page_paint,
+    report,
+    settle,
+    statements,
+    systems,
+)
 from bench.check_answers import check
 from bench.results import LoadFigures, Measurement, OneClient, Results
 from bench.source import Source, current
@@ -343,6 +356,12 @@ def main(argv: Sequence[str] = ()) -> int:
     try:
         for scale in config.scales:
             run_scale(source, scale, config, results, databases)
+        if os.environ.get("BENCH_HISTORY", "1") not in ("", "0"):
+            results.history = history_cost.measure(
+                source,
+                history_cost.Settings.from_env(config.scales),
+                lambda what: quiet(databases, f"history: {what}", results.notes),
+            )
     except Exception as exc:  # what was measured before it is still worth writing down
         failed = True
         results.notes.append(f"The run stopped early: {type(exc).__name__}: {exc}")

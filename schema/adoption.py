@@ -98,13 +98,13 @@ def _series(
     def build(months: list[tuple[int, int, int]]) -> list[AdoptionPoint]:
         return [
             AdoptionPoint(
-                period=point.period,
-                start=point.start,
-                models=point.models,
-                cumulative_models=point.cumulative_models,
-                new_methods=point.new_methods,
+                period=period,
+                start=start,
+                models=models,
+                cumulative_models=cumulative,
+                new_methods=new,
             )
-            for point in adoption.series(months, length)
+            for period, start, models, cumulative, new in adoption.series(months, length)
         ]
 
     return loader.now_or_later((subject_id, max_rank(min_strength)), build)

@@ -11,9 +11,9 @@ models are in no row: adoption counts dated models only.
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
 from enum import Enum
+from functools import lru_cache
 
 from sqlalchemy import Connection, bindparam, func, select, text
 from sqlmodel import col
@@ -100,20 +100,13 @@ class Interval(Enum):
     YEAR = 12
 
 
-@dataclass(frozen=True)
-class AdoptionPoint:
-    period: str
-    start: date
-    models: int
-    cumulative_models: int
-    new_methods: int
+# A point of a series: (period's name, its first day, models, running total of models,
+# new methods). Plain tuples: the schema makes its own objects of them, one per period.
+Point = tuple[str, date, int, int, int]
 
 
-def _period_of(month: int, interval: Interval) -> int:
-    """The period's number: months since year 0 divided by the interval's length."""
-    return month // interval.value
-
-
+# The same few hundred periods come in every series: named once each.
+@lru_cache(maxsize=4096)
 def _label(period: int, interval: Interval) -> tuple[str, date]:
     year, month0 = divmod(period * interval.value, 12)
     if interval is Interval.YEAR:
@@ -123,23 +116,24 @@ def _label(period: int, interval: Interval) -> tuple[str, date]:
     return f"{year:04d}-{month0 + 1:02d}", date(year, month0 + 1, 1)
 
 
-def series(months: Sequence[tuple[int, int, int]], interval: Interval) -> list[AdoptionPoint]:
-    """The points of (month, models, new methods) rows, summed per period (a model is
-    released in one month, so summing months counts each model once), with every period
-    from the first to the last, the empty ones as zeros."""
-    per_period: dict[int, tuple[int, int]] = {}
+def series(months: Sequence[tuple[int, int, int]], interval: Interval) -> list[Point]:
+    """The points of (month, models, new methods) rows, summed per period (months since
+    year 0 divided by the interval's length; a model is released in one month, so summing
+    months counts each model once), with every period from the first to the last, the
+    empty ones as zeros."""
+    length = interval.value
+    models_in: dict[int, int] = defaultdict(int)
+    new_in: dict[int, int] = defaultdict(int)
     for month, models, new in months:
-        period = _period_of(month, interval)
-        before = per_period.get(period, (0, 0))
-        per_period[period] = (before[0] + models, before[1] + new)
-    if not per_period:
+        models_in[month // length] += models
+        new_in[month // length] += new
+    if not models_in:
         return []
     points, total = [], 0
-    for period in range(min(per_period), max(per_period) + 1):
-        models, new = per_period.get(period, (0, 0))
+    for period in range(min(models_in), max(models_in) + 1):
+        models = models_in.get(period, 0)
         total += models
-        label, start = _label(period, interval)
-        points.append(AdoptionPoint(label, start, models, total, new))
+        points.append((*_label(period, interval), models, total, new_in.get(period, 0)))
     return points
 
 

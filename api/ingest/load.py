@@ -23,13 +23,15 @@ def load_directory(
     wait: bool = True,
     say: Say = log.warning,
     note: str | None = None,
+    history: bool = True,
 ) -> LoadSummary:
     """Load ``directory`` into the database; raises DatasetError and changes nothing if
     any line is bad, and ShrinkError if not ``allow_shrink`` and the load would wipe what
     is served. (`taxonomy load` refuses to shrink by default; code that loads on purpose,
     the server's first load and the tests, replaces whatever is there.) Another load
     running is waited for, saying so through ``say``; or, if not ``wait``, LoadBusyError
-    is raised."""
+    is raised. Without ``history``, the release records no changes (the benchmark's
+    measure of what recording them costs, bench/history_cost.py)."""
     check_directory(directory)  # before anything touches the database
     migrate.upgrade(database_url)
     # Named after this process on PostgreSQL, so that another load can say who holds the
@@ -44,6 +46,7 @@ def load_directory(
             wait=wait,
             say=say,
             note=note,
+            history=history,
         )
     finally:
         engine.dispose()
