@@ -1,6 +1,6 @@
 """`changes(since:, until:)`: what changed between two releases, net (DESIGN §5)."""
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import Annotated, Any
 
@@ -25,7 +25,7 @@ from schema.pagination import (
 from schema.refs import MethodRef, ModelRef, NodeRef
 from schema.release import Release, release_version
 from store.change_lists import Filters, changes_count, changes_page, net_change
-from store.net_changes import KIND_ORDER, NetChange
+from store.net_changes import NetChange
 from store.release_changes import Comparison
 from store.releases import retained_range
 from store.tables import ReleaseRow
@@ -160,11 +160,8 @@ class ChangeCounts:
     total: int = strawberry.field(description="All of them.")
 
 
-def _counts(changes: Sequence[NetChange]) -> ChangeCounts:
-    counts = {kind: 0 for kind in KIND_ORDER}
-    for change in changes:
-        counts[change.kind] += 1
-    return ChangeCounts(**counts, total=len(changes))
+def _counts(counts: dict[str, int]) -> ChangeCounts:
+    return ChangeCounts(**counts, total=sum(counts.values()))
 
 
 @strawberry.type(description="How many changes of each kind, per kind of record.")
@@ -189,7 +186,7 @@ class Changes:
     @strawberry.field(description="Counts of the changes of each kind.")
     async def summary(self) -> ChangeSummary:
         nodes, methods, models, treatments = [
-            _counts(await self.comparison.changes(kind)) for kind in _KINDS
+            _counts(await self.comparison.counts(kind)) for kind in _KINDS
         ]
         return ChangeSummary(
             nodes=nodes,
@@ -202,7 +199,7 @@ class Changes:
     @strawberry.field(description="Whether nothing changed between the two releases.")
     async def is_empty(self) -> bool:
         for kind in _KINDS:
-            if await self.comparison.changes(kind):
+            if any((await self.comparison.counts(kind)).values()):
                 return False
         return True
 

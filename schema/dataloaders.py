@@ -114,7 +114,9 @@ class Loaders:
 
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
-        self._first_branch_treatments: dict[int, Batched[tuple[int, int], list[Any]]] = {}
+        self._first_branch_treatments: dict[
+            int, Batched[tuple[int, int], list[TreatmentWithMethod]]
+        ] = {}
 
     def _nodes_by(self, column: str) -> Batched[Any, NodeWithStats | None]:
         async def fetch(keys: list[Any]) -> list[NodeWithStats]:
@@ -255,7 +257,9 @@ class Loaders:
 
         return Batched(many_each(fetch, lambda row: (row[3], row[0].model_id), lambda row: row[:3]))
 
-    def first_branch_treatments(self, limit: int) -> Batched[tuple[int, int], list[Any]]:
+    def first_branch_treatments(
+        self, limit: int
+    ) -> Batched[tuple[int, int], list[TreatmentWithMethod]]:
         """(node id, model id) -> the first ``limit`` of branch_treatments_by_pair's list:
         the first pages of By-model rows' `methodsConnection`, one statement a page."""
         loader = self._first_branch_treatments.get(limit)
@@ -266,7 +270,9 @@ class Loaders:
                     self.reader, node_models=keys, limit=limit
                 )
 
-            loader = Batched(many_each(fetch, lambda row: (row[3], row[0].model_id)))
+            loader = Batched(
+                many_each(fetch, lambda row: (row[3], row[0].model_id), lambda row: row[:3])
+            )
             self._first_branch_treatments[limit] = loader
         return loader
 

@@ -274,12 +274,16 @@ async def offset_range(
 
 
 def connection_of(
-    page: Page, list_name: str, items: list[T], count: Callable[[], Awaitable[int]]
+    page: Page,
+    list_name: str,
+    items: list[T],
+    count: Callable[[], Awaitable[int]] | None = None,
 ) -> Connection[T]:
     """``items`` (one per row of ``page``) as a connection; `totalCount` runs ``count``
-    only when the page did not bring the total along."""
+    only when the page did not bring the total along (it must then be given)."""
     if page.total is not None:
         count = _known(page.total)
+    assert count is not None, "a page without its total needs a way to count"
     keys = page.keys
     return Connection(
         edges=[

@@ -28,7 +28,6 @@ from schema.pagination import (
 from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
 from store import treatments
 from store.nodes import NodeWithStats
-from store.paging import Page
 from store.strength import WEAKEST_RANK
 from store.tables import BranchModelRow, ModelRow, NodeRow, TreatmentRow
 from store.treatments import TreatmentWithMethod
@@ -162,15 +161,9 @@ class ModelTreatment(RowBacked, Entity):
         size = request.window.size
         key = (self.row.node_id, self.row.model_id)
         rows = await info.context.loaders.first_branch_treatments(size + 1).load(key)
-        shown = [row[:3] for row in rows[:size]]
-        page = Page(
-            rows=shown,
-            keys=[(treatment.strength_rank, method.name_rank) for treatment, method, _ in shown],
-            has_next=len(rows) > size,
-            has_previous=False,
-            total=self.row.method_count,  # every method of the branch the model treats
-        )
-        return connection_of(page, request.list_name, self._treatments(shown), _no_count)
+        # Every method of the branch that the model treats: the list's length.
+        page = treatments.first_page(rows, size, total=self.row.method_count)
+        return connection_of(page, request.list_name, self._treatments(page.rows))
 
     def _treatments(self, rows: Sequence[TreatmentWithMethod]) -> list[MethodTreatment]:
         return method_treatments(self.model_row, rows)
@@ -178,10 +171,6 @@ class ModelTreatment(RowBacked, Entity):
 
 # The name of a model's list of treatments in its cursors.
 TREATMENTS_LIST = "treatments"
-
-
-async def _no_count() -> int:
-    raise AssertionError("the first page brings its total along")
 
 
 def method_treatments(

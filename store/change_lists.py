@@ -26,6 +26,7 @@ from sqlalchemy import (
     case,
     exists,
     false,
+    func,
     literal,
     or_,
     select,
@@ -37,7 +38,7 @@ from store import paging
 from store.net_changes import KIND_ORDER, NetChange, State
 from store.paging import Page, SortKey, Template, Window
 from store.reader import Reader
-from store.rows import AnySelect, keys
+from store.rows import AnySelect, Prepared, keys
 from store.tables import (
     ChangeKindRow,
     MethodChangeRow,
@@ -239,7 +240,7 @@ class Filters:
 
 def _listing(reader: Reader, kind: str, filters: Filters) -> tuple[Template, list[SortKey]]:
     by_kind, in_branch = filters.kinds is not None, filters.branch is not None
-    one_release = filters.until == filters.since + 1
+    one_release = filters.until == filters.since + 1  # the common case: a lighter statement
     listed = change_list(
         kind, reader.dialect, by_kind=by_kind, in_branch=in_branch, one_release=one_release
     )
@@ -265,3 +266,21 @@ async def changes_page(reader: Reader, kind: str, filters: Filters, window: Wind
 async def changes_count(reader: Reader, kind: str, filters: Filters) -> int:
     listing, _ = _listing(reader, kind, filters)
     return await paging.count(reader, listing)
+
+
+@cache
+def _by_kind(kind: str, dialect: str, one_release: bool) -> Prepared:
+    listed = change_list(kind, dialect, by_kind=False, in_branch=False, one_release=one_release)
+    changes = listed.statement.subquery("changes")
+    return Prepared.of(select(changes.c.rank, func.count()).group_by(changes.c.rank))
+
+
+async def changes_by_kind(reader: Reader, kind: str, since: int, until: int) -> dict[str, int]:
+    """How many net changes of ``kind`` (node, method, ...) there are of each kind of
+    change (added, removed, ...) from release ``since`` to ``until``: the same list's
+    rows, counted in one statement."""
+    counts = dict.fromkeys(KIND_ORDER, 0)
+    statement = _by_kind(kind, reader.dialect, until == since + 1)
+    for rank, count in await reader.rows(statement, {"since": since, "until": until}):
+        counts[KIND_ORDER[rank]] = count
+    return counts

@@ -1,5 +1,6 @@
-"""The net change between two releases, from the change rows of the releases after the
-first up to the second (no database here: store.change_rows reads them).
+"""The net change between two releases: its records, and the tree of nodes as it was in
+a release (no database here: store.change_lists pages the changes in SQL,
+store.change_rows reads the node rows the trees are undone from).
 
 Each change row holds a record's state before its release and after. So a record's state
 in release `a` is the "before" of its earliest row after `a` (or, with no row after `a`,
@@ -7,7 +8,7 @@ its state now), and the net change from `a` to `b` compares the record's states 
 and `b`: added then removed is no change; renamed twice is one rename, from the first
 name to the last."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 # A record's state: (name, where it sits: a node's parent slug, a method's node slug), or
@@ -20,74 +21,27 @@ KIND_ORDER = ("added", "removed", "moved", "renamed", "strengthened", "weakened"
 
 @dataclass(frozen=True)
 class StateRow:
-    """One change row: a record's key (its slug, or a pair of slugs) before and after."""
+    """One node change row: the node's key (its slug) before and after."""
 
     release: int
     key: tuple[str, ...]
-    before: State | int
-    after: State | int  # a treatment's states are strength ranks
+    before: State
+    after: State
 
 
 @dataclass(frozen=True)
 class NetChange:
+    """One change of a record from one release to another (a node or method both moved
+    and renamed has two)."""
+
     kind: str  # one of KIND_ORDER
     key: tuple[str, ...]
     before: State | int | None
     after: State | int | None
 
-    @property
-    def sort_key(self) -> tuple[str, ...]:
-        return (*self.key, self.kind)
-
-
-def net_states(rows: Iterable[StateRow]) -> dict[tuple[str, ...], tuple[object, object]]:
-    """Each key's (state at the start, state at the end) from ``rows`` in release order."""
-    net: dict[tuple[str, ...], tuple[object, object]] = {}
-    for row in rows:
-        start = net[row.key][0] if row.key in net else row.before
-        net[row.key] = (start, row.after)
-    return net
-
-
-def named_changes(rows: Iterable[StateRow], *, places: bool) -> list[NetChange]:
-    """Nodes, methods (``places``: moves count) or models: added, removed, moved, renamed."""
-    changes = []
-    for key, (before, after) in net_states(rows).items():
-        old, new = _state(before), _state(after)
-        if old is None and new is None:
-            continue
-        if old is None or new is None:
-            changes.append(NetChange("added" if old is None else "removed", key, old, new))
-            continue
-        if places and old[1] != new[1]:
-            changes.append(NetChange("moved", key, old, new))
-        if old[0] != new[0]:
-            changes.append(NetChange("renamed", key, old, new))
-    return sorted(changes, key=_order)
-
-
-def treatment_changes(rows: Iterable[StateRow]) -> list[NetChange]:
-    """(model, method) pairs: added, removed, strengthened or weakened (ranks: 1 strongest)."""
-    changes = []
-    for key, (before, after) in net_states(rows).items():
-        old = before if isinstance(before, int) else None
-        new = after if isinstance(after, int) else None
-        if old == new:
-            continue
-        if old is None or new is None:
-            kind = "added" if old is None else "removed"
-        else:
-            kind = "strengthened" if new < old else "weakened"
-        changes.append(NetChange(kind, key, old, new))
-    return sorted(changes, key=_order)
-
 
 def _state(value: object) -> tuple[str, str | None] | None:
     return value if isinstance(value, tuple) else None
-
-
-def _order(change: NetChange) -> tuple[object, ...]:
-    return (*change.key, KIND_ORDER.index(change.kind))
 
 
 # ---- the tree as it was ---------------------------------------------------------------

@@ -1,40 +1,32 @@
 """The net change between two retained releases as a whole: the trees of both releases
-(for paths and branches) and each kind's full list of changes (for counts), read and
-composed once whatever the fields asked of it, and kept for the next requests. Pages of
-the changes do not read the full lists: store.change_lists reads a page's own rows."""
+(for paths and branches) and the counts of each kind's changes, read once whatever the
+fields asked of it, and kept for the next requests. The changes themselves are paged in
+SQL (store.change_lists)."""
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from store import change_rows
-from store.net_changes import (
-    NetChange,
-    lineage,
-    named_changes,
-    path_in,
-    treatment_changes,
-    tree_at,
-)
+from store.change_lists import changes_by_kind
+from store.net_changes import NetChange, lineage, path_in, tree_at
 from store.reader import Reader
 
 Tree = dict[str, tuple[str, str | None]]
-KINDS = ("node", "method", "model", "treatment")
 
 
 @dataclass
 class _Composed:
     """What a comparison has worked out so far."""
 
-    changes: dict[str, list[NetChange]] = field(default_factory=dict)
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
     trees: tuple[Tree, Tree] | None = None
 
 
 # Comparisons kept by (version of the newest release, since, until): the same key is the
 # same answer, since releases never change and a new load makes a new newest version.
-# Only a few, and none with more changes than _KEEP_AT_MOST: memory stays bounded.
+# Only a few: memory stays bounded.
 _KEPT: OrderedDict[tuple[str, int, int], _Composed] = OrderedDict()
 _KEEP = 8
-_KEEP_AT_MOST = 200_000
 
 
 class Comparison:
@@ -50,31 +42,22 @@ class Comparison:
         _KEPT.move_to_end(key)
         while len(_KEPT) > _KEEP:
             _KEPT.popitem(last=False)
-        self._key = key
 
     async def trees(self) -> tuple[Tree, Tree]:
         """The nodes (slug -> (name, parent slug)) of release ``since`` and of ``until``."""
         composed = self._composed
         if composed.trees is None:
-            rows = await change_rows.named_rows(self.reader, "node", self.since, self.newest)
+            rows = await change_rows.node_rows(self.reader, self.since, self.newest)
             now = await change_rows.nodes_now(self.reader)
             composed.trees = (tree_at(now, rows, self.since), tree_at(now, rows, self.until))
         return composed.trees
 
-    async def changes(self, kind: str) -> list[NetChange]:
-        """The net changes of ``kind`` (node, method, model, treatment), by key."""
-        found = self._composed.changes
+    async def counts(self, kind: str) -> dict[str, int]:
+        """How many net changes of ``kind`` (node, method, model, treatment) there are of
+        each kind of change (added, removed, ...)."""
+        found = self._composed.counts
         if kind not in found:
-            if self.since == self.until:
-                found[kind] = []
-            elif kind == "treatment":
-                rows = await change_rows.treatment_rows(self.reader, self.since, self.until)
-                found[kind] = treatment_changes(rows)
-            else:
-                rows = await change_rows.named_rows(self.reader, kind, self.since, self.until)
-                found[kind] = named_changes(rows, places=kind != "model")
-            if sum(map(len, found.values())) > _KEEP_AT_MOST:
-                _KEPT.pop(self._key, None)  # this request keeps it; later ones do not
+            found[kind] = await changes_by_kind(self.reader, kind, self.since, self.until)
         return found[kind]
 
     async def paths(self, kind: str, change: NetChange) -> tuple[str | None, str | None]:

@@ -37,6 +37,20 @@ _BY_STRENGTH_THEN_NAME = [
 ]
 
 
+def first_page(rows: Sequence[TreatmentWithMethod], size: int, total: int) -> Page:
+    """The first page of a model's treatments from the list's first ``size`` + 1 rows
+    (``total``: the list's length), with the key values of _BY_STRENGTH_THEN_NAME that
+    model_treatments_page reads the next pages from."""
+    shown = list(rows[:size])
+    return Page(
+        rows=shown,
+        keys=[(treatment.strength_rank, method.name_rank) for treatment, method, _ in shown],
+        has_next=len(rows) > size,
+        has_previous=False,
+        total=total,
+    )
+
+
 def _of_model(model_id: int, max_rank: int, within: NodeRow | None) -> AnySelect:
     statement = _WITH_METHODS.where(
         col(TreatmentRow.model_id) == model_id, col(TreatmentRow.strength_rank) <= max_rank
