@@ -3,7 +3,10 @@ workers, the response cache off so every request reaches the database, on each b
 No errors, no non-200; p50, p99 and requests per second are reported; the workers' memory
 stays flat (resident memory at the end at most 1.2x that after a warm-up).
 
-TAXONOMY_LOAD_SECONDS shortens (or lengthens) the measured run; 30 s by default."""
+TAXONOMY_LOAD_SECONDS lengthens (or shortens) the measured run; 10 s by default, long enough
+for thousands of requests and for the workers' memory to show a trend. Throughput and
+latency under many clients are the benchmark's to measure (bench/), on a quiet machine,
+not this test's: here the suite's other tests share the cores."""
 
 import asyncio
 import os
@@ -28,7 +31,7 @@ from seed_page import NODE_PAGE
 
 CLIENTS = 64
 WARM_UP_SECONDS = 5.0
-LOAD_SECONDS = float(os.environ.get("TAXONOMY_LOAD_SECONDS", "30"))
+LOAD_SECONDS = float(os.environ.get("TAXONOMY_LOAD_SECONDS", "10"))
 MEMORY_GROWTH = 1.2
 
 WORKLOAD: list[dict[str, Any]] = [
