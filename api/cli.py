@@ -345,14 +345,30 @@ def print_schema() -> None:
 
 
 def prepare_database(settings: "Settings") -> None:
-    """Migrate; load the default fixtures when the database holds no data yet."""
+    """Migrate; load the default fixtures when the database holds no data yet. A hot
+    standby (a read-only replica) is left as it is: it can only follow its primary, where
+    migrations and loads are run (docs/scale-out.md)."""
     from sqlalchemy import select
 
     from api import migrate
     from api.ingest.load import load_directory
-    from store.engines import make_sync_engine
+    from store.engines import is_hot_standby, make_sync_engine
     from store.tables import DatasetRow, table_of
 
+    engine = make_sync_engine(settings.database_url)
+    try:
+        with engine.connect() as connection:
+            standby = is_hot_standby(connection)
+    finally:
+        engine.dispose()
+    if standby:
+        click.echo(
+            "the database is a read-only hot standby: serving it as it is, neither migrated "
+            "nor loaded here (migrate and load its primary, or name the primary with "
+            "--admin-db); /readyz says when the standby has both",
+            err=True,
+        )
+        return
     migrate.upgrade(settings.database_url)
     engine = make_sync_engine(settings.database_url)
     try:

@@ -5,7 +5,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
@@ -90,6 +90,14 @@ def make_sync_engine(url: str) -> Engine:
             cursor.close()
 
     return engine
+
+
+def is_hot_standby(connection: Connection) -> bool:
+    """Whether ``connection`` reads a PostgreSQL hot standby: a read-only replica that
+    replays its primary's changes, so that nothing can be migrated or loaded there."""
+    if connection.dialect.name != "postgresql":
+        return False
+    return bool(connection.execute(text("SELECT pg_is_in_recovery()")).scalar())
 
 
 def sqlite_path(url: str) -> Path | None:
