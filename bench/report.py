@@ -10,6 +10,7 @@ import matplotlib
 matplotlib.use("Agg")  # no display; must precede pyplot
 import matplotlib.pyplot as plt
 
+from bench import many_clients
 from bench.results import HISTORY_STEPS, History, Measurement, PagePaint, Results
 
 FLOOR = {"sqlite": "floor SQLite", "postgresql": "floor PostgreSQL"}
@@ -371,6 +372,7 @@ def markdown(results: Results, chart_name: str) -> str:
     for scale in scales:
         lines += [f"## Scale {scale}", "", *_table(results, scale), ""]
     lines += _paints(results)
+    lines += _many_clients(results)
     lines += _loads(results)
     lines += history(results.history)
     if results.notes:
@@ -378,6 +380,36 @@ def markdown(results: Results, chart_name: str) -> str:
     lines += ["## Machine", "", "| | |", "|---|---|"]
     lines += [f"| {key} | {value} |" for key, value in results.machine.items()]
     return "\n".join(lines) + "\n"
+
+
+def _many_clients(results: Results) -> list[str]:
+    """Issue 23 item 4: 64 clients with the browser's page mix, p99 and errors judged."""
+    if not results.many_clients:
+        return []
+    lines = [
+        "## Many clients (issue 23 item 4; `python -m bench.many_clients URL`)",
+        "",
+        f"{many_clients.CLIENTS} clients (wrk, 2 threads) for the time given, each request one "
+        "of the taxonomy browser's persisted-query GETs (node, method, model, search and home "
+        "pages in the shares of `PAGE_MIX`, each kind's pages drawn by Zipf's law); every "
+        "answer is checked to be data without errors. A warm-up of a tenth of the run is not "
+        "counted. Target: p99 at most "
+        f"{many_clients.P99_TARGET_MS:.0f} ms and 0 errors with the response cache on.",
+        "",
+        "| scale | system | s | requests | req/s | p50 ms | p99 ms | max ms | errors | repeats "
+        "| target |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|",
+    ]
+    for found in results.many_clients:
+        judged = "cache on" in found.system
+        met = found.p99_ms <= many_clients.P99_TARGET_MS and found.errors == 0
+        lines.append(
+            f"| {found.scale} | {found.system} | {found.seconds:.0f} | {found.requests:,} | "
+            f"{found.requests_per_second:,.0f} | {found.p50_ms:.1f} | {found.p99_ms:.1f} | "
+            f"{found.max_ms:.0f} | {found.errors} | {found.repeated_share:.0%} | "
+            f"{('met' if met else 'NOT met') if judged else '-'} |"
+        )
+    return [*lines, ""]
 
 
 def _systems(measurements: Iterable[Measurement]) -> list[str]:

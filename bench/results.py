@@ -31,6 +31,23 @@ class OneClient:
 
 
 @dataclass(frozen=True)
+class ManyClients:
+    """Many clients at once with the taxonomy browser's page mix (bench/many_clients.py)."""
+
+    system: str
+    scale: str
+    clients: int
+    seconds: float
+    requests: int
+    requests_per_second: float
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    errors: int
+    repeated_share: float  # of the drawn sequence, requests for a page asked for before
+
+
+@dataclass(frozen=True)
 class PagePaint:
     """The seed page's largest contentful paint in headless Chromium, cold browser cache
     (bench/page_paint.py): the figure a person sees, beside the API's."""
@@ -108,6 +125,7 @@ class Results:
     measurements: list[Measurement] = field(default_factory=list)
     one_client: list[OneClient] = field(default_factory=list)
     paints: list[PagePaint] = field(default_factory=list)
+    many_clients: list[ManyClients] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     history: History = field(default_factory=History)
 

@@ -18,9 +18,11 @@ BENCH_WARMUP_SECONDS (3 before counting statements, 1 before each timed run),
 BENCH_CONNECTIONS (32), BENCH_THREADS (2), BENCH_REPEATS (3 requests to count statements),
 BENCH_PAINT_LOADS (15 cold loads of the seed page in headless Chromium at S and L, for its
 largest contentful paint: bench/page_paint.py; 0 to skip),
-BENCH_HISTORY=0 (no history and adoption figures; their own settings, HISTORY_*, are in
-bench/history_cost.py), BENCH_OUT (the folder RESULTS.md and results.png are written to;
-bench/ when not given: a partial run written elsewhere leaves the committed results alone).
+BENCH_MANY_SECONDS (30: each server's run of 64 clients with the browser's page mix at S
+and M, bench/many_clients.py), BENCH_HISTORY=0 (no history and adoption figures; their own
+settings, HISTORY_*, are in bench/history_cost.py), BENCH_OUT (the folder RESULTS.md and
+results.png are written to; bench/ when not given: a partial run written elsewhere leaves
+the committed results alone).
 """
 
 import dataclasses
@@ -38,6 +40,7 @@ from bench import (
     history_cost,
     loadgen,
     machine,
+    many_clients,
     page_paint,
     report,
     settle,
@@ -67,6 +70,7 @@ class Config:
     repeats: int
     rounds: int
     paint_loads: int  # cold loads of the seed page in Chromium at S and L; 0: not measured
+    many_seconds: float  # each server's run of 64 clients with the browser's page mix
 
     @classmethod
     def from_env(cls) -> "Config":
@@ -86,6 +90,9 @@ class Config:
             repeats=int(os.environ.get("BENCH_REPEATS", "3")),
             rounds=int(os.environ.get("BENCH_ROUNDS", "1" if quick else "3")),
             paint_loads=int(os.environ.get("BENCH_PAINT_LOADS", "5" if quick else "15")),
+            many_seconds=float(
+                os.environ.get("BENCH_MANY_SECONDS", "5" if quick else str(many_clients.SECONDS))
+            ),
         )
 
 
@@ -303,6 +310,21 @@ def run_scale(
                     runs[system.label, workload.name].append(
                         timed_run(system, workload, scale, config, databases, results.notes)
                     )
+        # Many clients with the browser's page mix (bench/many_clients.py), each server in
+        # turn, after the workloads: its response cache then holds only the workloads'.
+        if scale in many_clients.SCALES:
+            for system in running:
+                if system.kind != "server":
+                    continue
+                quiet(databases, f"{scale} many clients {system.label}", results.notes)
+                found = many_clients.measure_running(
+                    system, scale, clients=many_clients.CLIENTS, seconds=config.many_seconds
+                )
+                results.many_clients.append(found)
+                _log(
+                    f"{scale} many clients {system.label}: {found.requests_per_second:.0f} "
+                    f"req/s, p99 {found.p99_ms:.0f} ms, {found.errors} errors"
+                )
         for system in running:
             for workload in chosen:
                 key = (system.label, workload.name)

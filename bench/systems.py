@@ -74,16 +74,17 @@ class System:
 
     def start(self, log_dir: Path) -> None:
         log_dir.mkdir(parents=True, exist_ok=True)
-        log = (log_dir / f"{self.label.replace(' ', '_')}.log").open("wb")
-        # A session of its own, so that stop() ends exactly this system's processes.
-        self.process = subprocess.Popen(
-            self.command,
-            cwd=self.cwd,
-            env={**os.environ, **self.env},
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        # The child writes its log through its own copy of the file; ours is closed.
+        with (log_dir / f"{self.label.replace(' ', '_')}.log").open("wb") as log:
+            # A session of its own, so that stop() ends exactly this system's processes.
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=self.cwd,
+                env={**os.environ, **self.env},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     def wait_ready(self, timeout: float = 90) -> None:
         probe = json.dumps({"query": "{ __typename }"}).encode()
@@ -114,8 +115,11 @@ class System:
             self.process.wait()
 
 
-def server(source: Source, database: str, url: str, *, cache: bool) -> System:
-    """Our server as it is served: `taxonomy serve --workers 2`."""
+def server(
+    source: Source, database: str, url: str, *, cache: bool, workers: int = WORKERS
+) -> System:
+    """Our server as it is served: `taxonomy serve --workers 2` (the README's advice on
+    2 cores)."""
     port = free_port()
     name = "SQLite" if database == "sqlite" else "PostgreSQL"
     return System(
@@ -123,7 +127,7 @@ def server(source: Source, database: str, url: str, *, cache: bool) -> System:
         kind="server",
         database=database,
         command=source.taxonomy(
-            "serve", "--db", url, "--port", str(port), "--workers", str(WORKERS)
+            "serve", "--db", url, "--port", str(port), "--workers", str(workers)
         ),
         env={
             **source.env(),

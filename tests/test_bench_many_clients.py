@@ -1,0 +1,55 @@
+"""The many-clients benchmark (`bench/many_clients.py`) sends what it says, the browser's
+own page requests, and counts an answer with errors as an error: a run that erred cannot
+pass for a clean one."""
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from api.ingest.load import load_directory
+from api.settings import DEFAULT_FIXTURES_DIR
+from bench import many_clients
+from bench.source import current
+from bench.systems import System, server
+
+
+@pytest.fixture
+def running(
+    backend: str,
+    new_database: Callable[[str, str], str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[System]:
+    monkeypatch.setenv("BENCH_SOURCE", "worktree")
+    url = new_database(backend, "many_clients")
+    load_directory(DEFAULT_FIXTURES_DIR, url)
+    system = server(current(), backend, url, cache=True, workers=1)
+    system.start(tmp_path / "logs")
+    try:
+        system.wait_ready()
+        yield system
+    finally:
+        system.stop()
+
+
+def test_the_browsers_pages_are_asked_for_and_every_answer_checked(running: System) -> None:
+    by_kind = many_clients.pages(running.base)
+    assert set(by_kind) == set(many_clients.PAGE_MIX)
+    assert all(by_kind.values())
+    # The fixtures' 40 nodes, less the three below the third level, each once.
+    assert len(set(by_kind["node"])) == len(by_kind["node"]) == 37
+    drawn = many_clients.sequence(by_kind)
+    shares = {
+        kind: sum(path in paths for path in drawn) / len(drawn) for kind, paths in by_kind.items()
+    }
+    for kind, share in many_clients.PAGE_MIX.items():
+        assert abs(shares[kind] - share) < 0.02, (kind, shares[kind])
+    clean = many_clients.run(running, "S", drawn, clients=8, seconds=2)
+    assert clean.requests > 50
+    assert clean.errors == 0
+    assert 0 < clean.repeated_share < 1
+    # An answer with errors counts as an error: here a document the server does not know.
+    unknown = many_clients._path("BrowserNode", "0" * 64, {"path": "optimization"})
+    erring = many_clients.run(running, "S", [*drawn[:50], unknown], clients=4, seconds=1)
+    assert erring.errors > 0
