@@ -16,7 +16,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, request_response
 from starlette.staticfiles import StaticFiles
 
 from api import browser, fault_log, migrate
@@ -229,10 +229,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 expose_headers=["etag", "x-request-id", "data-version"],
             )
         )
+    page = TimeLimit(
+        request_response(browser.page_endpoint(schema)), settings.request_timeout_seconds
+    )
     return Starlette(
         middleware=middleware,
         routes=[
-            *(Route(path, browser.page_endpoint(schema)) for path in browser.PAGE_PATHS),
+            # A page asks the database whether its subject exists: under the same time
+            # limit (and so the same statement timeout) as /graphql.
+            *(Route(path, page) for path in browser.PAGE_PATHS),
             Route("/graphql", endpoint, methods=["GET", "POST"]),
             Route("/healthz", healthz),
             Route("/readyz", readyz),

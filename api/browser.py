@@ -8,6 +8,7 @@ manifest.json; the app serves them at ASSETS_URL as never changing (a new build 
 names). Without a build, each page says how to make one and loads nothing."""
 
 import json
+import re
 from collections.abc import Awaitable, Callable
 from functools import lru_cache
 from html import escape
@@ -113,33 +114,60 @@ def browser_page() -> tuple[str, str]:
     return html_page(_TITLE, head, _APP.format(body=_LOADING)), PAGE_POLICY
 
 
-async def _unknown(schema: Schema, request: Request, document: str, parameter: str) -> bool:
-    """Whether the page's subject is known not to exist (a failed look-up is no answer:
-    the page then says what the API says)."""
-    key: str | int | None = request.path_params.get(parameter)
-    if key is None:
-        # A release number; anything else is for the page to explain (it asks for one).
-        number = request.query_params.get(parameter, "")
-        if not (number.isascii() and number.isdigit()):
-            return False
-        key = int(number)
+async def _exists(schema: Schema, request: Request, document: str, key: str | int) -> bool | None:
+    """Whether the subject ``key`` names exists, asked as any client would: False when the
+    API answers null or refuses the key as malformed (BAD_USER_INPUT: `/nodes/%00` names
+    no node); None when it gives no answer (the page then says what the API says)."""
     context = Context.for_request(request.app.state.request_engine, request)
     result = await schema.execute(document, variable_values={"key": key}, context_value=context)
-    return not result.errors and result.data is not None and result.data["subject"] is None
+    if result.errors:
+        codes = {(error.extensions or {}).get("code") for error in result.errors}
+        return False if codes == {"BAD_USER_INPUT"} else None
+    return result.data is not None and result.data["subject"] is not None
+
+
+# A release number as a URL gives it: digits, perhaps signed; anything else is no number.
+_RELEASE_NUMBER = re.compile(r"[+-]?[0-9]+")
+_LARGEST_INT = 2**31 - 1  # GraphQL's Int
+
+
+async def _releases_status(schema: Schema, request: Request) -> int:
+    """The changes page's status: 400 for a `since` or `until` that is not a number, 404
+    for a number that names no release (negative, huge or beyond the last one)."""
+    document = SUBJECTS["changes"][0]
+    for parameter in ("since", "until"):
+        given = request.query_params.get(parameter)
+        if given is None:
+            continue  # without `since` the page asks for it; without `until`: the newest
+        if not (given.isascii() and _RELEASE_NUMBER.fullmatch(given)):
+            return 400
+        # Compared as text first: int() refuses strings of over 4,300 digits.
+        digits = given.lstrip("+-").lstrip("0") or "0"
+        if given.startswith("-") or len(digits) > 10 or int(digits) > _LARGEST_INT:
+            return 404
+        if await _exists(schema, request, document, int(digits)) is False:
+            return 404
+    return 200
 
 
 def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[HTMLResponse]]:
     """Any of the browser's pages (the script finds the page's subject in the URL); 404
-    when it names a node, model, method or release (`/changes?since=`) that does not
-    exist, asked of ``schema``."""
+    when it names a node, model, method or release (`/changes?since=&until=`) that does
+    not exist, asked of ``schema``, and 400 for a release that is not a number."""
 
     async def page(request: Request) -> HTMLResponse:
         html, policy = browser_page()
         kind = request.url.path.split("/")[1]
-        unknown = kind in SUBJECTS and await _unknown(schema, request, *SUBJECTS[kind])
+        status = 200
+        if kind == "changes":
+            status = await _releases_status(schema, request)
+        elif kind in SUBJECTS:
+            document, parameter = SUBJECTS[kind]
+            key = request.path_params[parameter]
+            status = 404 if await _exists(schema, request, document, key) is False else 200
         return HTMLResponse(
             html,
-            status_code=404 if unknown else 200,
+            status_code=status,
             headers={
                 "content-security-policy": policy,
                 # The HTML names the current build's assets: always ask for it again.

@@ -3,12 +3,15 @@ a `Data-Version` header (and, in the body, `extensions.dataVersion`: api.view an
 api.http_guards.send_error read it from the request's state, set here), `Cache-Control`
 and `Vary`.
 
-The version is the one this server was serving when the request came in (polled:
-store.data_version), the same that tags the response cache's entries, the ETag and the
-cursors, so a client can tell answers of two loads apart. Answers with an ETag (a query's
-answer without errors: api.response_cache) may be kept ``max_age`` seconds, then
-revalidated with `If-None-Match` (a 304 costs no statement); 0, the default, revalidates
-every time, so no client cache serves a load's old data once the server has moved on.
+The version is the one the answer was read from: the one this server was serving when
+the request came in (polled: store.data_version), replaced by the version of the request's
+snapshot once it begins (schema.SnapshotVersion), so that an answer read just after a load
+is never labelled with the version before it. The same version tags the response cache's
+entries, the ETag and the cursors, so a client can tell answers of two loads apart.
+Answers with an ETag (a query's answer without errors: api.response_cache) may be kept
+``max_age`` seconds, then revalidated with `If-None-Match` (a 304 costs no statement); 0,
+the default, revalidates every time, so no client cache serves a load's old data once the
+server has moved on.
 Everything else (errors, refusals, 503s) is `no-store`."""
 
 from api.middleware import ASGIApp, Headers, Receive, Scope, Send, with_headers
@@ -41,12 +44,13 @@ class Freshness:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        current = self.version.current  # one reading for the whole request
-        scope.setdefault("state", {})["data_version"] = current
+        # One reading for the whole request, until its snapshot says which data it reads.
+        scope.setdefault("state", {})["data_version"] = self.version.current
 
         def headers(given: Headers) -> Headers:
             names = {name for name, _ in given}
             added = [VARY]
+            current = data_version_of(scope)
             if current is not None:
                 added.append((DATA_VERSION_HEADER, current.encode()))
             if b"cache-control" not in names:

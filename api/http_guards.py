@@ -22,6 +22,7 @@ from api.middleware import (
     read_body,
     replay,
     with_headers,
+    with_media_type_lowered,
 )
 from schema.errors import REQUEST_ERROR_CODES, time_limit_message
 from store.reader import Deadline
@@ -269,7 +270,7 @@ class GraphQLOverHTTP:
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
 
-        await self.app(scope, receive, capture)
+        await self.app(with_media_type_lowered(scope), receive, capture)
         body = b"".join(chunks)
         headers = dict(start.get("headers", []))
         media = headers.get(b"content-type", b"")

@@ -16,6 +16,20 @@ def header(scope: Scope, name: bytes) -> bytes:
     return b",".join(value for key, value in scope.get("headers", []) if key == name)
 
 
+def with_media_type_lowered(scope: Scope) -> Scope:
+    """``scope`` with its Content-Type's media type in lower case: a media type's type and
+    subtype are case-insensitive (RFC 9110, 8.3.1), and `APPLICATION/JSON` must be read as
+    JSON, but Strawberry compares them as written. Parameters are left as sent."""
+    headers = scope.get("headers", [])
+    changed = []
+    for name, value in headers:
+        if name == b"content-type":
+            media, separator, parameters = value.partition(b";")
+            value = media.lower() + separator + parameters
+        changed.append((name, value))
+    return {**scope, "headers": changed} if changed != list(headers) else scope
+
+
 async def read_body(receive: Receive, limit: int | None = None) -> bytes | None:
     """The whole request body; None if it grows past ``limit`` bytes."""
     chunks = []

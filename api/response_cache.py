@@ -81,10 +81,15 @@ def _query_key(scope: Scope, body: bytes) -> str | None:
     if not isinstance(document, str):
         return None
     accept = header(scope, b"accept")
-    canonical = orjson.dumps(
-        [method, media.decode("latin-1"), accept.decode("latin-1"), request],
-        option=orjson.OPT_SORT_KEYS,
-    )
+    try:
+        canonical = orjson.dumps(
+            [method, media.decode("latin-1"), accept.decode("latin-1"), request],
+            option=orjson.OPT_SORT_KEYS,
+        )
+    except orjson.JSONEncodeError:
+        # Nested deeper than orjson writes (254 levels): such a request goes uncached, and
+        # the layers behind answer it (or refuse it) as any other.
+        return None
     return hashlib.sha256(canonical).hexdigest()
 
 
@@ -116,7 +121,15 @@ class ResponseCache:
             return
         record(scope, cache="miss")
         captured = await _capture(self.app, scope, replay(body, receive))
-        cacheable = captured.status == 200 and b'"errors"' not in captured.body
+        # The version the answer was read from (its snapshot's: api.freshness), which can
+        # be newer than the one asked for above, just after a load.
+        answered = data_version_of(scope)
+        cacheable = (
+            captured.status == 200 and b'"errors"' not in captured.body and answered is not None
+        )
+        if answered != version:
+            etag = f'W/"{answered}-{key[:20]}"'.encode()
+            cache_key = f"{answered}:{key}"
         if self.store is not None and cacheable:
             self.store.put(cache_key, captured.for_replay(recorded(scope, "operation")))
         await _send(

@@ -88,9 +88,13 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
                 reason, extensions={"code": "BAD_REQUEST", "operations": list(names)}
             )
             return ExecutionResult(data=None, errors=[refusal])
-        return await super().execute_single(
+        result = await super().execute_single(
             request, request_adapter, sub_response, context, root_value, request_data
         )
+        # The version of the snapshot the operation read (schema.SnapshotVersion), for the
+        # answer's label, its headers and the response cache (api.freshness).
+        request.scope.setdefault("state", {})["data_version"] = context.data_version
+        return result
 
     def encode_json(self, data: object) -> bytes:
         # orjson: several times faster than json.dumps, and UTF-8 rather than \u escapes.

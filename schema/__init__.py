@@ -6,7 +6,14 @@ from functools import lru_cache, partial
 from typing import Any
 
 import strawberry
-from graphql import ASTValidationRule, DocumentNode, GraphQLError, parse
+from graphql import (
+    ASTValidationRule,
+    DocumentNode,
+    FieldNode,
+    GraphQLError,
+    OperationDefinitionNode,
+    parse,
+)
 from strawberry.extensions import (
     AddValidationRules,
     DisableIntrospection,
@@ -48,6 +55,45 @@ class CloseReader(SchemaExtension):
                 )
             if context.report_statements and context.response is not None:
                 context.response.headers["x-sql-statements"] = str(reader.statements)
+
+
+def _reads_data(context: ExecutionContext) -> bool:
+    """Whether the operation asks for more than introspection (`__typename`, `__schema`,
+    `__type` at its top, which read no data and need no snapshot)."""
+    document = context.graphql_document
+    if document is None:
+        return True
+    name = context.operation_name
+    for definition in document.definitions:
+        if not isinstance(definition, OperationDefinitionNode):
+            continue
+        if name is not None and (definition.name is None or definition.name.value != name):
+            continue
+        return any(
+            not isinstance(selection, FieldNode) or not selection.name.value.startswith("__")
+            for selection in definition.selection_set.selections
+        )
+    return True
+
+
+class SnapshotVersion(SchemaExtension):
+    """Labels a request with the data version of the snapshot it reads, not the version the
+    process last polled (store.data_version), which lags a load by up to a poll interval:
+    the snapshot begins before the first field is resolved, so cursors are checked against
+    the data the page will be read from, and the answer (`extensions.dataVersion`, the
+    Data-Version header, the ETag and the response cache's key: api.view passes it on to
+    api.freshness and api.response_cache) names the data it holds."""
+
+    async def on_execute(self) -> AsyncIterator[None]:
+        context = self.execution_context.context
+        request = getattr(context, "request", None)
+        if request is not None and _reads_data(self.execution_context):
+            try:
+                version = await context.reader.open_snapshot()
+            except Exception:  # the database is away: the fields' statements fail, coded
+                version = context.data_version
+            context.data_version = version
+        yield
 
 
 @lru_cache(maxsize=1024)
@@ -109,6 +155,7 @@ def build_schema(
         DocumentCache,
         partial(ValidationCache, maxsize=1024),
         CloseReader,
+        SnapshotVersion,
         partial(AddValidationRules, limit_rules),
         partial(MaxTokensLimiter, max_token_count=max_tokens),
         cost_limiter(max_cost),

@@ -226,12 +226,19 @@ def shape_limits(max_depth: int, max_aliases: int) -> type[ASTValidationRule]:
 
 
 def _has_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_has_nul(item) for item in value.values())
-    if isinstance(value, list):
-        return any(_has_nul(item) for item in value)
+    """Whether any string in ``value`` (variables: JSON values) holds a NUL. Walked with a
+    stack of its own, not by recursion: variables may nest as deep as JSON parsers read
+    (hundreds of levels), past Python's recursion limit."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
     return False
 
 

@@ -26,6 +26,12 @@ def data_version(version: int | None, identity: str | None) -> str | None:
 
 
 _VERSION = select(table_of(DatasetRow).c.version, table_of(DatasetRow).c.identity)
+# The same, as two scalar subqueries: a row (of NULLs when nothing is loaded) that other
+# columns can join, such as a request's statement timeout (store.reader).
+VERSION_COLUMNS = (
+    select(table_of(DatasetRow).c.version).limit(1).scalar_subquery().label("version"),
+    select(table_of(DatasetRow).c.identity).limit(1).scalar_subquery().label("identity"),
+)
 
 
 class DataVersion:

@@ -14,10 +14,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Dialect, Engine, Executable, Result, text
+from sqlalchemy import Connection, Dialect, Engine, Executable, Result, bindparam, func, select
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from store.data_version import VERSION_COLUMNS, data_version
 from store.engines import request_slots
 from store.rows import AnySelect, Prepared
 
@@ -26,7 +27,14 @@ from store.rows import AnySelect, Prepared
 _PROGRESS_INSTRUCTIONS = 10_000
 
 
-_STATEMENT_TIMEOUT = text("SELECT set_config('statement_timeout', :ms, true)")
+# A request's snapshot begins with its first statement, which reads the data version the
+# snapshot holds (store.data_version): an answer is labelled with the version it was read
+# from, never the one the process last polled (they differ for up to a poll interval
+# after a load). On PostgreSQL the same statement sets the request's statement timeout.
+_SNAPSHOT_VERSION = select(*VERSION_COLUMNS)
+_SNAPSHOT_VERSION_AND_TIMEOUT = select(
+    *VERSION_COLUMNS, func.set_config("statement_timeout", bindparam("ms"), True)
+)
 
 
 # PostgreSQL's SQLSTATE for a statement it cancelled (here: at its statement_timeout).
@@ -54,7 +62,15 @@ class Reader:
     result setup, its transaction bookkeeping) would buy nothing."""
 
     statements: int = 0
+    # The data version of this reader's snapshot (store.data_version), once it is open;
+    # None before, or when nothing is loaded.
+    snapshot_version: str | None = None
     _sql_dialect: Dialect  # the engine's, for which statements are compiled
+
+    async def open_snapshot(self) -> str | None:
+        """Begin the snapshot now, if no statement has begun it yet, and say which data
+        version it holds."""
+        raise NotImplementedError
 
     @property
     def dialect(self) -> str:
@@ -134,18 +150,56 @@ class AsyncReader(Reader):
         return AsyncReader(self._engine)
 
     async def _connect(self) -> None:
+        """Take a connection and begin the snapshot with the connection's setup statement.
+
+        A pooled connection that the database dropped while it sat idle (a restart, a cut
+        network) fails on its first use, and SQLAlchemy then retires every connection of
+        the pool. Nothing has been read before the setup statement, so it is tried once
+        more, on a new connection: what a ping before every checkout would buy, without
+        a round trip on every request. A database still away fails this again, and the
+        connection is forgotten: the request's other fields then fail to connect
+        (DATABASE_UNAVAILABLE) rather than use a closed connection."""
         if self._slots is not None and not self._holds_slot:
             await self._slots.acquire()  # first come, first served (store.engines)
             self._holds_slot = True
-        self._connection = await self._engine.connect()
-        if self._deadline is not None:
+        for retry in (False, True):
+            self._connection = await self._engine.connect()
+            try:
+                await self._begin(self._connection)
+                return
+            except DBAPIError as exc:
+                dead, self._connection = self._connection, None
+                with contextlib.suppress(SQLAlchemyError):
+                    await dead.close()
+                if retry or not exc.connection_invalidated:
+                    self._raise_if_timed_out(exc)
+                    raise
+
+    async def _begin(self, connection: AsyncConnection) -> None:
+        if self._deadline is None:
+            opened = await connection.execute(_SNAPSHOT_VERSION)
+        else:
             # The database stops the request's statements itself at its deadline: a
             # statement cancelled from here instead costs a round trip more (psycopg's
             # cancel request), and is not stopped at all should the network be cut. Local
-            # to the transaction, so the pooled connection keeps no trace of it. Not
-            # counted among the request's statements: it reads nothing.
+            # to the transaction, so the pooled connection keeps no trace of it. Set in
+            # the snapshot's first statement, so it costs no round trip of its own.
             left_ms = max(1, int((self._deadline.at - time.monotonic()) * 1000))
-            await self._connection.execute(_STATEMENT_TIMEOUT, {"ms": str(left_ms)})
+            opened = await connection.execute(_SNAPSHOT_VERSION_AND_TIMEOUT, {"ms": str(left_ms)})
+        # Not counted among the request's statements: the connection's setup, whatever
+        # the request asks.
+        self.snapshot_version = data_version(*opened.one()[:2])
+
+    def _raise_if_timed_out(self, exc: DBAPIError) -> None:
+        """A statement the database stopped at the request's deadline is said as such."""
+        if self._deadline is not None and _is_statement_timeout(exc):
+            raise StatementTimeoutError(self._deadline.seconds) from exc
+
+    async def open_snapshot(self) -> str | None:
+        async with self._lock:
+            if self._connection is None:
+                await self._connect()
+        return self.snapshot_version
 
     def _release_slot(self) -> None:
         if self._slots is not None and self._holds_slot:
@@ -156,38 +210,15 @@ class AsyncReader(Reader):
         self, statement: Executable, params: dict[str, Any] | None = None
     ) -> Result[*tuple[Any, ...]]:
         async with self._lock:
-            return await self._execute(statement, params)
-
-    async def _execute(
-        self, statement: Executable, params: dict[str, Any] | None = None
-    ) -> Result[*tuple[Any, ...]]:
-        self.statements += 1
-        try:
+            self.statements += 1
             if self._connection is None:
-                await self._connect()  # its statement_timeout is the connection's first use
+                await self._connect()
             assert self._connection is not None
-            return await self._connection.execute(statement, params)
-        except DBAPIError as exc:
-            if self._deadline is not None and _is_statement_timeout(exc):
-                raise StatementTimeoutError(self._deadline.seconds) from exc
-            # A pooled connection that the database dropped while it sat idle (a
-            # restart, a cut network) fails on its first use, and SQLAlchemy then
-            # retires every connection of the pool. Before its first statement a
-            # request has read nothing, so that statement is tried once more, on a
-            # new connection: what a ping before every checkout would buy, without a
-            # round trip on every request. A database still away fails this again.
-            if not exc.connection_invalidated or self.statements > 1:
+            try:
+                return await self._connection.execute(statement, params)
+            except DBAPIError as exc:
+                self._raise_if_timed_out(exc)
                 raise
-            # Forgotten before anything else: should the database still be away, the
-            # request's other fields then fail to connect (DATABASE_UNAVAILABLE)
-            # rather than use a closed connection.
-            dead, self._connection = self._connection, None
-            if dead is not None:
-                with contextlib.suppress(SQLAlchemyError):
-                    await dead.close()
-            await self._connect()
-            assert self._connection is not None
-            return await self._connection.execute(statement, params)
 
     async def close(self) -> None:
         async with self._lock:
@@ -248,13 +279,25 @@ class InLoopReader(Reader):
 
     def _open(self) -> Connection:
         connection = self._engine.connect()
-        connection.begin()  # the snapshot (store.engines: an explicit BEGIN on SQLite)
-        if self._deadline is not None:
-            at = self._deadline.at
-            sqlite_connection(connection).set_progress_handler(
-                lambda: time.monotonic() > at, _PROGRESS_INSTRUCTIONS
-            )
+        try:
+            connection.begin()  # the snapshot (store.engines: an explicit BEGIN on SQLite)
+            if self._deadline is not None:
+                at = self._deadline.at
+                sqlite_connection(connection).set_progress_handler(
+                    lambda: time.monotonic() > at, _PROGRESS_INSTRUCTIONS
+                )
+            # The snapshot's first read, not counted (the connection's setup: see above).
+            version = connection.execute(_SNAPSHOT_VERSION).one()
+        except BaseException:
+            self._reset(connection)
+            raise
+        self.snapshot_version = data_version(*version)
         return connection
+
+    async def open_snapshot(self) -> str | None:
+        if self._connection is None:
+            self._connection = self._open()
+        return self.snapshot_version
 
     async def execute(
         self, statement: Executable, params: dict[str, Any] | None = None
@@ -277,8 +320,10 @@ class InLoopReader(Reader):
 
     async def close(self) -> None:
         connection, self._connection = self._connection, None
-        if connection is None:
-            return
+        if connection is not None:
+            self._reset(connection)
+
+    def _reset(self, connection: Connection) -> None:
         if self._deadline is not None:  # the connection goes back to the pool without it
             sqlite_connection(connection).set_progress_handler(None, _PROGRESS_INSTRUCTIONS)
         connection.close()  # rolls the read-only transaction back

@@ -75,6 +75,14 @@ def test_each_page_url_serves_the_browser(tiny: Api, path: str) -> None:
         "/models/nobody",
         "/methods/nothing",
         "/changes?since=9",
+        # Keys that cannot name anything (issue 25 item 4: each was a 200 or a 500).
+        "/nodes/%00",
+        "/models/%00",
+        "/methods/x%00y",
+        "/changes?since=-1",
+        "/changes?since=1&until=9",
+        "/changes?since=" + "9" * 4301,  # more digits than int() reads
+        "/changes?since=99999999999",  # over GraphQL's Int
     ],
 )
 def test_an_unknown_subjects_page_is_a_404(tiny: Api, path: str) -> None:
@@ -84,6 +92,19 @@ def test_an_unknown_subjects_page_is_a_404(tiny: Api, path: str) -> None:
     assert page.status_code == 404
     assert page.headers["content-security-policy"] == PAGE_POLICY
     assert assets(page.text)
+
+
+@pytest.mark.parametrize("query", ["since=abc", "since=1.5", "since=1&until=x", "since=%00"])
+def test_a_release_that_is_not_a_number_is_a_400(tiny: Api, query: str) -> None:
+    page = tiny.client.get(f"/changes?{query}", headers={"accept": "text/html"})
+    assert page.status_code == 400
+    assert assets(page.text)  # the page itself, whose script says what is wrong
+
+
+@pytest.mark.parametrize("query", ["", "since=1", "since=01", "since=1&until=1"])
+def test_a_release_that_exists_is_a_200(tiny: Api, query: str) -> None:
+    """`since` left out: the page asks for it."""
+    assert tiny.client.get(f"/changes?{query}").status_code == 200
 
 
 def test_graphiql_stays_at_graphql(tiny: Api) -> None:

@@ -57,3 +57,37 @@ def test_a_cursor_from_before_a_load_is_refused_after_it(
         assert error["extensions"]["code"] == "BAD_USER_INPUT"
         assert "replaced" in error["message"]
         assert "first page" in error["message"]
+
+
+def test_an_answer_read_after_a_load_names_the_version_it_read(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """The process polls the version once a minute here, so after the load it still
+    believes the old one: an answer read from the new data must say so all the same (its
+    body, its Data-Version header and its ETag), and a cursor of the old data is refused
+    at once, not accepted until the next poll (issue 25 item 5)."""
+    url = _loaded(backend, new_database, tiny_folder, "version_snapshot")
+    with serve(url, version_poll_seconds=60) as client:
+        old = client.post("/graphql", json={"query": PAGE}).json()
+        cursor = old["data"]["methods"]["pageInfo"]["endCursor"]
+        cached = client.post("/graphql", json=VERSION).json()  # kept by the response cache
+        assert release_of(cached["data"]["taxonomy"]["dataVersion"]) == 1
+
+        load_directory(tiny_folder, url)
+        listed = "{ taxonomy { dataVersion } roots { name } }"  # not in the cache
+        for _ in range(2):  # read from the database twice: it cannot be kept under the old
+            response = client.post("/graphql", json={"query": listed})
+            body = response.json()
+            read = body["data"]["taxonomy"]["dataVersion"]
+            assert release_of(read) == 2
+            assert body["extensions"]["dataVersion"] == response.headers["data-version"] == read
+            assert response.headers["etag"].startswith(f'W/"{read}-')
+        # The cached answer is the old data's, and says so: old or new, never a mix.
+        again = client.post("/graphql", json=VERSION).json()
+        assert again["extensions"]["dataVersion"] == again["data"]["taxonomy"]["dataVersion"]
+
+        refused = client.post("/graphql", json={"query": PAGE, "variables": {"a": cursor}})
+        (error,) = refused.json()["errors"]
+        assert error["extensions"]["code"] == "BAD_USER_INPUT"
+        assert "replaced" in error["message"]
+        assert refused.json()["extensions"]["dataVersion"] == read

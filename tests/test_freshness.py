@@ -7,6 +7,8 @@ at its deadline."""
 import asyncio
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeoutError
 from pathlib import Path
 
 import httpx2 as httpx
@@ -252,3 +254,45 @@ def test_stopping_while_the_search_catalogue_is_read_stops_cleanly(
         assert asyncio.run(scenario())
     finally:
         locker.close()
+
+
+@pytest.mark.skipif(POSTGRES_URL is None, reason="PostgreSQL only (TEST_DATABASE_URL)")
+def test_pages_answer_within_their_limit_while_a_table_is_locked(
+    new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Issue 25 item 1: a page asks whether its subject exists, and that asking ran with no
+    time limit nor statement timeout (page requests took 29 s while the database was slow,
+    holding connections). Now, while another session holds a lock on the tables a page
+    reads, every page answers within the limit and a little more, and within 2 s of the
+    lock's release every page answers again."""
+    limit = 1.0
+    url = new_database("postgresql", "locked_pages")
+    load_directory(tiny_folder, url)
+    pages = ["/nodes/alpha", "/models/newest", "/methods/m-bravo", "/changes?since=1"]
+    locker = psycopg.connect(make_url(url).set(drivername="postgresql").render_as_string(False))
+    with (
+        serve(url, request_timeout_seconds=limit, response_cache=False) as client,
+        locker,
+    ):
+        assert [client.get(page).status_code for page in pages] == [200] * len(pages)
+        # A request that outlives the limit fails the test on time, rather than hang it:
+        # its thread ends once the lock goes.
+        with ThreadPoolExecutor(max_workers=1) as waiting, locker.transaction():
+            locker.execute("LOCK TABLE node, method, model, release IN ACCESS EXCLUSIVE MODE")
+            for page in pages:
+                started = time.monotonic()
+                try:
+                    response = waiting.submit(client.get, page).result(timeout=limit + 2)
+                except FutureTimeoutError:
+                    pytest.fail(f"{page} did not answer within {limit + 2} s")
+                took = time.monotonic() - started
+                assert took < limit + 2, (page, took)
+                assert response.status_code == 503, (page, response.status_code)
+                assert response.headers["retry-after"]
+        released = time.monotonic()
+        for page in pages:
+            while (status := client.get(page).status_code) != 200:
+                assert status == 503, (page, status)
+                assert time.monotonic() - released < 2, (page, status)
+                time.sleep(0.05)
+        assert time.monotonic() - released < 2

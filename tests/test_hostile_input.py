@@ -860,6 +860,31 @@ def test_deeply_nested_json_is_a_bad_request(client: TestClient) -> None:
     assert [e["extensions"]["code"] for e in _errors(response)] == ["BAD_REQUEST"]
 
 
+@pytest.mark.parametrize("depth", [255, 300, 900])
+def test_json_nested_deeper_than_the_cache_key_writes_is_answered(
+    client: TestClient, depth: int
+) -> None:
+    """Deeper than orjson writes (254), shallower than JSON parsers read: the answer is
+    read as any other, uncached (it was a bare 500: the response cache's key)."""
+    variables = b'{"a": ' * depth + b"null" + b"}" * depth
+    body = b'{"query": "{ __typename }", "variables": ' + variables + b"}"
+    response = client.post("/graphql", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 200, response.text
+    assert response.json()["data"] == {"__typename": "Query"}
+
+
+@pytest.mark.parametrize(
+    "media", ["APPLICATION/JSON", "Application/Json; charset=UTF-8", "application/JSON"]
+)
+def test_media_types_are_read_in_any_case(client: TestClient, media: str) -> None:
+    """RFC 9110: a media type's type and subtype are case-insensitive."""
+    response = client.post(
+        "/graphql", content=b'{"query": "{ __typename }"}', headers={"content-type": media}
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["data"] == {"__typename": "Query"}
+
+
 def test_a_first_beyond_64_bits_is_refused(client: TestClient) -> None:
     response = client.post("/graphql", json={"query": METHODS_FIRST, "variables": {"n": 2**70}})
     errors = _assert_no_fault(response)

@@ -381,12 +381,6 @@ def test_a_server_on_a_standby_writes_nothing_and_waits_for_the_primary(
     assert "standby" not in capsys.readouterr().err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known: an answer is tagged with the version this server last polled, not with "
-    "its own snapshot's; a request read from the database (not the response cache) in the "
-    "poll interval after a load commits says the old version with the new data",
-)
 def test_an_answer_read_after_a_replay_names_the_version_it_read(
     clusters: Clusters, tiny_folder: Path
 ) -> None:
