@@ -69,11 +69,45 @@ def _check_database_file(url: str, *, reading: bool) -> None:
         raise click.ClickException(str(exc)) from None
 
 
+# What the databases say when the disk, not the URL, is the trouble (SQLite's messages;
+# PostgreSQL's SQLSTATE 53100, disk_full, and its "No space left on device"), and what to
+# do then. Every command that writes does so in one transaction: nothing is half-written.
+_DISK_TROUBLE = (
+    (("database or disk is full", "no space left on device", "could not extend file"),
+     "no space left on the disk that holds it: free some space and run again"),
+    (("readonly database", "read-only file system", "read-only transaction"),
+     "it is read-only (the file, its folder or the disk): make it writable, or name "
+     "another database"),
+    (("disk i/o error",),
+     "the disk failed to read or write (disk I/O error): check the disk and run again"),
+)  # fmt: skip
+
+
+def _read_only_sqlite(url: str) -> bool:
+    """Whether a SQLite database file, or the folder it is in, cannot be written (a
+    read-only disk, or permissions)."""
+    from store.engines import is_sqlite, sqlite_path
+
+    path = sqlite_path(url) if is_sqlite(url) else None
+    if path is None:
+        return False
+    return not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK))
+
+
 def _unreachable(url: str, exc: "OperationalError") -> click.ClickException:
     from store.engines import parse_url
 
     shown = parse_url(url).render_as_string(hide_password=True)
     reason = str(exc.orig).strip().splitlines()[0] if exc.orig else type(exc).__name__
+    said = reason.lower()
+    if "unable to open database file" in said and _read_only_sqlite(url):
+        said = "readonly database"  # SQLite cannot make its journal beside the file
+    for phrases, advice in _DISK_TROUBLE:
+        if any(phrase in said for phrase in phrases):
+            return click.ClickException(
+                f"cannot write the database at {shown}: {advice}; what the command had "
+                f"written was rolled back ({reason})"
+            )
     return click.ClickException(
         f"cannot use the database at {shown}: {reason}\n"
         "Check that it is running and that the URL (--db or DATABASE_URL) is right."
@@ -325,7 +359,17 @@ def generate_command(
         raise click.ClickException(f"{directory} is not empty; name a new folder")
     if previous is not None:
         from api.generate_next import next_version
+        from api.ingest.dataset import DatasetError, read_dataset
 
+        try:
+            read_dataset(previous)  # as a load checks it: file:line for each problem
+        except DatasetError as exc:
+            for problem in exc.problems:
+                click.echo(problem, err=True)
+            raise click.ClickException(
+                f"nothing was written: {previous} has problems (listed above); fix them, "
+                "or name a dataset that loads"
+            ) from None
         done = next_version(previous, directory, seed=seed, each=each)
         summary = ", ".join(f"{count} {kind}" for kind, count in sorted(done.items()))
         click.echo(f"wrote the next version of {previous} (seed {seed}) to {directory}: {summary}")

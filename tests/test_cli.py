@@ -4,7 +4,7 @@ paths refused before anything is made on disk."""
 
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +13,8 @@ from click.testing import CliRunner, Result
 from api import migrate
 from api.cli import main
 from api.settings import DEFAULT_FIXTURES_DIR, PROJECT_DIR
+
+from conftest import DATASETS
 
 # Each takes from a tenth of a second to seconds to import; none is needed to print help
 # or to refuse an option's value.
@@ -209,3 +211,50 @@ def test_export_from_a_database_without_the_tables_creates_nothing(
     )
     assert list(tmp_path.iterdir()) == []
     assert migrate.database_revision(url) is None
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 1 MB file system of its own (tmpfs), unmounted afterwards; needs root, as CI and
+    this machine run the suite (skipped where mounting is not allowed)."""
+    mount_point = tmp_path / "disk"
+    mount_point.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount_point)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small file system here: {mounted.stderr.decode().strip()}")
+    try:
+        yield mount_point
+    finally:
+        subprocess.run(["umount", str(mount_point)], check=True)
+
+
+def _refusal(result: Result) -> str:
+    """The `Error: ...` line of a refusal that printed progress before it."""
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), f"crashed: {result.exception!r}"
+    assert "Traceback" not in result.output
+    (line,) = [line for line in result.output.splitlines() if line.startswith("Error: ")]
+    return line
+
+
+def test_a_load_onto_a_full_disk_says_so_and_leaves_no_journal(small_disk: Path) -> None:
+    """Issue 25 item 7: it said "check that it is running and that the URL is right"."""
+    database = small_disk / "taxonomy.db"
+    line = _refusal(taxonomy("load", str(DATASETS["pwc"]), "--db", f"sqlite:///{database}"))
+    assert "no space left on the disk" in line, line
+    assert "URL" not in line
+    assert not list(small_disk.glob("*-wal")), list(small_disk.iterdir())
+
+
+def test_a_load_onto_a_read_only_disk_says_so(small_disk: Path) -> None:
+    database = small_disk / "taxonomy.db"
+    assert taxonomy("migrate", "--db", f"sqlite:///{database}").exit_code == 0
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    for target in (database, small_disk / "new.db"):
+        line = _refusal(taxonomy("load", str(DEFAULT_FIXTURES_DIR), "--db", f"sqlite:///{target}"))
+        assert "it is read-only" in line, line
+        assert "URL" not in line

@@ -106,3 +106,34 @@ def test_the_cli_writes_and_describes_the_next_version(tmp_path: Path) -> None:
     )
     assert refused.exit_code != 0
     assert "is not empty" in refused.output
+
+
+@pytest.mark.parametrize(
+    ("file", "line", "said"),
+    [
+        ("methods.jsonl", '{"slug": ', "methods.jsonl:3: "),  # not JSON
+        ("methods.jsonl", '{"slug": 5}', "methods.jsonl:3: field 'slug'"),  # wrong fields
+        ("nodes.jsonl", None, "missing nodes.jsonl"),  # a file missing
+    ],
+)
+def test_a_next_version_of_bad_data_names_the_problem_and_writes_nothing(
+    tmp_path: Path, file: str, line: str | None, said: str
+) -> None:
+    """Issue 25 item 7: it was a traceback (json.decoder.JSONDecodeError, KeyError)."""
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for name in FILES:
+        (bad / name).write_bytes((DEFAULT_FIXTURES_DIR / name).read_bytes())
+    if line is None:
+        (bad / file).unlink()
+    else:
+        lines = (bad / file).read_text(encoding="utf-8").splitlines()
+        lines[2] = line
+        (bad / file).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["generate", str(tmp_path / "next"), "--next-of", str(bad)])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    assert said in result.output
+    assert "nothing was written" in result.output
+    assert not (tmp_path / "next").exists()
