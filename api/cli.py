@@ -19,6 +19,7 @@ from api.generate import SCALES
 if TYPE_CHECKING:
     from sqlalchemy.exc import OperationalError
 
+    from api.ingest.dataset import DatasetError
     from api.settings import Settings
 
 T = TypeVar("T")
@@ -81,6 +82,13 @@ _DISK_TROUBLE = (
     (("disk i/o error",),
      "the disk failed to read or write (disk I/O error): check the disk and run again"),
 )  # fmt: skip
+
+
+def _with_problems(exc: "DatasetError", what: str, advice: str) -> click.ClickException:
+    """A dataset's problems, one per line (file:line), then what was done about them."""
+    for problem in exc.problems:
+        click.echo(problem, err=True)
+    return click.ClickException(f"{what} has problems (listed above); {advice}")
 
 
 def _read_only_sqlite(url: str) -> bool:
@@ -163,11 +171,8 @@ def load(
             note=note,
         )
     except DatasetError as exc:
-        for problem in exc.problems:
-            click.echo(problem, err=True)
-        raise click.ClickException(
-            f"nothing was loaded: {directory} has problems (listed above); the database is "
-            "unchanged"
+        raise _with_problems(
+            exc, f"nothing was loaded: {directory}", "the database is unchanged"
         ) from None
     except ShrinkError as exc:
         raise click.ClickException(
@@ -364,11 +369,8 @@ def generate_command(
         try:
             read_dataset(previous)  # as a load checks it: file:line for each problem
         except DatasetError as exc:
-            for problem in exc.problems:
-                click.echo(problem, err=True)
-            raise click.ClickException(
-                f"nothing was written: {previous} has problems (listed above); fix them, "
-                "or name a dataset that loads"
+            raise _with_problems(
+                exc, f"nothing was written: {previous}", "fix them, or name a dataset that loads"
             ) from None
         done = next_version(previous, directory, seed=seed, each=each)
         summary = ", ".join(f"{count} {kind}" for kind, count in sorted(done.items()))
