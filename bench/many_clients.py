@@ -30,11 +30,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from bench import page_paint
 from bench.results import ManyClients
 from bench.source import current
 from bench.systems import System, server
 
-PERSISTED = Path(__file__).resolve().parent.parent / "api/static/browser/persisted-queries.json"
+# The browser's documents by sha256, as its build wrote them in the measured source.
+PERSISTED = Path("api/static/browser/persisted-queries.json")
 # The share of each kind of page in the browser's traffic, and how many of each to draw
 # from (the most popular first: Zipf's law, exponent 1).
 PAGE_MIX = {"node": 0.40, "method": 0.25, "model": 0.20, "search": 0.10, "home": 0.05}
@@ -97,9 +99,10 @@ end
 """
 
 
-def _hashes() -> dict[str, str]:
-    """The browser's operation names -> their documents' sha256 (registered at start)."""
-    documents: dict[str, str] = json.loads(PERSISTED.read_text(encoding="utf-8"))
+def _hashes(source: Path) -> dict[str, str]:
+    """The browser's operation names -> their documents' sha256 (registered at start) in
+    the ``source`` tree the server runs."""
+    documents: dict[str, str] = json.loads((source / PERSISTED).read_text(encoding="utf-8"))
     found = {}
     for digest, document in documents.items():
         name = document.split("query ", 1)[1].split("(", 1)[0].split("{", 1)[0].strip()
@@ -146,10 +149,10 @@ def _slugs(base: str, listed: str, count: int) -> list[str]:
     return found[:count]
 
 
-def pages(base: str) -> dict[str, list[str]]:
+def pages(base: str, source: Path) -> dict[str, list[str]]:
     """Each kind's pages (browser GET paths), the most popular first, found through the
     API itself: up to PAGES_PER_KIND nodes (the top three levels), methods and models."""
-    hashes = _hashes()
+    hashes = _hashes(source)
     roots = _ask(base, "{ roots { slugPath children { slugPath children { slugPath } } } }")
     paths: list[str] = []
     for root in roots["roots"]:
@@ -244,7 +247,7 @@ def run(
 def measure_running(system: System, scale: str, *, clients: int, seconds: float) -> ManyClients:
     """Measure a server that is running: its pages found, a warm-up of a tenth of the run
     (not counted), then the run."""
-    drawn = sequence(pages(system.base))
+    drawn = sequence(pages(system.base, system.cwd))
     run(system, scale, drawn, clients=clients, seconds=max(2.0, seconds / 10))
     return run(system, scale, drawn, clients=clients, seconds=seconds)
 
@@ -254,7 +257,9 @@ def measure(
 ) -> ManyClients:
     """Start the server on ``database_url`` with ``workers``, measure it, stop it."""
     database = "postgresql" if database_url.startswith("postgres") else "sqlite"
-    system = server(current(), database, database_url, cache=cache, workers=workers)
+    source = current()
+    page_paint.ensure_built(source)  # the browser's build, whose documents it asks for
+    system = server(source, database, database_url, cache=cache, workers=workers)
     # The request time limit as users have it (the benchmark's W4 at L needs it raised).
     system.env.pop("TAXONOMY_REQUEST_TIMEOUT_SECONDS", None)
     with tempfile.TemporaryDirectory(prefix="bench-many-log-") as logs:

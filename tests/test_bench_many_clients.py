@@ -34,7 +34,7 @@ def running(
 
 
 def test_the_browsers_pages_are_asked_for_and_every_answer_checked(running: System) -> None:
-    by_kind = many_clients.pages(running.base)
+    by_kind = many_clients.pages(running.base, running.cwd)
     assert set(by_kind) == set(many_clients.PAGE_MIX)
     assert all(by_kind.values())
     # The fixtures' 40 nodes, less the three below the third level, each once.
