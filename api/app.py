@@ -33,7 +33,13 @@ from api.view import TaxonomyGraphQL
 from schema import build_schema
 from store import search_cache
 from store.data_version import DataVersion, data_version
-from store.engines import is_sqlite, make_async_engine, make_request_engine, sqlite_path
+from store.engines import (
+    SqliteFileWatch,
+    is_sqlite,
+    make_async_engine,
+    make_request_engine,
+    sqlite_path,
+)
 from store.reader import Reader
 from store.tables import DatasetRow, table_of
 
@@ -145,6 +151,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         engine,
         settings.version_poll_seconds,
         on_change=lambda seen: search_cache.prepare(Reader.of(request_engine), seen),
+        # A SQLite file replaced on disk is read anew within a poll interval.
+        before_read=SqliteFileWatch(settings.database_url, [engine, request_engine]).check,
     )
     readiness = BoundedCheck(partial(_checked_state, engine), READY_WITHIN_SECONDS)
 

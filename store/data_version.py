@@ -8,7 +8,7 @@ version, and cursors carry it."""
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
@@ -48,8 +48,11 @@ class DataVersion:
         interval: float,
         timeout: float = 1.0,
         on_change: Callable[[str], object] | None = None,
+        before_read: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         self._engine = engine
+        # Run before each read (store.engines.SqliteFileWatch: a database file replaced).
+        self._before_read = before_read
         # Called with each new version this process sees (the first one included).
         self._on_change = on_change
         self._interval = interval
@@ -61,6 +64,8 @@ class DataVersion:
     async def refresh(self) -> str | None:
         """Read the version now; None when the database cannot say (away, hanging, not
         loaded)."""
+        if self._before_read is not None:
+            await self._before_read()
         reading = asyncio.ensure_future(self._read())
         done, _ = await asyncio.wait({reading}, timeout=self._timeout)
         if not done:

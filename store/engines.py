@@ -100,6 +100,41 @@ def is_hot_standby(connection: Connection) -> bool:
     return bool(connection.execute(text("SELECT pg_is_in_recovery()")).scalar())
 
 
+class SqliteFileWatch:
+    """Notices when the SQLite file at a URL's path is another file than the one the
+    engines opened (a new database moved over the old path with `mv`): their pooled
+    connections still read the old one, replaced on disk but held open, forever. On such
+    a change the engines' pools are emptied, so that new connections open the new file
+    (requests under way finish on the old one). Checked with each data-version poll."""
+
+    def __init__(self, url: str, engines: "list[Engine | AsyncEngine]") -> None:
+        self._path = sqlite_path(url) if is_sqlite(url) else None
+        self._engines = engines
+        self._identity = self._read()
+
+    def _read(self) -> tuple[int, int] | None:
+        if self._path is None:
+            return None
+        try:
+            found = self._path.stat()
+        except OSError:
+            return None  # gone for now: keep what is open until a file is there again
+        return found.st_dev, found.st_ino
+
+    async def check(self) -> bool:
+        """Whether the file was replaced since the last check (the pools are then new)."""
+        identity = self._read()
+        if identity is None or identity == self._identity:
+            return False
+        self._identity = identity
+        for engine in self._engines:
+            if isinstance(engine, AsyncEngine):
+                await engine.dispose()
+            else:
+                engine.dispose()
+        return True
+
+
 def sqlite_path(url: str) -> Path | None:
     database = parse_url(url).database
     return Path(database) if database and database != ":memory:" else None

@@ -2,15 +2,19 @@
 number, so two databases loaded alike, or one rebuilt, never pass for each other, and a
 cursor or an ETag outlives no load."""
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from api.ingest.load import load_directory
+from api.settings import DEFAULT_FIXTURES_DIR
+from store.engines import sqlite_path
 
 from conftest import release_of, serve
 
 VERSION = {"query": "{ taxonomy { dataVersion } }"}
+NODE_COUNT = {"query": "{ taxonomy { nodeCount } }"}
 PAGE = "query($a: String) { methods(first: 2, after: $a) { pageInfo { endCursor } } }"
 
 
@@ -91,3 +95,32 @@ def test_an_answer_read_after_a_load_names_the_version_it_read(
         assert error["extensions"]["code"] == "BAD_USER_INPUT"
         assert "replaced" in error["message"]
         assert refused.json()["extensions"]["dataVersion"] == read
+
+
+def test_a_sqlite_file_moved_over_the_served_one_is_served_within_2_s(
+    new_database: Callable[[str, str], str], tiny_folder: Path, tmp_path: Path
+) -> None:
+    """Issue 25 item 5: `mv new.db served.db` was served stale forever (the pools held the
+    old file open) while /readyz said ready."""
+    served = _loaded("sqlite", new_database, tiny_folder, "moved_over")
+    replacement = _loaded("sqlite", new_database, DEFAULT_FIXTURES_DIR, "replacement")
+    with serve(served, version_poll_seconds=0.2) as client:
+        before = client.post("/graphql", json=VERSION).json()["data"]["taxonomy"]["dataVersion"]
+        assert client.post("/graphql", json=NODE_COUNT).json()["data"]["taxonomy"] == {
+            "nodeCount": 5
+        }
+        new_file, served_file = sqlite_path(replacement), sqlite_path(served)
+        assert new_file is not None
+        assert served_file is not None
+        os.replace(new_file, served_file)
+        moved = time.monotonic()
+        while True:
+            answer = client.post("/graphql", json=NODE_COUNT).json()
+            if answer["data"]["taxonomy"]["nodeCount"] != 5:
+                break
+            assert time.monotonic() - moved < 2, "still serving the file that was replaced"
+            time.sleep(0.05)
+        assert answer["data"]["taxonomy"]["nodeCount"] == 40
+        assert answer["extensions"]["dataVersion"] != before
+        ready = client.get("/readyz").json()
+        assert ready["dataVersion"] == answer["extensions"]["dataVersion"]
