@@ -181,6 +181,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         max_cost=settings.max_cost,
         introspection=settings.introspection,
         batching_max_operations=settings.batching_max_operations,
+        document_cache_bytes=settings.document_cache_megabytes << 20,
     )
     graphql = TaxonomyGraphQL(
         schema,
@@ -202,7 +203,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if settings.persisted_queries_allowlist
         else None
     )
-    queries = QueryStore(settings.persisted_queries_entries, allowlist)
+    queries = QueryStore(
+        settings.persisted_queries_entries, allowlist, settings.persisted_queries_megabytes << 20
+    )
     for digest, document in browser_documents.items():
         queries.put(digest, document)
     endpoint = Freshness(

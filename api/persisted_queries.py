@@ -25,21 +25,29 @@ from api.middleware import ASGIApp, Receive, Scope, Send, header, read_body, rep
 
 class QueryStore:
     """Documents by sha256: with an allowlist, its documents and no others, none ever
-    evicted; without, those registered, at most ``max_entries``, least recent out first."""
+    evicted; without, those registered, at most ``max_entries`` and ``max_bytes`` of text
+    (a document may be as long as a request body), least recent out first."""
 
-    def __init__(self, max_entries: int, allowlist: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, max_entries: int, allowlist: dict[str, str] | None = None, max_bytes: int = 16 << 20
+    ) -> None:
         self.frozen = allowlist is not None
         self._entries: MutableMapping[str, str] = (
-            dict(allowlist) if allowlist is not None else LRUCache(max_entries)
+            dict(allowlist) if allowlist is not None else LRUCache(max_bytes, getsizeof=len)
         )
         self._max_entries = max_entries
+        self._max_bytes = max_bytes
 
     def get(self, digest: str) -> str | None:
         return self._entries.get(digest)
 
     def put(self, digest: str, document: str) -> None:
-        if not self.frozen and self._max_entries > 0:  # LRUCache(0) refuses any entry
-            self._entries[digest] = document
+        if self.frozen or self._max_entries <= 0 or len(document) > self._max_bytes:
+            return  # an LRUCache refuses an entry larger than itself
+        self._entries[digest] = document
+        while len(self._entries) > self._max_entries:
+            assert isinstance(self._entries, LRUCache)
+            self._entries.popitem()
 
     def allows(self, document: str) -> bool:
         return not self.frozen or sha256(document) in self._entries

@@ -26,6 +26,19 @@ log = logging.getLogger(LOGGER)
 RECORD = "request_log"
 
 
+# A logged text longer than this is cut, with a marker that says how long it was: an
+# operation name is the client's to choose, up to the body limit (a 900 KB name was
+# written whole, once a request).
+MAX_FIELD_CHARS = 200
+
+
+def cut(value: Any) -> Any:
+    """``value``, cut to MAX_FIELD_CHARS with a marker if it is a longer text."""
+    if isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
+        return f"{value[:MAX_FIELD_CHARS]}…[cut: {len(value):,} chars]"
+    return value
+
+
 def record(scope: Scope, **facts: Any) -> None:
     """Notes ``facts`` about this request for its log line (when it is logged)."""
     noted = scope.get("state", {}).get(RECORD)
@@ -72,7 +85,7 @@ class RequestLog:
                 "cache": noted.get("cache"),
                 "statements": reader.statements if reader is not None else 0,
             }
-            log.info("%s", orjson.dumps(line).decode())
+            log.info("%s", orjson.dumps({key: cut(value) for key, value in line.items()}).decode())
 
 
 def log_config() -> dict[str, Any]:

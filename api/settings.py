@@ -70,8 +70,14 @@ class Settings(BaseSettings):
     # Several operations in one request (a JSON array): off unless given a cap.
     batching_max_operations: int = 0
     introspection: bool = True
-    # Automatic persisted queries (Apollo's protocol): documents kept per process.
-    persisted_queries_entries: int = 1000
+    # Automatic persisted queries (Apollo's protocol): documents kept per process, at most
+    # this many and this many megabytes of their text.
+    persisted_queries_entries: int = Field(default=1000, ge=0)
+    persisted_queries_megabytes: int = Field(default=16, ge=0)
+    # Parsed and validated documents kept per process (schema.DocumentCache), counted at
+    # 64 bytes a character of their text (a parsed document takes 34-51 times its text's
+    # size, measured on the example operations).
+    document_cache_megabytes: int = Field(default=64, ge=0)
     # Allowlist mode: only the documents in this JSON file ({sha256: document} or a list of
     # documents) run, by hash or in full; nothing else.
     persisted_queries_allowlist: Path | None = None

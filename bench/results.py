@@ -30,6 +30,11 @@ class OneClient:
     requests: int
 
 
+# Many clients at once (bench/many_clients.py): how many, and the target (issue 23 item 4).
+MANY_CLIENTS = 64
+MANY_CLIENTS_P99_TARGET_MS = 1000.0
+
+
 @dataclass(frozen=True)
 class ManyClients:
     """Many clients at once with the taxonomy browser's page mix (bench/many_clients.py)."""

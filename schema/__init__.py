@@ -2,10 +2,12 @@
 
 import logging
 from collections.abc import AsyncIterator, Iterator
-from functools import lru_cache, partial
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import strawberry
+from cachetools import LRUCache
 from graphql import (
     ASTValidationRule,
     DocumentNode,
@@ -19,7 +21,6 @@ from strawberry.extensions import (
     DisableIntrospection,
     MaxTokensLimiter,
     SchemaExtension,
-    ValidationCache,
 )
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types import ExecutionContext
@@ -96,26 +97,76 @@ class SnapshotVersion(SchemaExtension):
         yield
 
 
-@lru_cache(maxsize=1024)
-def _parsed(query: str, max_tokens: int | None) -> DocumentNode:
-    return parse(query, max_tokens=max_tokens)
+# A parsed document takes 34-51 times the size of its text (measured on the example
+# operations with tracemalloc), a document of comments about its text's size: counted at
+# this many bytes a character, a cache's byte bound holds for every kind.
+BYTES_PER_CHARACTER = 64
+
+
+@dataclass
+class Prepared:
+    """A document's parse and, once it has been validated, its validation errors."""
+
+    document: DocumentNode
+    size: int  # what it is counted as (BYTES_PER_CHARACTER)
+    errors: list[GraphQLError] | None = None
+
+
+class DocumentStore:
+    """Parsed and validated documents by their text (and the token limit they were parsed
+    under), least recent out first, at most ``max_bytes`` as counted by their text's
+    length (BYTES_PER_CHARACTER). One per schema: its validation rules make the errors."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self._entries: LRUCache[tuple[str, int | None], Prepared] = LRUCache(
+            max_bytes, getsizeof=lambda prepared: prepared.size
+        )
+
+    def get(self, query: str, max_tokens: int | None) -> Prepared | None:
+        return self._entries.get((query, max_tokens))
+
+    def put(self, query: str, max_tokens: int | None, document: DocumentNode) -> Prepared:
+        prepared = Prepared(document, BYTES_PER_CHARACTER * len(query) + 1024)
+        if prepared.size <= self._entries.maxsize:  # one that can never fit is not kept
+            self._entries[query, max_tokens] = prepared
+        return prepared
 
 
 class DocumentCache(SchemaExtension):
-    """Parsed documents kept by their text: parsing one costs more than running most
-    queries, and the same documents come again and again. A document that does not parse
-    is left to Strawberry's own parser, whose error then goes through the error
-    extensions (reaching the client with its code)."""
+    """Parsed and validated documents kept by their text: parsing and validating one costs
+    more than running most queries, and the same documents come again and again. A
+    document that does not parse is left to Strawberry's own parser, whose error then goes
+    through the error extensions (reaching the client with its code)."""
+
+    def __init__(self, documents: "DocumentStore") -> None:
+        super().__init__()
+        self.documents = documents
+        self.prepared: Prepared | None = None
 
     def on_parse(self) -> Iterator[None]:
         context = self.execution_context
         if context.query is not None:
-            try:
-                max_tokens = context.parse_options.get("max_tokens")
-                context.graphql_document = _parsed(context.query, max_tokens)
-            except GraphQLError:
-                pass
+            max_tokens = context.parse_options.get("max_tokens")
+            self.prepared = self.documents.get(context.query, max_tokens)
+            if self.prepared is None:
+                try:
+                    document = parse(context.query, max_tokens=max_tokens)
+                except GraphQLError:
+                    document = None
+                if document is not None:
+                    self.prepared = self.documents.put(context.query, max_tokens, document)
+            if self.prepared is not None:
+                context.graphql_document = self.prepared.document
         yield
+
+    def on_validate(self) -> Iterator[None]:
+        context = self.execution_context
+        prepared = self.prepared
+        if prepared is not None and prepared.errors is not None:
+            context.pre_execution_errors = prepared.errors  # Strawberry then validates nothing
+        yield
+        if prepared is not None and prepared.errors is None:
+            prepared.errors = context.pre_execution_errors
 
 
 class TaxonomySchema(strawberry.Schema):
@@ -141,6 +192,7 @@ def build_schema(
     max_cost: int = 50_000,
     introspection: bool = True,
     batching_max_operations: int = 0,
+    document_cache_bytes: int = 64 << 20,
 ) -> strawberry.Schema:
     """The schema with these limits (each extension is given as a class or a factory, so
     every execution gets its own instance)."""
@@ -152,8 +204,7 @@ def build_schema(
     extensions: list[Any] = [
         # Parsing and validating a document costs more than running most queries; the same
         # documents come again and again.
-        DocumentCache,
-        partial(ValidationCache, maxsize=1024),
+        partial(DocumentCache, DocumentStore(document_cache_bytes)),
         CloseReader,
         SnapshotVersion,
         partial(AddValidationRules, limit_rules),

@@ -2,12 +2,17 @@
 
 import hashlib
 import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
+import psutil
 from starlette.testclient import TestClient
 
 from conftest import Api, serve, versioned
+from processes import running_server, worker_pids
 
 QUERY = "query Roots { roots { slug } }"
 DIGEST = hashlib.sha256(QUERY.encode()).hexdigest()
@@ -81,3 +86,43 @@ def test_allowlist_mode_runs_only_registered_operations(tiny: Api, tmp_path: Pat
         status, body = _post(client, query="{ taxonomy { nodeCount } }")
         assert status == 400
         assert body["errors"][0]["extensions"]["code"] == "PERSISTED_QUERY_NOT_ALLOWED"
+
+
+def test_distinct_huge_documents_grow_a_worker_by_a_bounded_amount(
+    api_for: Callable[[str, str], Api], tiny_folder: Path
+) -> None:
+    """Issue 25 item 6: the parse cache kept 1,024 documents and the persisted-query store
+    1,000, each up to a request body (1 MB), so one worker could grow by 1-2 GB. Both are
+    bounded by bytes now: 300 distinct documents of 500 KB, each registered by its hash,
+    grow a server's two workers by at most 250 MB together (430 MB before the bounds).
+    On SQLite alone: what is kept is the same whatever the database, and lexing 150 MB
+    of documents takes its 20-40 s of CPU (the case is the size; a smaller one would
+    not tell bounded from unbounded)."""
+    tiny = api_for("sqlite", str(tiny_folder))
+    with running_server(tiny.database_url, workers=2, response_cache="false") as base:
+        workers = [psutil.Process(pid) for pid in worker_pids(base)]
+        assert len(workers) == 2
+
+        def resident() -> int:
+            return sum(worker.memory_info().rss for worker in workers)
+
+        with httpx.Client(base_url=base, timeout=30) as http:
+
+            def send(number: int) -> None:
+                document = f"query Q{number} {{ __typename }}\n#" + f"{number:06d}" * 83_333
+                digest = hashlib.sha256(document.encode()).hexdigest()
+                extensions = {"persistedQuery": {"version": 1, "sha256Hash": digest}}
+                answer = http.post("/graphql", json={"query": document, "extensions": extensions})
+                assert answer.status_code == 200, answer.text[:300]
+                assert answer.json()["data"] == {"__typename": "Query"}
+
+            for number in range(20):  # the worker warmed up with documents of this kind
+                send(number)
+            before = resident()
+            # Both workers at once: each document takes a worker ~0.1 s to lex, and this
+            # test's 150 MB of documents are its point (30 s one at a time, 10-20 s so).
+            with ThreadPoolExecutor(max_workers=4) as senders:
+                list(senders.map(send, range(20, 320)))
+            grown = resident() - before
+    print(f"two workers grew by {grown / 2**20:.0f} MB over 300 documents of 500 KB")
+    assert grown <= 250 << 20, f"grew by {grown / 2**20:.0f} MB"

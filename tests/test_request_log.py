@@ -29,6 +29,21 @@ def _lines(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
     return [json.loads(record.getMessage()) for record in caplog.records if record.name == LOGGER]
 
 
+def test_every_logged_text_is_cut_with_a_marker(
+    tiny: Api, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 25 item 6: a 900 KB operation name was written to the log whole."""
+    caplog.set_level(logging.INFO, logger=LOGGER)
+    name = "A" * 900_000
+    with serve(tiny.database_url, max_body_bytes=2_000_000, max_tokens=100_000) as client:
+        client.post("/graphql", json={"query": f"query {name} {{ __typename }}"})
+        client.get("/nodes/" + "n" * 5_000)
+    lines = _lines(caplog)
+    assert [line["operation"] for line in lines][:1] == ["A" * 200 + "…[cut: 900,000 chars]"]
+    assert lines[1]["path"] == "/nodes/" + "n" * 193 + "…[cut: 5,007 chars]"
+    assert max(len(record.getMessage()) for record in caplog.records) < 2_000
+
+
 def test_one_line_per_request_without_variables(
     tiny: Api, caplog: pytest.LogCaptureFixture
 ) -> None:
