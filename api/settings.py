@@ -26,7 +26,7 @@ class Settings(BaseSettings):
         description="sqlite:///path or postgresql://user@host:port/db",
     )
     # Who migrates and loads the fixtures at `taxonomy serve` start-up when the serving
-    # role may not write (PostgreSQL, README "Least privilege"); DATABASE_URL otherwise.
+    # role may not write (PostgreSQL, docs/operations.md "Least privilege"); DATABASE_URL otherwise.
     admin_database_url: str | None = None
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65_535)
@@ -56,7 +56,7 @@ class Settings(BaseSettings):
     # A JSON line per request on the logger `taxonomy.requests` (api.request_log).
     request_log: bool = True
 
-    # Limits on what one request may ask (README: "Limits"). Each refusal is an error
+    # Limits on what one request may ask (docs/api-guide.md: "Limits"). Each refusal is an error
     # with code QUERY_TOO_COMPLEX (or BAD_REQUEST, TIMEOUT) naming the limit and value.
     max_depth: int = 10
     max_aliases: int = 30

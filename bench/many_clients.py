@@ -1,6 +1,6 @@
 """Many clients at once (issue 23 item 4): 64 concurrent clients for 30 s against
-`taxonomy serve` with the README's recommended workers, asking what the taxonomy browser
-asks for its pages.
+`taxonomy serve` with the advised workers (one a core: docs/operations.md), asking what
+the taxonomy browser asks for its pages.
 
 Each request is one of the browser's own persisted-query GETs (browser/src/api.ts: the
 document's sha256 and the variables in the URL), for a page of the data: node pages, method

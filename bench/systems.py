@@ -118,8 +118,8 @@ class System:
 def server(
     source: Source, database: str, url: str, *, cache: bool, workers: int = WORKERS
 ) -> System:
-    """Our server as it is served: `taxonomy serve --workers 2` (the README's advice on
-    2 cores)."""
+    """Our server as it is served: `taxonomy serve --workers 2` (one a core, as
+    docs/operations.md advises)."""
     port = free_port()
     name = "SQLite" if database == "sqlite" else "PostgreSQL"
     return System(

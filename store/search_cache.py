@@ -11,25 +11,15 @@ during a build wait for that one build instead of starting their own.
 import asyncio
 import logging
 
-from sqlalchemy import select
-
-from store.data_version import data_version
 from store.reader import Reader
 from store.search_catalogue import Catalogue, Entry, read_entries
 from store.search_rank import Searcher
-from store.tables import DatasetRow, table_of
 
 # The latest searcher of each database (by URL), and the builds under way (by version).
 _current: dict[str, Searcher] = {}
 _building: dict[str, tuple[str, asyncio.Future[Searcher]]] = {}
 
 log = logging.getLogger(__name__)
-
-
-async def current_version(reader: Reader) -> str | None:
-    dataset = table_of(DatasetRow)
-    row = (await reader.execute(select(dataset.c.version, dataset.c.identity).limit(1))).first()
-    return None if row is None else data_version(*row)
 
 
 async def _read(reader: Reader) -> tuple[str | None, list[Entry]]:
@@ -86,7 +76,7 @@ def prepare(reader: Reader, version: str | None) -> "asyncio.Future[Searcher] | 
 async def searcher(reader: Reader, version: str | None) -> Searcher:
     """The searcher of the data of ``version`` (read through ``reader`` when None)."""
     if version is None:
-        version = await current_version(reader)
+        version = await reader.open_snapshot()
     current = _current.get(reader.database)
     if current is not None and version is not None and current.catalogue.version == version:
         return current

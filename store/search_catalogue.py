@@ -30,8 +30,7 @@ from typing import Any
 from sqlalchemy import select
 
 from store import search_text
-from store.data_version import data_version
-from store.tables import DatasetRow, MethodRow, ModelRow, NodeRow, SourceRow, table_of
+from store.tables import MethodRow, ModelRow, NodeRow, SourceRow, table_of
 
 # The kinds of entries, in their tie-breaking order.
 KINDS = ("node", "method", "model", "source")
@@ -240,11 +239,7 @@ class Catalogue:
 async def read_entries(reader: Any) -> tuple[str | None, list[Entry]]:
     """The data version and every searchable entry, read in one snapshot through
     ``reader`` (a store.reader.Reader)."""
-    dataset = table_of(DatasetRow)
-    version_row = (
-        await reader.execute(select(dataset.c.version, dataset.c.identity).limit(1))
-    ).first()
-    version = None if version_row is None else data_version(*version_row)
+    version = await reader.open_snapshot()  # read with the snapshot's first statement
     node, method = table_of(NodeRow), table_of(MethodRow)
     model, source = table_of(ModelRow), table_of(SourceRow)
     entries: list[Entry] = []

@@ -237,7 +237,7 @@ def test_stopping_while_the_search_catalogue_is_read_stops_cleanly(
         engine = make_async_engine(url)
         try:
             reader = AsyncReader(engine)
-            version = await search_cache.current_version(reader)
+            version = await reader.open_snapshot()
             await reader.close()
             with locker.transaction():
                 locker.execute("LOCK TABLE node, method, model IN ACCESS EXCLUSIVE MODE")

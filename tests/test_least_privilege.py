@@ -1,4 +1,4 @@
-"""The README's read-only role, created as written: the server runs as it and answers,
+"""docs/operations.md's read-only role, created as written: the server runs as it and answers,
 and nothing it runs can write."""
 
 import re
@@ -15,7 +15,7 @@ from api.ingest.load import load_directory
 
 from conftest import POSTGRES_URL, Api, serve
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "operations.md"
 ROLE_SQL = re.findall(r"```sql\n(.*?)```", README.read_text(encoding="utf-8"), re.S)[0]
 
 pytestmark = pytest.mark.skipif(POSTGRES_URL is None, reason="needs TEST_DATABASE_URL")
