@@ -28,6 +28,7 @@ from tcp_proxy import TcpProxy
 from api.generate import Shape, generate
 from api.ingest.load import load_directory
 from api.ingest.progress import Quiet
+from api.ingest.write import SEARCH_INDEX_STEP
 from api.settings import DEFAULT_FIXTURES_DIR
 from store.engines import make_sync_engine
 from store.tables import TABLES_IN_LOAD_ORDER, table_of
@@ -344,7 +345,7 @@ class ReadsBeforeCommit(Quiet):
         self.counts: dict[str, int] = {}
 
     def step(self, what: str, seconds: float) -> None:
-        if what == "read model and search index":
+        if what == SEARCH_INDEX_STEP:
             self.counts = _row_counts(self.url, wait_for_locks=False)
 
 

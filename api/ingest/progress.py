@@ -3,6 +3,8 @@ per file otherwise, nothing in tests."""
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Protocol, TextIO
 
 from rich.progress import (
@@ -27,6 +29,14 @@ class Meter(Protocol):
 
     def step(self, what: str, seconds: float) -> None:
         """A step that is not a file (deriving the read model, say) took ``seconds``."""
+
+
+@contextmanager
+def timed(meter: Meter, what: str) -> Iterator[None]:
+    """Report the block's wall time as the step ``what`` (if it finishes)."""
+    started = time.perf_counter()
+    yield
+    meter.step(what, time.perf_counter() - started)
 
 
 class Quiet:

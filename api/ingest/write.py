@@ -12,7 +12,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, delete, insert, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from api.ingest.bulk import checks_deferred, write_rows
+from api.ingest.bulk import DeferredChecks, write_rows
 from api.ingest.changes import record_changes
 from api.ingest.checksum import DataChecksum
 from api.ingest.child import rows_from_child
@@ -27,7 +27,7 @@ from api.ingest.dataset import (
 from api.ingest.lines import ProblemLimitError, Problems
 from api.ingest.lock import one_load_at_a_time
 from api.ingest.previous import first_existed, read_previous
-from api.ingest.progress import Meter, Quiet
+from api.ingest.progress import Meter, Quiet, timed
 from api.ingest.release import Release, write_release
 from api.ingest.shrink import evidence_lines, refuse_shrink, served_counts
 from api.ingest.turns import Say
@@ -49,6 +49,11 @@ from store.tables import (
 from store.treatment_changes import keep_previous_treatments
 
 log = logging.getLogger("taxonomy.load")
+
+# The read model's tables whose indexes and keys are built after their rows.
+DERIVED_WITH_CHECKS = (TreatmentRow, MethodStatsRow, BranchModelRow, NodeStatsRow)
+# The last step inside the load's transaction that writes served rows (tests hook it).
+SEARCH_INDEX_STEP = "search index"
 
 
 @dataclass(frozen=True)
@@ -142,7 +147,7 @@ def _write(
     """Replace the data; ``expected`` (the dataset's counts) is checked against what is
     served before anything is deleted, unless it is None (shrinking allowed). Returns the
     release's number and how many change rows it recorded (None: the first release)."""
-    # One load at a time; readers are not blocked (see checks_deferred).
+    # One load at a time; readers are not blocked (see DeferredChecks).
     with one_load_at_a_time(engine, wait=turn.wait, say=turn.say) as connection:
         if connection.dialect.name == "postgresql":
             # Room to sort and hash in memory while deriving and indexing (this load only).
@@ -155,57 +160,66 @@ def _write(
         if expected is not None:
             rows = served_counts(connection)
             refuse_shrink(rows, expected)
-        step = time.perf_counter()
-        previous = read_previous(connection)
-        served = previous.release is not None  # loads are all or nothing: no version, no data
-        compare = served and turn.history
-        if compare:
-            keep_previous_treatments(connection)
-        version = (previous.release or 0) + 1
-        recorded = record_changes(
-            version,
-            previous,
-            catalog,
-            lambda table, slugs: first_existed(connection, table, slugs),
-            compare=turn.history,
-        )
-        meter.step("the release before", time.perf_counter() - step)
-        for row_class in reversed(TABLES_IN_LOAD_ORDER):
-            connection.execute(delete(table_of(row_class)))
-        data_checksum = DataChecksum(catalog)
-        with checks_deferred(
+        with timed(meter, "the release before"):
+            previous = read_previous(connection)
+            served = previous.release is not None  # all or nothing: no version, no data
+            compare = served and turn.history
+            if compare:
+                keep_previous_treatments(connection)
+            version = (previous.release or 0) + 1
+            recorded = record_changes(
+                version,
+                previous,
+                catalog,
+                lambda table, slugs: first_existed(connection, table, slugs),
+                compare=turn.history,
+            )
+        loaded = DeferredChecks.drop(
             connection,
             table_of(NodeClosureRow),
             table_of(MethodRow),
             table_of(EvidenceRow),
             served=served,
-        ):
+        )
+        derived = DeferredChecks.drop(
+            connection,
+            *(
+                table_of(row)
+                for row in (TreatmentRow, MethodStatsRow, BranchModelRow, NodeStatsRow)
+            ),
+            served=served,
+        )
+        with timed(meter, "clearing the served rows"):
+            for row_class in reversed(TABLES_IN_LOAD_ORDER):
+                connection.execute(delete(table_of(row_class)))
+        data_checksum = DataChecksum(catalog)
+        with timed(meter, "writing the catalog"):
             _write_catalog(connection, catalog, recorded.first_seen)
-            # Counted here: the rows are checked in a child process (rows_from_child).
-            catalog.evidence_count = write_rows(
-                connection,
-                "evidence",
-                ("id", "key", "model_id", "method_id", "source_id", "strength", "quote", "locator"),
-                data_checksum.evidence(
-                    rows_from_child(
-                        lambda problems, meter: checked_evidence(
-                            directory, catalog, problems, meter
-                        ),
-                        problems,
-                        meter,
-                    )
-                ),
-            )
-            if problems.items:  # leaving the block by an exception rolls everything back
-                raise DatasetError([str(p) for p in problems.items])
-            if expected is not None:  # the rows, exactly: the file may have changed since
-                refuse_shrink(rows, {"evidence": catalog.evidence_count})
-        step = time.perf_counter()
-        derived = (TreatmentRow, MethodStatsRow, BranchModelRow, NodeStatsRow)
-        with checks_deferred(connection, *(table_of(row) for row in derived), served=served):
+        # Counted here: the rows are checked in a child process (rows_from_child).
+        catalog.evidence_count = write_rows(
+            connection,
+            "evidence",
+            ("id", "key", "model_id", "method_id", "source_id", "strength", "quote", "locator"),
+            data_checksum.evidence(
+                rows_from_child(
+                    lambda problems, meter: checked_evidence(directory, catalog, problems, meter),
+                    problems,
+                    meter,
+                )
+            ),
+        )
+        if problems.items:  # leaving the block by an exception rolls everything back
+            raise DatasetError([str(p) for p in problems.items])
+        if expected is not None:  # the rows, exactly: the file may have changed since
+            refuse_shrink(rows, {"evidence": catalog.evidence_count})
+        with timed(meter, "indexes and keys of the loaded rows"):
+            loaded.restore()
+        with timed(meter, "deriving the read model"):
             derive_read_model(connection)
-        search_index.rebuild(connection)
-        meter.step("read model and search index", time.perf_counter() - step)
+        with timed(meter, "indexes of the read model"):
+            derived.restore()
+        with timed(meter, SEARCH_INDEX_STEP):
+            search_index.rebuild(connection)
         release = Release(
             number=version,
             identity=uuid.uuid4().hex,
@@ -225,9 +239,8 @@ def _write(
                 source_dir=str(directory.resolve()),
             )
         )
-        step = time.perf_counter()
-        changes = write_release(connection, release, recorded, compare=compare)
-        meter.step("changes against the release before", time.perf_counter() - step)
+        with timed(meter, "changes against the release before"):
+            changes = write_release(connection, release, recorded, compare=compare)
         step = time.perf_counter()
     meter.step("commit", time.perf_counter() - step)
     return version, (changes if served else None)
