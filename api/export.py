@@ -78,14 +78,19 @@ def export_directory(database_url: str, directory: Path) -> dict[str, int]:
     counts = {}
     try:
         with engine.connect() as connection:
-            if connection.dialect.name == "postgresql":
-                connection.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"))
             if current_revision(connection) is None:
                 shown = engine.url.render_as_string(hide_password=True)
                 raise ExportError(
                     f"the database at {shown} holds no taxonomy tables; fix the URL, or load "
                     "data into it first (taxonomy load DIR --db URL)"
                 )
+        with engine.connect() as connection:
+            if connection.dialect.name == "postgresql":
+                # One snapshot for every file; `dataset` locked before it begins, as a
+                # request's reader does (store.reader), so that a load's swap of its new
+                # tables (api.ingest.beside) cannot leave this snapshot reading them.
+                connection.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"))
+                connection.execute(text("LOCK TABLE dataset IN ACCESS SHARE MODE"))
             directory.parent.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
             try:

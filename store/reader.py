@@ -14,7 +14,17 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Dialect, Engine, Executable, Result, bindparam, func, select
+from sqlalchemy import (
+    Connection,
+    Dialect,
+    Engine,
+    Executable,
+    Result,
+    bindparam,
+    func,
+    select,
+    text,
+)
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -36,6 +46,8 @@ _SNAPSHOT_VERSION_AND_TIMEOUT = select(
     *VERSION_COLUMNS, func.set_config("statement_timeout", bindparam("ms"), True)
 )
 
+
+_LOCK_BEFORE_SNAPSHOT = text("LOCK TABLE dataset IN ACCESS SHARE MODE")
 
 # PostgreSQL's SQLSTATE for a statement it cancelled (here: at its statement_timeout).
 _QUERY_CANCELED = "57014"
@@ -176,6 +188,12 @@ class AsyncReader(Reader):
                     raise
 
     async def _begin(self, connection: AsyncConnection) -> None:
+        if connection.dialect.name == "postgresql":
+            # Before the snapshot begins (LOCK TABLE takes none): a load swaps its new
+            # tables in under an ACCESS EXCLUSIVE lock on `dataset` (api.ingest.beside),
+            # and a snapshot begun while waiting for it would read the old release's
+            # version and find the new tables empty.
+            await connection.execute(_LOCK_BEFORE_SNAPSHOT)
         if self._deadline is None:
             opened = await connection.execute(_SNAPSHOT_VERSION)
         else:

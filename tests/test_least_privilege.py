@@ -12,6 +12,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from api.ingest.load import load_directory
+from api.settings import DEFAULT_FIXTURES_DIR
 
 from conftest import POSTGRES_URL, Api, serve
 
@@ -65,3 +66,16 @@ def test_the_server_runs_as_the_read_only_role(reader_url: str) -> None:
                 connection.execute(text("DELETE FROM node_stats"))
     finally:
         reader.dispose()
+
+
+def test_the_read_only_role_reads_each_new_release(reader_url: str, tiny_folder: Path) -> None:
+    """A load over served data swaps in new tables (api.ingest.beside): they carry the
+    served tables' grants, so the reader goes on reading, the new release."""
+    assert POSTGRES_URL is not None
+    admin = make_url(POSTGRES_URL)
+    owner_url = make_url(reader_url).set(username=admin.username, password=admin.password)
+    summary = load_directory(DEFAULT_FIXTURES_DIR, owner_url.render_as_string(hide_password=False))
+    with serve(reader_url) as client:
+        api = Api(client, reader_url)
+        nodes = api.query("{ taxonomy { nodeCount } }")["taxonomy"]["nodeCount"]
+    assert nodes == summary.counts["nodes"] != 5

@@ -12,6 +12,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, delete, insert, text
 from sqlalchemy.exc import SQLAlchemyError
 
+from api.ingest.beside import build_beside, swap_in, why_not_beside
 from api.ingest.bulk import DeferredChecks, write_rows
 from api.ingest.changes import record_changes
 from api.ingest.checksum import DataChecksum
@@ -174,24 +175,31 @@ def _write(
                 lambda table, slugs: first_existed(connection, table, slugs),
                 compare=turn.history,
             )
+        # PostgreSQL: the served schema, if this load builds its tables beside it.
+        beside_of = None
+        if served and connection.dialect.name == "postgresql":
+            reason = why_not_beside(connection)
+            if reason is None:
+                with timed(meter, "new tables beside the served ones"):
+                    beside_of = build_beside(connection)
+            else:
+                turn.say(f"this load writes over the served rows, which is slower: {reason}")
+        # Tables that readers read while this load writes them.
+        writes_served = served and beside_of is None
         loaded = DeferredChecks.drop(
             connection,
             table_of(NodeClosureRow),
             table_of(MethodRow),
             table_of(EvidenceRow),
-            served=served,
+            served=writes_served,
         )
         derived = DeferredChecks.drop(
-            connection,
-            *(
-                table_of(row)
-                for row in (TreatmentRow, MethodStatsRow, BranchModelRow, NodeStatsRow)
-            ),
-            served=served,
+            connection, *(table_of(row) for row in DERIVED_WITH_CHECKS), served=writes_served
         )
-        with timed(meter, "clearing the served rows"):
-            for row_class in reversed(TABLES_IN_LOAD_ORDER):
-                connection.execute(delete(table_of(row_class)))
+        if beside_of is None:
+            with timed(meter, "clearing the served rows"):
+                for row_class in reversed(TABLES_IN_LOAD_ORDER):
+                    connection.execute(delete(table_of(row_class)))
         data_checksum = DataChecksum(catalog)
         with timed(meter, "writing the catalog"):
             _write_catalog(connection, catalog, recorded.first_seen)
@@ -241,6 +249,9 @@ def _write(
         )
         with timed(meter, "changes against the release before"):
             changes = write_release(connection, release, recorded, compare=compare)
+        if beside_of is not None:
+            with timed(meter, "swapping the new tables in"):
+                swap_in(connection, beside_of, turn.say)
         step = time.perf_counter()
     meter.step("commit", time.perf_counter() - step)
     return version, (changes if served else None)
