@@ -180,7 +180,7 @@ def test_a_reader_queued_behind_the_swap_reads_the_new_release_whole(served: str
 
 
 def test_a_loader_that_may_not_create_a_schema_loads_in_place_and_says_why(
-    served: str, role: str
+    served: str, role: str, new_database: Callable[[str, str], str], tiny_folder: Path
 ) -> None:
     with _admin(served) as connection:
         for grant in (
@@ -201,3 +201,20 @@ def test_a_loader_that_may_not_create_a_schema_loads_in_place_and_says_why(
     with serve(served, response_cache=False) as client:
         body = client.post("/graphql", json={"query": FIGURES}).json()
     assert body["data"]["taxonomy"]["methodCount"] == summary.counts["methods"]
+    # The same loads by the owner, beside: the same changes recorded.
+    beside = new_database("postgresql", "beside_too")
+    load_directory(tiny_folder, beside)
+    load_directory(DEFAULT_FIXTURES_DIR, beside)
+    assert _treatment_changes(served) == _treatment_changes(beside) != []
+
+
+def _treatment_changes(url: str) -> list[Any]:
+    with _admin(url) as connection:
+        return list(
+            connection.execute(
+                text(
+                    "SELECT release, model_slug, method_slug, before_rank, after_rank "
+                    "FROM treatment_change ORDER BY 1, 2, 3"
+                )
+            ).all()
+        )

@@ -23,10 +23,17 @@ class Release:
 
 
 def write_release(
-    connection: Connection, release: Release, recorded: Recorded, *, compare: bool
+    connection: Connection,
+    release: Release,
+    recorded: Recorded,
+    *,
+    compare: bool,
+    served: str | None = None,
 ) -> int:
     """The release row, then its change rows (the treatments' compared in SQL unless
-    ``compare`` is false: nothing was served before); returns how many change rows."""
+    ``compare`` is false: nothing was served before; ``served``, on PostgreSQL: the schema
+    that still holds the release before, see store.treatment_changes); returns how many
+    change rows."""
     connection.execute(
         insert(table_of(ReleaseRow)).values(
             number=release.number,
@@ -48,7 +55,7 @@ def write_release(
         columns = ("release", "slug", "before_name", "after_name", *place)
         written += write_rows(connection, f"{kind}_change", columns, rows)
     if compare:
-        written += record_treatment_changes(connection, release.number)
+        written += record_treatment_changes(connection, release.number, served)
     if written and connection.dialect.name == "postgresql":
         # Fresh statistics, so that paging the changes (store.change_lists) gets plans
         # that read from the page's cursor on: with none, the planner misjudges the

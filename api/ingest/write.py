@@ -164,8 +164,18 @@ def _write(
         with timed(meter, "the release before"):
             previous = read_previous(connection)
             served = previous.release is not None  # all or nothing: no version, no data
+            # PostgreSQL over served data: the new tables go beside the served ones
+            # (api.ingest.beside), if this load's role may put them there.
+            builds_beside = False
+            if served and connection.dialect.name == "postgresql":
+                not_beside = why_not_beside(connection)
+                builds_beside = not_beside is None
+                if not_beside is not None:
+                    turn.say(
+                        f"this load writes over the served rows, which is slower: {not_beside}"
+                    )
             compare = served and turn.history
-            if compare:
+            if compare and not builds_beside:  # beside, they stay there until the swap
                 keep_previous_treatments(connection)
             version = (previous.release or 0) + 1
             recorded = record_changes(
@@ -177,13 +187,9 @@ def _write(
             )
         # PostgreSQL: the served schema, if this load builds its tables beside it.
         beside_of = None
-        if served and connection.dialect.name == "postgresql":
-            reason = why_not_beside(connection)
-            if reason is None:
-                with timed(meter, "new tables beside the served ones"):
-                    beside_of = build_beside(connection)
-            else:
-                turn.say(f"this load writes over the served rows, which is slower: {reason}")
+        if builds_beside:
+            with timed(meter, "new tables beside the served ones"):
+                beside_of = build_beside(connection)
         # Tables that readers read while this load writes them.
         writes_served = served and beside_of is None
         loaded = DeferredChecks.drop(
@@ -248,7 +254,9 @@ def _write(
             )
         )
         with timed(meter, "changes against the release before"):
-            changes = write_release(connection, release, recorded, compare=compare)
+            changes = write_release(
+                connection, release, recorded, compare=compare, served=beside_of
+            )
         if beside_of is not None:
             with timed(meter, "swapping the new tables in"):
                 swap_in(connection, beside_of, turn.say)
