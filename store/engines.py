@@ -50,8 +50,11 @@ def async_url(url: str) -> URL:
     )
 
 
-def _sqlite_connection_setup(engine: Engine, *, writer: bool = True) -> None:
-    """Foreign keys on, WAL so readers keep their snapshot during a load, explicit BEGIN.
+def _sqlite_connection_setup(
+    engine: Engine, *, writer: bool = True, foreign_keys: bool = True
+) -> None:
+    """Foreign keys on (unless not ``foreign_keys``), WAL so readers keep their snapshot
+    during a load, explicit BEGIN.
 
     pysqlite does not begin a transaction before a SELECT; without our own BEGIN, the
     statements of one request could read across a concurrent load's commit. Only writers
@@ -62,7 +65,7 @@ def _sqlite_connection_setup(engine: Engine, *, writer: bool = True) -> None:
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute(f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
         cursor.execute("PRAGMA busy_timeout = 5000")
         if writer:
             cursor.execute("PRAGMA journal_mode = WAL")
@@ -73,12 +76,14 @@ def _sqlite_connection_setup(engine: Engine, *, writer: bool = True) -> None:
         connection.exec_driver_sql("BEGIN")
 
 
-def make_sync_engine(url: str) -> Engine:
+def make_sync_engine(url: str, *, foreign_keys: bool = True) -> Engine:
     """The engine of loads, migrations and exports. On SQLite it opens the file for
-    writing, creating it if missing (but never its folder): check_sqlite_file first."""
+    writing, creating it if missing (but never its folder): check_sqlite_file first.
+    Without ``foreign_keys``, SQLite does not check each row's keys as it is written (a
+    load, which checks them all at once before it commits: api.ingest.bulk)."""
     engine = create_engine(sync_url(url), poolclass=NullPool)
     if is_sqlite(url):
-        _sqlite_connection_setup(engine)
+        _sqlite_connection_setup(engine, foreign_keys=foreign_keys)
 
         @event.listens_for(engine, "connect")
         def bulk_friendly(dbapi_connection: Any, _record: Any) -> None:

@@ -12,6 +12,7 @@ from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from api import migrate
+from api.ingest.bulk import BrokenKeysError, check_sqlite_keys
 from api.ingest.load import load_directory
 from store.engines import make_sync_engine
 from store.search_index import POSTGRES_TABLE, SQLITE_TABLE
@@ -306,5 +307,29 @@ def test_0009_derives_adoption_as_a_load_does_and_goes_back(
         with engine.connect() as connection:
             for name, sql in derived.items():
                 assert [tuple(row) for row in connection.execute(text(sql))] == loaded[name], name
+    finally:
+        engine.dispose()
+
+
+def test_a_sqlite_load_checks_every_key_before_it_commits(
+    new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """SQLite loads write with foreign keys off (store.engines) and check them all at
+    once at the end: a row that refers to nothing stops the load, saying so."""
+    url = new_database("sqlite", "keys")
+    load_directory(tiny_folder, url)
+    engine = make_sync_engine(url, foreign_keys=False)
+    try:
+        with engine.begin() as connection:
+            check_sqlite_keys(connection)  # the loaded rows: every key holds
+            connection.execute(
+                text(
+                    "INSERT INTO evidence (id, key, model_id, method_id, strength) "
+                    "VALUES (999, 'orphan', 12345, 1, 'core')"
+                )
+            )
+            with pytest.raises(BrokenKeysError, match=r"^1 rows refer to rows that do not exist"):
+                check_sqlite_keys(connection)
+            connection.rollback()
     finally:
         engine.dispose()

@@ -36,7 +36,7 @@ def load_directory(
     migrate.upgrade(database_url)
     # Named after this process on PostgreSQL, so that another load can say who holds the
     # lock, and tell whether its process still runs.
-    engine = make_sync_engine(loader_url(database_url))
+    engine = make_sync_engine(loader_url(database_url), foreign_keys=False)
     try:
         return replace_data(
             engine,

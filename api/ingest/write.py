@@ -13,7 +13,7 @@ from sqlalchemy import Connection, Engine, delete, insert, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from api.ingest.beside import build_beside, swap_in, why_not_beside
-from api.ingest.bulk import DeferredChecks, write_rows
+from api.ingest.bulk import DeferredChecks, check_sqlite_keys, write_rows
 from api.ingest.changes import record_changes
 from api.ingest.checksum import DataChecksum
 from api.ingest.child import rows_from_child
@@ -233,7 +233,7 @@ def _write(
         with timed(meter, "indexes of the read model"):
             derived.restore()
         with timed(meter, SEARCH_INDEX_STEP):
-            search_index.rebuild(connection)
+            search_index.rebuild(connection, served=writes_served)
         release = Release(
             number=version,
             identity=uuid.uuid4().hex,
@@ -257,6 +257,9 @@ def _write(
             changes = write_release(
                 connection, release, recorded, compare=compare, served=beside_of
             )
+        if connection.dialect.name == "sqlite":
+            with timed(meter, "checking keys"):
+                check_sqlite_keys(connection)
         if beside_of is not None:
             with timed(meter, "swapping the new tables in"):
                 swap_in(connection, beside_of, turn.say)
@@ -328,6 +331,7 @@ def _write_catalog(
             )
             for placed in catalog.nodes
         ),
+        as_text=("matching_aids",),
     )
     write_rows(
         connection, "node_closure", ("ancestor_id", "descendant_id", "depth"), _closure(catalog)
@@ -361,6 +365,7 @@ def _write_catalog(
             (index + 1, m.slug, m.name, m.organization, m.release_date, *ranks, models_seen[m.slug])
             for index, (m, ranks) in enumerate(zip(models, model_ranks, strict=True))
         ),
+        as_text=("release_date",),
     )
     write_rows(
         connection,
@@ -370,6 +375,7 @@ def _write_catalog(
             (index + 1, s.slug, ids.model_ids[s.model], s.title, s.kind, s.url, s.published_on)
             for index, s in enumerate(catalog.sources)
         ),
+        as_text=("published_on",),
     )
     method_names = [(method.name, method.slug) for method in catalog.methods]
     method_rank = name_ranks(method_names)
@@ -402,6 +408,7 @@ def _write_catalog(
             )
             for index, m in enumerate(catalog.methods)
         ),
+        as_text=("aliases",),
     )
 
 
