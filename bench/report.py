@@ -234,6 +234,51 @@ def _reload_verdicts(history: History) -> list[str]:
     return lines
 
 
+RELOAD_TARGET_SECONDS = 30.0  # issue 23 item 1: a reload of L within 30 s, both databases
+
+
+def reload_steps(history: History) -> list[str]:
+    """Where a reload with history spends its time: each step's median seconds, per
+    database and scale, in the order the load takes them."""
+    kinds = list(dict.fromkeys((r.database, r.scale) for r in history.reloads if r.history))
+    if not kinds:
+        return []
+    mine = {
+        kind: [r for r in history.reloads if r.history and (r.database, r.scale) == kind]
+        for kind in kinds
+    }
+    steps = list(dict.fromkeys(step for found in mine.values() for r in found for step in r.steps))
+    lines = [
+        "Where a reload with history spends its time (median seconds of each step, as "
+        "`taxonomy load` prints them; the evidence file is read in a child process "
+        "while it is written):",
+        "",
+        "| step | " + " | ".join(f"{DATABASE_NAMES[d]} {s}" for d, s in kinds) + " |",
+        "|---|" + "--:|" * len(kinds),
+    ]
+    for step in steps:
+        cells = [
+            _fmt(
+                statistics.median(r.steps[step] for r in found)
+                if all(step in r.steps for r in found)
+                else None,
+                1,
+            )
+            for found in mine.values()
+        ]
+        lines.append(f"| {step} | " + " | ".join(cells) + " |")
+    totals = [statistics.median(r.seconds for r in found) for found in mine.values()]
+    lines.append(
+        "| **reload** | "
+        + " | ".join(
+            f"**{total:.1f}** ({'met' if total <= RELOAD_TARGET_SECONDS else 'NOT met'})"
+            for total in totals
+        )
+        + " |"
+    )
+    return [*lines, "", f"Target: {RELOAD_TARGET_SECONDS:.0f} s a reload at L.", ""]
+
+
 def _adoption_verdicts(history: History) -> list[str]:
     lines = []
     for database in dict.fromkeys(found.database for found in history.adoption):
@@ -292,6 +337,7 @@ def history(found: History) -> list[str]:
         *_reload_verdicts(found),
         *_adoption_verdicts(found),
         "",
+        *reload_steps(found),
     ]
     if found.reloads:
         lines += [

@@ -57,3 +57,11 @@ def test_reloads_with_and_without_history_and_adoption(
         assert f"| {reload.seconds:.1f} | {reload.history_seconds:.1f} |" in text
         assert f"| {reload.change_rows:,} |" in text
     assert f"| {adoption.p50_ms:.2f} | {adoption.p90_ms:.2f} |" in text
+    # Where the time goes: every step of a reload with history, its median, in order.
+    kind = f"{report.DATABASE_NAMES[backend]} fixtures"
+    assert f"| step | {kind} |" in text
+    for step in ("the release before", "evidence.jsonl", "deriving the read model", "commit"):
+        median = statistics.median(r.steps[step] for r in with_history)
+        assert f"| {step} | {median:.1f} |" in text
+    reload_median = statistics.median(r.seconds for r in with_history)
+    assert f"| **reload** | **{reload_median:.1f}** (met) |" in text
