@@ -7,7 +7,6 @@ when the tests run as root, in a fresh folder and on free ports of their own: ne
 machine's own cluster. Both are stopped and their folder deleted at the end, pass or fail.
 On when the PostgreSQL tests are (TEST_DATABASE_URL), and when the tools are installed."""
 
-import json
 import os
 import pwd
 import shutil
@@ -20,11 +19,17 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx2 as httpx
 import psycopg
 import pytest
+from server_stream import (
+    SWITCH_WITHIN_SECONDS,
+    Stream,
+    renamed_method,
+    start_servers,
+    taxonomy_cli,
+)
 
 from api.cli import prepare_database
 from api.generate_next import next_version
@@ -32,16 +37,9 @@ from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR, Settings
 
 from conftest import POSTGRES_URL, release_of, serve
-from processes import TAXONOMY, free_port, running_server
+from processes import free_port
 
 TOOLS = ("initdb", "pg_ctl", "pg_basebackup")
-# A load's new release must be served by every server within this long of the standby
-# replaying it: the data version's poll interval (1 s) and a read's time limit (1 s).
-SWITCH_WITHIN_SECONDS = 2.0
-# Between two rounds of the stream's requests: a steady stream (several hundred requests a
-# second) that leaves a small machine's two cores to the servers and the load.
-PAUSE_SECONDS = 0.002
-QUERY = "query Probe($slug: String!) { taxonomy { dataVersion } method(slug: $slug) { name } }"
 
 
 def _bindir() -> Path | None:
@@ -174,103 +172,6 @@ def _stop(data: Path) -> None:
     assert stopped.returncode == 0, stopped.stderr
 
 
-def _taxonomy(*arguments: str | Path) -> str:
-    done = subprocess.run(
-        [str(TAXONOMY), *map(str, arguments)], capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
-
-
-def _start_servers(stack: ExitStack, database_url: str, count: int) -> list[str]:
-    """``count`` `taxonomy serve` on ``database_url``, started side by side (each takes
-    seconds to import and start), stopped with ``stack``; their base URLs."""
-    starting = [running_server(database_url) for _ in range(count)]
-    with ThreadPoolExecutor(count) as pool:
-        started = [pool.submit(server.__enter__) for server in starting]
-    for server, future in zip(starting, started, strict=True):
-        if future.exception() is None:
-            stack.push(server)
-    return [future.result() for future in started]
-
-
-def _renamed_method(before: Path, after: Path) -> tuple[str, dict[int, str]]:
-    """A method the next release renames: its slug, and its name by release number."""
-
-    def names(folder: Path) -> dict[str, str]:
-        lines = (folder / "methods.jsonl").read_text(encoding="utf-8").splitlines()
-        return {row["slug"]: row["name"] for row in map(json.loads, filter(None, lines))}
-
-    old, new = names(before), names(after)
-    slug = next(slug for slug in sorted(old) if slug in new and old[slug] != new[slug])
-    return slug, {1: old[slug], 2: new[slug]}
-
-
-@dataclass
-class Answer:
-    server: str
-    received: float  # time.monotonic()
-    failure: str | None = None  # a transport error, a status other than 200, errors
-    version: str = ""  # extensions.dataVersion
-    read_version: str = ""  # taxonomy.dataVersion: the version of the snapshot read
-    name: str = ""
-
-
-class Stream:
-    """One thread asking every server in turn, PAUSE_SECONDS between rounds, until stopped."""
-
-    def __init__(self, bases: list[str], slug: str) -> None:
-        self.bases = bases
-        self.body = {"query": QUERY, "variables": {"slug": slug}}
-        self.answers: list[Answer] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run)
-
-    def _run(self) -> None:
-        with httpx.Client(timeout=10) as client:
-            while not self._stop.wait(PAUSE_SECONDS):
-                for base in self.bases:
-                    self.answers.append(self._ask(client, base))
-
-    def _ask(self, client: httpx.Client, base: str) -> Answer:
-        """The answer; anything but a 200 with data and a data version is a failure."""
-        try:
-            response = client.post(f"{base}/graphql", json=self.body)
-            received = time.monotonic()
-            body: dict[str, Any] = response.json()
-            if response.status_code != 200 or body.get("errors"):
-                return Answer(base, received, failure=f"{response.status_code} {body}")
-            return Answer(
-                base,
-                received,
-                version=body["extensions"]["dataVersion"],
-                read_version=body["data"]["taxonomy"]["dataVersion"],
-                name=body["data"]["method"]["name"],
-            )
-        except Exception as exc:  # a transport error, a body not JSON, a field missing
-            return Answer(base, time.monotonic(), failure=repr(exc))
-
-    def __enter__(self) -> "Stream":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self._stop.set()
-        self._thread.join(timeout=30)
-
-    def first(self, server: str, release: int) -> Answer | None:
-        return next(
-            (
-                answer
-                for answer in list(self.answers)
-                if answer.server == server
-                and answer.version
-                and release_of(answer.version) == release
-            ),
-            None,
-        )
-
-
 def _first_seen(standby: str, release: int, seen: list[float], stop: threading.Event) -> None:
     """Appends when (time.monotonic()) the standby first shows ``release``: polled every
     5 ms, the moment its replay made the load's commit visible."""
@@ -294,14 +195,14 @@ def test_servers_on_a_standby_serve_each_load_of_the_primary(
     primary, standby = clusters.create("taxonomy")
     following = tmp_path / "next"
     next_version(DEFAULT_FIXTURES_DIR, following, seed=1)
-    slug, names = _renamed_method(DEFAULT_FIXTURES_DIR, following)
+    slug, names = renamed_method(DEFAULT_FIXTURES_DIR, following)
 
     with ExitStack() as servers:
         # The servers start while the first load runs: on a standby that has no data yet,
         # a server serves, unready, until the primary's load reaches it (/readyz waits).
         with ThreadPoolExecutor(1) as pool:
-            first_load = pool.submit(_taxonomy, "load", DEFAULT_FIXTURES_DIR, "--db", primary)
-            bases = _start_servers(servers, standby, 2)
+            first_load = pool.submit(taxonomy_cli, "load", DEFAULT_FIXTURES_DIR, "--db", primary)
+            bases = start_servers(servers, standby, 2)
             first_load.result()
         for base in bases:
             ready = httpx.get(f"{base}/readyz", timeout=5).json()
@@ -317,7 +218,7 @@ def test_servers_on_a_standby_serve_each_load_of_the_primary(
             watcher.start()
             started = time.monotonic()
             try:
-                _taxonomy("load", following, "--db", primary)
+                taxonomy_cli("load", following, "--db", primary)
                 caught_up = clusters.wait_replayed()
                 watcher.join(timeout=5)
             finally:
