@@ -69,7 +69,7 @@ async def _database_state(engine: AsyncEngine, head: str | None) -> tuple[str | 
 
 async def _checked_state(engine: AsyncEngine) -> tuple[str | None, str | None, Any]:
     """This code's head, the database's migration and its data version."""
-    head = migrate.head_revision()
+    head = migrate.HEAD_REVISION
     try:
         return head, *await _database_state(engine, head)
     except DBAPIError as exc:

@@ -1,6 +1,8 @@
 """Migrations: up to head, down to nothing, up again, on each backend; and the tables of
 the code match what the migrations build (`alembic check`)."""
 
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -56,6 +58,32 @@ def test_one_linear_history() -> None:
     scripts = ScriptDirectory.from_config(migrate.alembic_config("sqlite://"))
     assert len(scripts.get_heads()) == 1
     assert migrate.head_revision() == scripts.get_current_head()
+    # Written in the code, so that a current database is told without Alembic.
+    assert scripts.get_current_head() == migrate.HEAD_REVISION, "update api.migrate.HEAD_REVISION"
+
+
+def _imports_alembic(code: str) -> bool:
+    """Whether running ``code`` in a fresh interpreter imports Alembic."""
+    done = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys\nprint('alembic' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip().splitlines()[-1] == "True"
+
+
+def test_alembic_is_imported_only_to_migrate(
+    backend: str, new_database: Callable[[str, str], str]
+) -> None:
+    """The server's app and an upgrade of a database already at head do without it (0.4 s
+    of every start and load); a database behind is migrated through it."""
+    url = new_database(backend, "lazy_alembic")
+    upgrade = f"from api import migrate\nmigrate.upgrade({url!r})"
+    assert not _imports_alembic("import api.app")
+    assert _imports_alembic(upgrade)  # a new database: migrated
+    assert migrate.database_revision(url) == migrate.HEAD_REVISION
+    assert not _imports_alembic(upgrade)  # already at head
 
 
 # The rows every test starts from, as the tables were before 0007 (the older revisions'
