@@ -47,6 +47,9 @@ from store.tables import DatasetRow, table_of
 FAULTS_LOGGER = "taxonomy.errors"
 # What a readiness probe waits for at most (a load balancer's own timeout is a few seconds).
 READY_WITHIN_SECONDS = 2.0
+# A check still running this long is given up and the next probe starts a new one: a
+# database that answers again is seen ready within this and a probe's wait.
+READY_CHECK_STALE_SECONDS = 3.0
 
 
 async def healthz(_: Request) -> Response:
@@ -55,8 +58,11 @@ async def healthz(_: Request) -> Response:
 
 
 async def _database_state(engine: AsyncEngine, head: str | None) -> tuple[str | None, Any]:
-    """The database's migration and, when it is at ``head``, its data version."""
-    async with engine.connect() as connection:
+    """The database's migration and, when it is at ``head``, its data version. A check
+    cut short (cancelled when stale: api.readiness) lets its connection go at once, with
+    no rollback to wait for on a connection that may hang."""
+    connection = await engine.connect()
+    try:
         await connection.execute(text("SELECT 1"))
         revision = await connection.run_sync(migrate.current_revision)
         version = None
@@ -64,6 +70,11 @@ async def _database_state(engine: AsyncEngine, head: str | None) -> tuple[str | 
             dataset = table_of(DatasetRow)
             row = (await connection.execute(select(dataset.c.version, dataset.c.identity))).first()
             version = None if row is None else data_version(*row)
+    except BaseException:
+        await connection.invalidate()
+        raise
+    finally:
+        await connection.close()
     return revision, version
 
 
@@ -154,7 +165,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # A SQLite file replaced on disk is read anew within a poll interval.
         before_read=SqliteFileWatch(settings.database_url, [engine, request_engine]).check,
     )
-    readiness = BoundedCheck(partial(_checked_state, engine), READY_WITHIN_SECONDS)
+    # Readiness reads through connections of its own, each new: a pooled connection can
+    # hang while the database answers new ones, and the check must see the database.
+    readiness_engine = (
+        engine
+        if is_sqlite(settings.database_url)
+        else make_async_engine(
+            settings.database_url, prepared_statements=settings.prepared_statements, pooled=False
+        )
+    )
+    readiness = BoundedCheck(
+        partial(_checked_state, readiness_engine),
+        READY_WITHIN_SECONDS,
+        stale_after=READY_CHECK_STALE_SECONDS,
+    )
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -171,6 +195,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await version.stop()
             await search_cache.stop(Reader.of(request_engine).database)
             await engine.dispose()
+            if readiness_engine is not engine:
+                await readiness_engine.dispose()
             if isinstance(request_engine, Engine):  # SQLite's own, beside the async one
                 request_engine.dispose()
 

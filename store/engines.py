@@ -190,32 +190,44 @@ def request_slots(engine: AsyncEngine) -> asyncio.Semaphore | None:
     return _REQUEST_SLOTS.get(engine)
 
 
+# How long PostgreSQL keeps a serving session that sits idle inside a transaction.
+IDLE_IN_TRANSACTION_SECONDS = 60
+
+
 def make_async_engine(
-    url: str, *, pool_size: int = 5, prepared_statements: bool = True
+    url: str, *, pool_size: int = 5, prepared_statements: bool = True, pooled: bool = True
 ) -> AsyncEngine:
     """The serving engine, which cannot write (least privilege: the file is opened
     read-only on SQLite, every transaction is read-only on PostgreSQL); every request
-    reads one consistent snapshot of the data."""
+    reads one consistent snapshot of the data. Not ``pooled`` (PostgreSQL): every use
+    opens a connection of its own and closes it after, so that no use inherits a
+    connection left hanging by another (readiness: api.app)."""
     if is_sqlite(url):
         engine = create_async_engine(
             _read_only_sqlite_url(url, "sqlite+aiosqlite"), pool_size=pool_size, max_overflow=10
         )
         _sqlite_connection_setup(engine.sync_engine, writer=False)
         return engine
+    # No ping before each checkout (a round trip on every request): a connection the
+    # database dropped is replaced when a request's first statement finds it dead
+    # (store.reader.AsyncReader). Fail fast when the database is away (connecting gives
+    # up after 3 s), but let a busy server's requests wait their turn for a connection,
+    # up to about the request time limit, rather than call a busy database away.
+    pool: dict[str, Any] = (
+        {"pool_size": pool_size, "max_overflow": _MAX_OVERFLOW, "pool_timeout": 10}
+        if pooled
+        else {"poolclass": NullPool}
+    )
     engine = create_async_engine(
         async_url(url),
-        pool_size=pool_size,
-        max_overflow=_MAX_OVERFLOW,
-        # No ping before each checkout (a round trip on every request): a connection the
-        # database dropped is replaced when a request's first statement finds it dead
-        # (store.reader.AsyncReader).
-        # Fail fast when the database is away (connecting gives up after 3 s), but let a
-        # busy server's requests wait their turn for a connection, up to about the request
-        # time limit, rather than call a busy database away.
-        pool_timeout=10,
+        **pool,
         connect_args={
             "connect_timeout": 3,
-            "options": "-c default_transaction_read_only=on",
+            # Read-only; and a transaction left idle (its client gone, or cut off from
+            # the database mid-request) is ended by PostgreSQL, never kept: a request's
+            # transaction is never idle for long, and ends within its time limit.
+            "options": "-c default_transaction_read_only=on "
+            f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_SECONDS}s",
             # psycopg's own default (5 runs before preparing), or never.
             "prepare_threshold": 5 if prepared_statements else None,
             # A connection whose peer went silent (a cut network, a frozen host) is found
@@ -232,7 +244,8 @@ def make_async_engine(
     # not first come, first served, and under load some requests waited past its timeout
     # while later ones were served. One connection is left over for the data version's
     # poll and /readyz.
-    _REQUEST_SLOTS[engine] = asyncio.Semaphore(pool_size + _MAX_OVERFLOW - 1)
+    if pooled:
+        _REQUEST_SLOTS[engine] = asyncio.Semaphore(pool_size + _MAX_OVERFLOW - 1)
     return engine
 
 
