@@ -273,9 +273,27 @@ def _as_graphql(schema: Any) -> GraphQLSchema:
 
 def cost_limiter(max_cost: int) -> type[SchemaExtension]:
     """An extension class that refuses, before execution, queries costing over ``max_cost``
-    and text arguments no database can store (a NUL character)."""
+    and text arguments no database can store (a NUL character), and tells every answer
+    it let through or refused for its cost what it cost (`extensions.cost`)."""
 
     class CostLimiter(SchemaExtension):
+        # The operation's cost, once worked out (this instance is the request's own).
+        cost: int | None = None
+
+        def get_results(self) -> dict[str, Any]:
+            """`extensions.cost` of the answer: the cost, the limit, and the rule's two
+            figures it was worked out with (docs/api-guide.md, "What a query costs")."""
+            if self.cost is None:
+                return {}
+            return {
+                "cost": {
+                    "requested": self.cost,
+                    "limit": max_cost,
+                    "defaultPageSize": DEFAULT_PAGE_SIZE,
+                    "listEstimate": LIST_ESTIMATE,
+                }
+            }
+
         def on_execute(self) -> Iterator[None]:
             context = self.execution_context
             if (
@@ -292,7 +310,7 @@ def cost_limiter(max_cost: int) -> type[SchemaExtension]:
                 )
                 context.result = GraphQLExecutionResult(data=None, errors=[refusal])
             if context.graphql_document is not None and context.result is None:
-                cost = query_cost(
+                cost = self.cost = query_cost(
                     _as_graphql(context.schema),
                     context.graphql_document,
                     context.operation_name,

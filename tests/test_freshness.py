@@ -38,7 +38,11 @@ def _says_version(response: httpx.Response, version: str) -> None:
     assert response.headers["data-version"] == version, response.headers
     assert "Accept" in response.headers["vary"]
     if response.status_code != 304:
-        assert response.json()["extensions"] == {"dataVersion": version}, response.text
+        extensions = response.json()["extensions"]
+        assert extensions["dataVersion"] == version, response.text
+        # Beside it, only what the operation cost, once worked out: a document that does
+        # not validate has none (tests/test_cost_in_answers.py).
+        assert set(extensions) <= {"dataVersion", "cost"}, response.text
 
 
 def test_every_answer_names_its_data_version_and_how_long_to_keep_it(tiny: Api) -> None:
