@@ -19,7 +19,7 @@ from schema.source import Source
 from store import search_cache, search_snippet
 from store.rows import json_value
 from store.search_catalogue import Field
-from store.search_rank import EmptySearchError, Highlighter, Hit, query_words
+from store.search_rank import Highlighter, Hit, query_words
 
 SearchHit = Annotated[
     Node | Method | Model | Source,
@@ -119,10 +119,9 @@ class SearchConnection(Connection[SearchHit]):
 async def search(
     info: Info, query: str, paging: Paging, types: list[SearchType] | None = None
 ) -> SearchConnection:
-    try:
-        words = query_words(query)
-    except EmptySearchError as exc:
-        raise BadUserInputError(str(exc)) from None
+    # An empty or blank query (or punctuation only) finds nothing: an empty page, as an
+    # autocomplete's empty box expects, not an error.
+    words = query_words(query)
     if types is not None and not types:
         raise BadUserInputError(
             "`types` is empty, so nothing could be found; leave it out to search every type"
@@ -132,6 +131,8 @@ async def search(
     # tied to the words and types so that a cursor of another search is refused.
     searched = "search:" + hashlib.sha256(f"{words}{kinds}".encode()).hexdigest()[:12]
     list_name = cursor_list(searched, info.context.data_version)
+    if not words:
+        return await _nothing_found(info, paging, list_name)
     searcher = await search_cache.searcher(info.context.reader, info.context.data_version)
 
     async def count() -> int:
@@ -160,6 +161,19 @@ async def search(
         ),
         count=total,
     )
+
+
+async def _nothing_found(info: Info, paging: Paging, list_name: str) -> SearchConnection:
+    """The empty page of a search with no words; its paging arguments checked as any."""
+
+    async def none() -> int:
+        return 0
+
+    offset, _ = await offset_range(info, paging, list_name, none)
+    page_info = PageInfo(
+        has_next_page=False, has_previous_page=offset > 0, start_cursor=None, end_cursor=None
+    )
+    return SearchConnection(edges=[], page_info=page_info, count=none)
 
 
 Texts = dict[Field, list[str | None]]

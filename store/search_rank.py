@@ -35,18 +35,10 @@ from store.search_catalogue import FIELDS, Catalogue, Field, bitmap_of, members
 TIERS = 8
 
 
-class EmptySearchError(ValueError):
-    pass
-
-
 def query_words(query: str) -> list[str]:
-    """The words of ``query`` that a search looks for (at most MAX_QUERY_WORDS)."""
-    found = search_text.words(query)
-    if not found:
-        raise EmptySearchError(
-            f"search query {query!r} has no words to look for; give at least one word"
-        )
-    return found[: search_text.MAX_QUERY_WORDS]
+    """The words of ``query`` that a search looks for (at most MAX_QUERY_WORDS); none for
+    an empty or blank query, or one of punctuation only."""
+    return search_text.words(query)[: search_text.MAX_QUERY_WORDS]
 
 
 class Match(IntEnum):

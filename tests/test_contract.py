@@ -99,7 +99,27 @@ def test_argument_checks(tiny: Api) -> None:
     assert "`level` must be at least 1" in _only_error(
         tiny, '{ model(slug: "newest") { branches(level: 0) { strongest } } }'
     )
-    assert "no words to look for" in _only_error(tiny, '{ search(query: "  ?! ") { totalCount } }')
+    # A search with no words (empty, blank, punctuation only) finds nothing: an empty
+    # page, not an error; its paging arguments are checked as any search's.
+    for query in ("", "   ", "  ?! "):
+        assert tiny.query(
+            f'{{ search(query: "{query}", first: 5) {{ totalCount nodes {{ __typename }} '
+            "pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }"
+        ) == {
+            "search": {
+                "totalCount": 0,
+                "nodes": [],
+                "pageInfo": {
+                    "hasNextPage": False,
+                    "hasPreviousPage": False,
+                    "startCursor": None,
+                    "endCursor": None,
+                },
+            }
+        }
+    assert "`first` must be between 0 and 100" in _only_error(
+        tiny, '{ search(query: "", first: 101) { totalCount } }'
+    )
     unknown = encode_id("Node", "nope")
     errors = tiny.errors(f'{{ methods(filter: {{within: "{unknown}"}}) {{ totalCount }} }}')
     assert [(e["message"], e["extensions"]["code"]) for e in errors] == [
