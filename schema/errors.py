@@ -13,6 +13,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, Pending
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from strawberry.extensions import SchemaExtension
 
+from schema.scalars import ScalarValueError
 from store.paging import PositionError
 from store.reader import StatementTimeoutError
 
@@ -104,13 +105,23 @@ def _is_database_error(original: BaseException | None) -> bool:
     )
 
 
+# Originals that are not a fault of ours: the client's (a document's or a value's), the
+# request's time or a busy pool.
+_NOT_OURS = (GraphQLError, StatementTimeoutError, PositionError, PoolTimeoutError, ScalarValueError)
+
+
 def is_unexpected(error: GraphQLError) -> bool:
     """A fault of ours (not the client's, not the database's absence): log it whole."""
     original = error.original_error
     return (
         original is not None
         and not isinstance(
-            original, GraphQLError | StatementTimeoutError | PositionError | PoolTimeoutError
+            original,
+            GraphQLError
+            | StatementTimeoutError
+            | PositionError
+            | PoolTimeoutError
+            | ScalarValueError,
         )
         and not _is_database_error(original)
     )

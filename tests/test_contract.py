@@ -1,6 +1,8 @@
 """The schema contract's entry points and the errors a client can meet: each says what was
 wrong and carries `extensions.code`."""
 
+import json
+
 import pytest
 
 from schema.ids import encode_id
@@ -216,3 +218,21 @@ def test_taxonomy_summary(tiny: Api) -> None:
     }
     assert summary["loadedAt"].endswith("+00:00")
     assert len(summary["checksum"]) == 64
+
+
+@pytest.mark.parametrize("written", ['"2024-13-45"', '"nope"', "5"])
+def test_a_bad_date_is_the_clients_error_inline_or_as_a_variable(tiny: Api, written: str) -> None:
+    """A value the Date scalar refuses is a coded client's error that points at where it
+    was written, the same whether written inline or passed as a variable: never INTERNAL
+    (an inline one once was). (DateTime is only ever an answer's.)"""
+    inline = tiny.errors(f"{{ models(filter: {{releasedAfter: {written}}}) {{ totalCount }} }}")
+    variable = tiny.errors(
+        "query($v: Date) { models(filter: {releasedAfter: $v}) { totalCount } }",
+        {"v": json.loads(written)},
+    )
+    for errors in (inline, variable):
+        (error,) = errors
+        assert error["extensions"] == {"code": "GRAPHQL_VALIDATION_FAILED"}, error
+        assert "Expected value of type 'Date'" in error["message"], error
+        assert "e.g. '2025-07-01'" in error["message"], error
+        assert error["locations"], error
