@@ -3,8 +3,9 @@
 fields asked of it, and kept for the next requests. The changes themselves are paged in
 SQL (store.change_lists)."""
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
+
+from cachetools import LRUCache
 
 from store import change_rows
 from store.change_lists import changes_by_kind
@@ -25,8 +26,7 @@ class _Composed:
 # Comparisons kept by (version of the newest release, since, until): the same key is the
 # same answer, since releases never change and a new load makes a new newest version.
 # Only a few: memory stays bounded.
-_KEPT: OrderedDict[tuple[str, int, int], _Composed] = OrderedDict()
-_KEEP = 8
+_KEPT: LRUCache[tuple[str, int, int], _Composed] = LRUCache(maxsize=8)
 
 
 class Comparison:
@@ -37,11 +37,10 @@ class Comparison:
         self.reader, self.since, self.until = reader, since, until
         self.newest = newest[0]
         key = (newest[1], since, until)
-        self._composed = _KEPT.get(key) or _Composed()
-        _KEPT[key] = self._composed
-        _KEPT.move_to_end(key)
-        while len(_KEPT) > _KEEP:
-            _KEPT.popitem(last=False)
+        composed = _KEPT.get(key)  # a hit counts as a use: the least used goes first
+        if composed is None:
+            composed = _KEPT[key] = _Composed()
+        self._composed = composed
 
     async def trees(self) -> tuple[Tree, Tree]:
         """The nodes (slug -> (name, parent slug)) of release ``since`` and of ``until``."""
