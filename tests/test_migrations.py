@@ -18,7 +18,7 @@ from api.ingest.bulk import BrokenKeysError, check_sqlite_keys
 from api.ingest.load import load_directory
 from store.engines import make_sync_engine
 from store.search_index import POSTGRES_TABLE, SQLITE_TABLE
-from store.tables import metadata
+from store.tables import EvidenceRow, metadata, table_of
 
 TABLES = set(metadata.tables)
 
@@ -347,9 +347,10 @@ def test_a_sqlite_load_checks_every_key_before_it_commits(
     url = new_database("sqlite", "keys")
     load_directory(tiny_folder, url)
     engine = make_sync_engine(url, foreign_keys=False)
+    evidence = table_of(EvidenceRow)
     try:
         with engine.begin() as connection:
-            check_sqlite_keys(connection)  # the loaded rows: every key holds
+            check_sqlite_keys(connection, [evidence])  # the loaded rows: every key holds
             connection.execute(
                 text(
                     "INSERT INTO evidence (id, key, model_id, method_id, strength) "
@@ -357,7 +358,7 @@ def test_a_sqlite_load_checks_every_key_before_it_commits(
                 )
             )
             with pytest.raises(BrokenKeysError, match=r"^1 rows refer to rows that do not exist"):
-                check_sqlite_keys(connection)
+                check_sqlite_keys(connection, [evidence])
             connection.rollback()
     finally:
         engine.dispose()

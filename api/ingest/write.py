@@ -259,7 +259,7 @@ def _write(
             )
         if connection.dialect.name == "sqlite":
             with timed(meter, "checking keys"):
-                check_sqlite_keys(connection)
+                check_sqlite_keys(connection, map(table_of, TABLES_IN_LOAD_ORDER))
         if beside_of is not None:
             with timed(meter, "swapping the new tables in"):
                 swap_in(connection, beside_of, turn.say)
