@@ -90,14 +90,25 @@ async def entity_by_id(info: Info, value: str) -> Entity | None:
     return await _BY_KIND[kind](info.context.loaders, key)
 
 
-async def entities_by_ids(info: Info, values: Sequence[str]) -> list[Entity | None]:
+async def entities_by_ids(
+    info: Info, values: Sequence[str]
+) -> list[Entity | BadUserInputError | None]:
     """The objects of ``values`` in their order, None for IDs that name nothing; the
-    lookups are started together, so each type's DataLoader batches them."""
+    lookups are started together, so each type's DataLoader batches them. A malformed ID
+    fails its own entry (its error is returned in its place, which graphql-core raises
+    there: a null entry and a BAD_USER_INPUT error at its index), not the whole list."""
     if len(values) > MAX_IDS:
         raise BadUserInputError(
             f"`ids` has {len(values):,} IDs; at most {MAX_IDS} are looked up at once: "
             "split the list"
         )
-    decoded = [_decoded(value, f"ids[{index}]") for index, value in enumerate(values)]
     loaders = info.context.loaders
-    return list(await asyncio.gather(*(_BY_KIND[kind](loaders, key) for kind, key in decoded)))
+
+    async def entry(index: int, value: str) -> Entity | BadUserInputError | None:
+        try:
+            kind, key = _decoded(value, f"ids[{index}]")
+        except BadUserInputError as exc:
+            return exc
+        return await _BY_KIND[kind](loaders, key)
+
+    return list(await asyncio.gather(*(entry(i, value) for i, value in enumerate(values))))

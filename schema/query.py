@@ -1,6 +1,6 @@
 """The root `Query`: entry points to nodes, methods, models, search and any object by ID."""
 
-from typing import Annotated
+from typing import Annotated, cast
 
 import strawberry
 
@@ -170,7 +170,9 @@ class Query:
             ),
         ],
     ) -> list[Entity | None] | None:
-        return await entities_by_ids(info, [str(value) for value in ids])
+        # A malformed ID's entry holds its error, which graphql-core raises in its place.
+        found = await entities_by_ids(info, [str(value) for value in ids])
+        return cast("list[Entity | None]", found)
 
     @strawberry.field(
         description="The organizations that made models, most models first (then by name, "

@@ -171,10 +171,14 @@ def test_entities_takes_at_most_100_ids(tiny: Api) -> None:
     ["not-an-id!", encode_id("MethodTreatment", "no-pair"), encode_id("ModelTreatment", "a/b/c")],
 )
 def test_ids_this_api_never_made_are_input_errors(tiny: Api, bad: str) -> None:
-    errors = tiny.errors(ENTITIES, {"ids": [encode_id("Node", "alpha"), bad]})
-    assert [(e["message"], e["extensions"]["code"]) for e in errors] == [
-        (f"`ids[1]`: {bad!r} is not an ID of this API", "BAD_USER_INPUT")
+    """A malformed ID fails its own entry of `entities`: the others are answered, an
+    unknown but well-formed one is null without an error."""
+    alpha, unknown = encode_id("Node", "alpha"), encode_id("Node", "nope")
+    body = tiny.post(ENTITIES, {"ids": [alpha, bad, unknown]})
+    assert [(e["message"], e["extensions"]["code"], e["path"]) for e in body["errors"]] == [
+        (f"`ids[1]`: {bad!r} is not an ID of this API", "BAD_USER_INPUT", ["entities", 1])
     ]
+    assert body["data"]["entities"] == [{"__typename": "Node", "id": alpha}, None, None]
     errors = tiny.errors("query($id: ID!) { entity(id: $id) { id } }", {"id": bad})
     assert errors[0]["message"] == f"`id`: {bad!r} is not an ID of this API"
 
