@@ -9,7 +9,7 @@ import strawberry
 from schema import refs
 from schema.context import Info
 from schema.enums import Strength
-from schema.errors import BadUserInputError
+from schema.errors import BadUserInputError, NotFoundError
 from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
 from schema.pagination import (
     DEFAULT_PAGE_SIZE,
@@ -365,17 +365,17 @@ async def changes_query(info: Info, since: int, until: int | None) -> Changes:
     """`changes(since:, until:)`, its release numbers checked against those retained."""
     oldest, newest = await retained_range(info.context.reader)
     if oldest is None or newest is None:
-        raise BadUserInputError("no release yet: load data first (`taxonomy load DIRECTORY`)")
+        raise NotFoundError("no release yet: load data first (`taxonomy load DIRECTORY`)")
     until = newest if until is None else until
     retained = f"the retained releases are {oldest} to {newest} (see `releases`)"
     for argument, number in (("since", since), ("until", until)):
         if 1 <= number < oldest:  # release numbers start at 1: this one was there once
-            raise BadUserInputError(
+            raise NotFoundError(
                 f"`{argument}`: release {number} was pruned (`taxonomy prune`); the oldest "
                 f"retained release is {oldest} and the newest {newest}: ask for {oldest} or later"
             )
         if not oldest <= number <= newest:
-            raise BadUserInputError(f"`{argument}`: there is no release {number}; {retained}")
+            raise NotFoundError(f"`{argument}`: there is no release {number}; {retained}")
     if since > until:
         raise BadUserInputError(
             f"`since` ({since}) is after `until` ({until}): changes run from an earlier "

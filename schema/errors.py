@@ -32,7 +32,9 @@ class BadUserInputError(ClientError):
 
 
 class NotFoundError(ClientError):
-    """An ID given to narrow a list names nothing (a top-level lookup answers null)."""
+    """A well-formed key given to narrow a list or to bound a range names nothing (an ID,
+    a node's slug or path, a release number); a lookup by key answers null instead, and
+    a malformed key is BAD_USER_INPUT (docs/api-guide.md, "Missing things")."""
 
     code = "NOT_FOUND"
 

@@ -7,7 +7,7 @@ from typing import Any
 import strawberry
 
 from schema.context import Info
-from schema.errors import BadUserInputError
+from schema.errors import BadUserInputError, NotFoundError
 from schema.lookup import row_for_id
 from store.nodes import NodeWithStats, nodes_by_path_key
 from store.tables import NodeRow
@@ -98,7 +98,7 @@ async def node_of_reference(info: Info, reference: NodeReference, argument: str)
         found = await node_by_path(info, value, f"{argument}.path")
     if found is None:
         what = {"slug": "slug", "slugPath": "slug path", "path": "path"}[field]
-        raise BadUserInputError(
+        raise NotFoundError(
             f"`{argument}.{field}`: no node has the {what} {value!r}; "
             f"check it against the node's `{field}`"
         )

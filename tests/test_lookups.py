@@ -143,12 +143,12 @@ def test_branch_on_treatments_and_evidence(tiny: Api) -> None:
         ),
     ],
 )
-def test_an_unknown_path_is_an_input_error_naming_it(
-    tiny: Api, document: str, message: str
-) -> None:
+def test_an_unknown_branch_is_not_found_naming_it(tiny: Api, document: str, message: str) -> None:
+    """A well-formed key that narrows a list but names nothing: NOT_FOUND, as an unknown
+    `within` ID (docs/api-guide.md, "Missing things")."""
     errors = tiny.errors(document)
     assert len(errors) == 1, errors
-    assert errors[0]["extensions"]["code"] == "BAD_USER_INPUT"
+    assert errors[0]["extensions"]["code"] == "NOT_FOUND"
     assert errors[0]["message"].startswith(message), errors[0]["message"]
 
 

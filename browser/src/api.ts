@@ -14,7 +14,8 @@ type GraphQLError = { message: string; extensions?: { code?: string } };
 type Answer<T> = { data?: T | null; errors?: GraphQLError[] };
 
 /** What went wrong talking to the API, in words for the page; with the API's error code
- * when it refused the request (BAD_USER_INPUT: the page asked for something not there). */
+ * when it refused the request (NOT_FOUND: the page asked for something not there;
+ * BAD_USER_INPUT: for something that cannot be). */
 export class ApiError extends Error {
   constructor(
     message: string,

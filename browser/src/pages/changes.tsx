@@ -216,7 +216,14 @@ export function ChangesPage({ since, until, cursors }: { since: number | null; u
   }
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "error") {
-    if (loaded.code !== "BAD_USER_INPUT") return <ApiProblem message={loaded.message} />;
+    if (loaded.code === "BAD_USER_INPUT") {
+      return (
+        <Problem title="Not a range of releases">
+          <p>{loaded.message}</p>
+        </Problem>
+      );
+    }
+    if (loaded.code !== "NOT_FOUND") return <ApiProblem message={loaded.message} />;
     return (
       <Problem title="No such release">
         <p>{loaded.message}</p>
