@@ -17,6 +17,7 @@ from sqlalchemy import Connection, text
 from api.ingest.files import FILES
 from api.migrate import current_revision
 from store.engines import make_sync_engine
+from store.reader import LOCK_BEFORE_SNAPSHOT
 
 _QUERIES = {
     "nodes.jsonl": (
@@ -90,7 +91,7 @@ def export_directory(database_url: str, directory: Path) -> dict[str, int]:
                 # request's reader does (store.reader), so that a load's swap of its new
                 # tables (api.ingest.beside) cannot leave this snapshot reading them.
                 connection.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"))
-                connection.execute(text("LOCK TABLE dataset IN ACCESS SHARE MODE"))
+                connection.execute(LOCK_BEFORE_SNAPSHOT)
             directory.parent.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
             try:

@@ -70,11 +70,6 @@ def revisions() -> list[str]:
     return [script.revision for script in reversed(list(_scripts().walk_revisions()))]
 
 
-def head_revision() -> str | None:
-    """The newest migration's revision, as the scripts say (HEAD_REVISION, checked)."""
-    return _scripts().get_current_head()
-
-
 def current_revision(connection: Connection) -> str | None:
     """The revision the database is at: None if it was never migrated."""
     if not inspect(connection).has_table(_VERSION_TABLE):

@@ -222,7 +222,10 @@ def make_async_engine(
         async_url(url),
         **pool,
         connect_args={
-            "connect_timeout": 3,
+            # Requests give up connecting to a silent database after 3 s. A readiness
+            # check is bounded by its own clock (api.readiness), which says the database
+            # did not answer; its connect gives up only after the check is given up.
+            "connect_timeout": 3 if pooled else 10,
             # Read-only; and a transaction left idle (its client gone, or cut off from
             # the database mid-request) is ended by PostgreSQL, never kept: a request's
             # transaction is never idle for long, and ends within its time limit.

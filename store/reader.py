@@ -47,7 +47,9 @@ _SNAPSHOT_VERSION_AND_TIMEOUT = select(
 )
 
 
-_LOCK_BEFORE_SNAPSHOT = text("LOCK TABLE dataset IN ACCESS SHARE MODE")
+# PostgreSQL: taken before a snapshot begins, by every reader of the served tables (a
+# request's, an export's): see AsyncReader._begin.
+LOCK_BEFORE_SNAPSHOT = text("LOCK TABLE dataset IN ACCESS SHARE MODE")
 
 # PostgreSQL's SQLSTATE for a statement it cancelled (here: at its statement_timeout).
 _QUERY_CANCELED = "57014"
@@ -193,7 +195,7 @@ class AsyncReader(Reader):
             # tables in under an ACCESS EXCLUSIVE lock on `dataset` (api.ingest.beside),
             # and a snapshot begun while waiting for it would read the old release's
             # version and find the new tables empty.
-            await connection.execute(_LOCK_BEFORE_SNAPSHOT)
+            await connection.execute(LOCK_BEFORE_SNAPSHOT)
         if self._deadline is None:
             opened = await connection.execute(_SNAPSHOT_VERSION)
         else:

@@ -6,11 +6,12 @@ import os
 import re
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.engine import make_url
 from starlette.testclient import TestClient
 
@@ -114,6 +115,20 @@ class Api:
         return self.client.portal.call(run)
 
 
+@contextmanager
+def autocommit(url: str) -> Iterator[Connection]:
+    """A connection to the PostgreSQL database of ``url`` committing each statement (DDL,
+    roles, grants, as its owner would run them)."""
+    engine = create_engine(
+        make_url(url).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
+    )
+    try:
+        with engine.connect() as connection:
+            yield connection
+    finally:
+        engine.dispose()
+
+
 @pytest.fixture(scope="session")
 def new_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str, str], str]]:
     """Makes an empty database of a backend; PostgreSQL ones are dropped at the end."""
@@ -125,25 +140,17 @@ def new_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[
             return f"sqlite:///{tmp_path_factory.mktemp(name)}/taxonomy.db"
         assert admin_url is not None
         database = f"taxonomy_test_{uuid.uuid4().hex[:10]}_{name}"[:63].replace("-", "_")
-        admin = create_engine(
-            admin_url.set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
-        )
-        with admin.connect() as connection:
+        with autocommit(admin_url.render_as_string(hide_password=False)) as connection:
             connection.execute(text(f'CREATE DATABASE "{database}"'))
-        admin.dispose()
         created.append(database)
         return admin_url.set(database=database).render_as_string(hide_password=False)
 
     yield make
 
     if created and admin_url is not None:
-        admin = create_engine(
-            admin_url.set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
-        )
-        with admin.connect() as connection:
+        with autocommit(admin_url.render_as_string(hide_password=False)) as connection:
             for database in created:
                 connection.execute(text(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.fixture(params=BACKENDS)

@@ -58,7 +58,7 @@ def test_health_and_readiness(tiny: Api) -> None:
     assert ready.status_code == 200
     body = ready.json()
     assert release_of(body.pop("dataVersion")) == 1
-    assert body == {"status": "ready", "migration": migrate.head_revision()}
+    assert body == {"status": "ready", "migration": migrate.revisions()[-1]}  # the scripts' newest
 
 
 def test_not_ready_until_migrated_and_loaded(
@@ -176,13 +176,10 @@ def test_readyz_answers_within_2_s_while_the_database_hangs(
                 ready = http.get("/readyz")
                 times.append(time.monotonic() - started)
                 assert ready.status_code == 503, ready.text
-                # Each check connects anew (a pooled connection may hang while the database
-                # answers new ones): one still connecting after 2 s is waited for no longer,
-                # and gives up connecting at 3 s, which the next probe reports.
-                assert ready.json() in (
-                    {"status": "unavailable", "reason": "the database did not answer within 2 s"},
-                    {"status": "unavailable", "reason": "database unreachable: OperationalError"},
-                )
+                assert ready.json() == {
+                    "status": "unavailable",
+                    "reason": "the database did not answer within 2 s",
+                }
                 assert times[-1] < READY_WITHIN + 0.5, times
             proxy.thaw()
             deadline = time.monotonic() + 10

@@ -11,12 +11,11 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, create_engine, text
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from api.ingest.beside import replaced_tables
@@ -24,7 +23,7 @@ from api.ingest.load import load_directory
 from api.ingest.progress import Quiet
 from api.settings import DEFAULT_FIXTURES_DIR
 
-from conftest import POSTGRES_URL, Api, serve
+from conftest import POSTGRES_URL, Api, autocommit, serve
 
 pytestmark = pytest.mark.skipif(POSTGRES_URL is None, reason="needs TEST_DATABASE_URL")
 
@@ -43,34 +42,21 @@ def served(new_database: Callable[[str, str], str], tiny_folder: Path) -> str:
 def role(served: str) -> Iterator[str]:
     """A login role of the test's own, dropped with whatever it was granted."""
     name = f"taxonomy_role_{uuid.uuid4().hex[:8]}"
-    with _admin(served) as connection:
+    with autocommit(served) as connection:
         connection.execute(text(f"CREATE ROLE {name} LOGIN"))
     try:
         yield name
     finally:
-        with _admin(served) as connection:
+        with autocommit(served) as connection:
             connection.execute(text(f"DROP OWNED BY {name}"))
             connection.execute(text(f"DROP ROLE {name}"))
-
-
-@contextmanager
-def _admin(url: str) -> Iterator[Connection]:
-    """A connection as the database's owner (the test's admin), committing each statement."""
-    engine = create_engine(
-        make_url(url).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
-    )
-    try:
-        with engine.connect() as connection:
-            yield connection
-    finally:
-        engine.dispose()
 
 
 def _definitions(url: str) -> dict[str, Any]:
     """What defines each replaced table: columns in order, keys, indexes, grants, owner;
     and the schemas of the database."""
     found: dict[str, Any] = {}
-    with _admin(url) as connection:
+    with autocommit(url) as connection:
         for name in replaced_tables():
             found[name] = {
                 "columns": connection.execute(
@@ -113,7 +99,7 @@ def _definitions(url: str) -> dict[str, Any]:
 def test_a_reload_leaves_the_tables_as_they_were_defined_and_granted(
     served: str, role: str, tiny_folder: Path
 ) -> None:
-    with _admin(served) as connection:
+    with autocommit(served) as connection:
         connection.execute(text(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}"))
         connection.execute(text(f"GRANT INSERT ON evidence TO {role} WITH GRANT OPTION"))
     before = _definitions(served)
@@ -123,7 +109,7 @@ def test_a_reload_leaves_the_tables_as_they_were_defined_and_granted(
     load_directory(tiny_folder, served, meter=steps, allow_shrink=True)
     assert steps.seen.count(SWAP_STEP) == 2, steps.seen  # both loads built beside
     assert _definitions(served) == before
-    with _admin(served) as connection:  # a column's own sequence went with its table
+    with autocommit(served) as connection:  # a column's own sequence went with its table
         assert connection.execute(text("SELECT nextval('evidence_id_seq')")).scalar()
 
 
@@ -182,7 +168,7 @@ def test_a_reader_queued_behind_the_swap_reads_the_new_release_whole(served: str
 def test_a_loader_that_may_not_create_a_schema_loads_in_place_and_says_why(
     served: str, role: str, new_database: Callable[[str, str], str], tiny_folder: Path
 ) -> None:
-    with _admin(served) as connection:
+    with autocommit(served) as connection:
         for grant in (
             f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}",
             f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {role}",
@@ -209,7 +195,7 @@ def test_a_loader_that_may_not_create_a_schema_loads_in_place_and_says_why(
 
 
 def _treatment_changes(url: str) -> list[Any]:
-    with _admin(url) as connection:
+    with autocommit(url) as connection:
         return list(
             connection.execute(
                 text(
