@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import strawberry
 
 from schema.context import Info
+from schema.cost_meter import MeteredList
 from schema.dataloaders import Batched, Loaders
 from schema.enums import Interval, Strength, max_rank
 from store import adoption
@@ -80,6 +81,7 @@ def adoption_field(what: str, loader_of: Callable[[Loaders], MonthsLoader], note
 
     return strawberry.field(
         resolver=resolve,
+        extensions=[MeteredList()],
         description=_SERIES_DESCRIPTION.format(what=what) + note,
         graphql_type=list[AdoptionPoint],
     )

@@ -7,6 +7,7 @@ from sqlalchemy import Engine
 from sqlalchemy.ext.asyncio import AsyncEngine
 from strawberry.types import Info as StrawberryInfo
 
+from schema.cost_meter import CostMeter
 from schema.dataloaders import Loaders
 from store.reader import Reader
 
@@ -24,6 +25,12 @@ class Context:
     # The served data's version (store.data_version), which cursors carry: a cursor from
     # other data is refused. None (in-process executions) leaves cursors without one.
     data_version: str | None = None
+    # What the execution has cost so far (schema.limits sets it once the query's cost is
+    # worked out; lists without `first` charge it as they are read).
+    cost: CostMeter | None = None
+    # The cost limit of this execution when not the schema's `max_cost`: the operator's own
+    # in-process reports (`taxonomy releases`, `taxonomy changes`) serve no other client.
+    cost_limit: int | None = None
 
     @classmethod
     def for_request(

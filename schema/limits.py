@@ -1,12 +1,13 @@
 """The query cost rule, in the style of GitHub's node limit: a paginated list multiplies
 the number of objects above it by its page size (`last`, or else `first`: 20 when neither
-is given), a list without `first`
-(children, a row's methods...) by an estimate of 10, and a query's cost is the number of
-objects it may return, summed over all its object fields. A connection's `nodes` and
-`edges` are the page its `first` already counted."""
+is given), a list without `first` (children, a row's methods...) by an estimate of 10
+(charged again for what it returns: schema.cost_meter), `entities` by the IDs it is
+given, and a query's cost is the number of objects it may return, summed over all its
+object fields, plus the work of the fields that do more than read their objects (WORK).
+A connection's `nodes` and `edges` are the page its `first` already counted."""
 
 import weakref
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterator
 from functools import partial
 from typing import Any
 
@@ -21,26 +22,78 @@ from graphql import (
     GraphQLObjectType,
     GraphQLSchema,
     InlineFragmentNode,
-    IntValueNode,
     OperationDefinitionNode,
     SelectionSetNode,
     StringValueNode,
+    Undefined,
     ValidationContext,
-    VariableNode,
     Visitor,
     build_schema,
     get_named_type,
     get_nullable_type,
     get_operation_ast,
+    value_from_ast_untyped,
     visit,
 )
 from graphql import ExecutionResult as GraphQLExecutionResult
 from strawberry.extensions import SchemaExtension
 
+from schema.cost_meter import LIST_ESTIMATE, CostMeter
 from schema.errors import BadUserInputError, ClientError, LimitError
 from schema.pagination import DEFAULT_PAGE_SIZE
 
-LIST_ESTIMATE = 10
+# Points a field costs each time it is resolved, beyond its objects, where it does more
+# work than reading them: comparing two releases, ranking a search, a series over time, a
+# statement of its own for each parent. A point is 4 microseconds of a worker's time: the
+# limit of 50,000 is then 200 ms, the most one request may hold up the others (issue 25);
+# an object costs about that much to read and answer (a page of 100 methods with 100
+# pieces of evidence each, 40,200 points, took 205 ms at size L). Each figure here is the
+# field's time at size L in such points (its worst over both databases, at the largest
+# parent: a root, the model with the most treatments), rounded up: bench/cost_weights.py
+# measures them, bench/RESULTS.md "What each field costs" has the figures.
+WORK: dict[str, int] = {
+    # History: comparing two releases (composing their change rows: the summary and each
+    # list's totalCount), charged where the comparison is asked for. Any two releases
+    # (`changes(since:, until:)`): the more releases apart, the more rows (measured over
+    # the pairs of 6 releases of size L). A release against the one before it: one
+    # release's rows. Then each list's page.
+    "Query.changes": 25_000,
+    "Release.changes": 1_900,
+    "Changes.nodes": 2_400,
+    "Changes.methods": 3_400,
+    "Changes.models": 2_600,
+    "Changes.treatments": 2_500,
+    # Adoption: a series per node or method (one statement for all of a request's).
+    "Node.adoption": 630,
+    "Method.adoption": 130,
+    "Query.search": 3_400,
+    # Lists that sort a whole branch, or a model's treatments (tens of thousands for the
+    # largest), or filter all methods or models by name: at a root, or at the models
+    # with the most treatments.
+    "Node.methods": 23_000,
+    "Query.methods": 3_200,
+    "Query.models": 3_300,
+    "Model.treatments": 2_700,
+    "Node.byModel": 1_600,
+    "Query.organizations": 1_400,
+    "Model.evidence": 970,
+    "Method.evidence": 470,
+    "Model.branchesConnection": 430,
+    "Node.childrenConnection": 250,
+    "Method.treatmentsConnection": 240,
+    "Node.descendantsConnection": 220,
+    "ModelTreatment.methodsConnection": 210,
+}
+# Any other list with `first` runs a statement of its own for each parent it is asked on.
+CONNECTION_WORK = 150
+
+# Fields whose work is much less for one value of an argument: (argument, value, points).
+# A node's own methods (`scope: HERE`) are one index range; its branch's (the default)
+# are sorted out of up to 40% of all methods at a root.
+WORK_WHEN = {"Node.methods": ("scope", "HERE", 800)}
+
+# Lists whose length is the length of one of their arguments.
+SIZED_BY_ARGUMENT = {"Query.entities": "ids"}
 
 
 def _page_size(field: FieldNode, variables: dict[str, Any]) -> int | None:
@@ -48,19 +101,39 @@ def _page_size(field: FieldNode, variables: dict[str, Any]) -> int | None:
     return _int_argument(field, "last", variables) or _int_argument(field, "first", variables)
 
 
-def _int_argument(field: FieldNode, name: str, variables: dict[str, Any]) -> int | None:
+def _argument(field: FieldNode, name: str, variables: dict[str, Any]) -> Any:
+    """The value ``field`` gives its argument ``name`` (written in the document or in a
+    variable); None when not given."""
     for argument in field.arguments or ():
-        if argument.name.value != name:
-            continue
-        value = argument.value
-        if isinstance(value, IntValueNode):
-            number = int(value.value)
-            return number if -(2**31) <= number < 2**31 else None
-        if isinstance(value, VariableNode):
-            given = variables.get(value.name.value)
-            # GraphQL's Int is 32 bits; execution refuses anything else, so it costs nothing.
-            return given if isinstance(given, int) and -(2**31) <= given < 2**31 else None
+        if argument.name.value == name:
+            value = value_from_ast_untyped(argument.value, variables)
+            return None if value is Undefined else value
     return None
+
+
+def _int_argument(field: FieldNode, name: str, variables: dict[str, Any]) -> int | None:
+    value = _argument(field, name, variables)
+    # GraphQL's Int is 32 bits; execution refuses anything else, so it costs nothing.
+    if isinstance(value, int) and not isinstance(value, bool) and -(2**31) <= value < 2**31:
+        return value
+    return None
+
+
+def _list_argument_length(field: FieldNode, name: str, variables: dict[str, Any]) -> int | None:
+    value = _argument(field, name, variables)
+    return len(value) if isinstance(value, list) else None
+
+
+def _work(
+    name: str, field: FieldNode, arguments: Collection[str], variables: dict[str, Any]
+) -> int:
+    """The points of WORK of field ``name`` (`Type.field`, which takes ``arguments``) as
+    ``field`` asks for it."""
+    if name in WORK_WHEN:
+        argument, value, points = WORK_WHEN[name]
+        if _argument(field, argument, variables) == value:
+            return points
+    return WORK.get(name, CONNECTION_WORK if "first" in arguments else 0)
 
 
 def _is_page_of(parent: GraphQLObjectType, field: str) -> bool:
@@ -85,6 +158,9 @@ class _Walk:
     def __init__(self, fragments: dict[str, FragmentDefinitionNode]) -> None:
         self.fragments = fragments
         self._memo: dict[tuple[str, Hashable], int] = {}
+        # One item's cost, by (parent type, response key) of each list without `first`
+        # (schema.cost_meter charges what such a list returns beyond its estimate).
+        self.item_costs: dict[tuple[str, str], int] = {}
 
     def _fragment(self, name: str, key: Hashable, figure: Callable[[SelectionSetNode], int]) -> int:
         fragment = self.fragments.get(name)
@@ -137,21 +213,30 @@ class _Walk:
         total = 0
         for selection in selections.selections:
             if isinstance(selection, FieldNode):
-                if selection.selection_set is None or not isinstance(parent, GraphQLObjectType):
-                    continue  # scalars cost nothing; unions only have __typename
+                if not isinstance(parent, GraphQLObjectType):
+                    continue  # unions only have __typename
                 field = parent.fields.get(selection.name.value)
                 if field is None:
                     continue
+                name = f"{parent.name}.{selection.name.value}"
+                total += _work(name, selection, field.args, variables)
+                if selection.selection_set is None:
+                    continue  # a scalar is no object
+                below = self.unit_cost(
+                    schema, selection.selection_set, get_named_type(field.type), variables
+                )
                 factor = 1
                 if "first" in field.args:
                     factor = max(_page_size(selection, variables) or DEFAULT_PAGE_SIZE, 1)
+                elif name in SIZED_BY_ARGUMENT:
+                    length = _list_argument_length(selection, SIZED_BY_ARGUMENT[name], variables)
+                    factor = LIST_ESTIMATE if length is None else length
                 elif isinstance(get_nullable_type(field.type), GraphQLList) and not _is_page_of(
                     parent, selection.name.value
                 ):
                     factor = LIST_ESTIMATE
-                below = self.unit_cost(
-                    schema, selection.selection_set, get_named_type(field.type), variables
-                )
+                    key = (parent.name, (selection.alias or selection.name).value)
+                    self.item_costs[key] = max(self.item_costs.get(key, 0), 1 + below)
                 total += factor * (1 + below)
             elif isinstance(selection, InlineFragmentNode):
                 condition = selection.type_condition
@@ -175,13 +260,16 @@ def query_cost(
     document: DocumentNode,
     operation_name: str | None,
     variables: dict[str, Any] | None,
-) -> int:
+) -> tuple[int, dict[tuple[str, str], int]]:
+    """The operation's cost, and one item's cost of each of its lists without `first` (by
+    parent type and response key: schema.cost_meter)."""
     operation = get_operation_ast(document, operation_name)
     if operation is None:
-        return 0
+        return 0, {}
     root = schema.get_root_type(operation.operation)
     walk = _Walk(_fragments(document))
-    return walk.unit_cost(schema, operation.selection_set, root, variables or {})
+    cost = walk.unit_cost(schema, operation.selection_set, root, variables or {})
+    return cost, walk.item_costs
 
 
 def shape_limits(max_depth: int, max_aliases: int) -> type[ASTValidationRule]:
@@ -277,18 +365,22 @@ def cost_limiter(max_cost: int) -> type[SchemaExtension]:
     it let through or refused for its cost what it cost (`extensions.cost`)."""
 
     class CostLimiter(SchemaExtension):
-        # The operation's cost, once worked out (this instance is the request's own).
-        cost: int | None = None
+        # The execution's cost, once worked out (this instance is the request's own).
+        meter: CostMeter | None = None
 
         def get_results(self) -> dict[str, Any]:
-            """`extensions.cost` of the answer: the cost, the limit, and the rule's two
-            figures it was worked out with (docs/api-guide.md, "What a query costs")."""
-            if self.cost is None:
+            """`extensions.cost` of the answer: the cost worked out before it ran, what it
+            spent (that, plus the charges of lists without `first` for what they
+            returned), the limit, and the rule's two figures it was worked out with
+            (docs/api-guide.md, "What a query costs")."""
+            meter = self.meter
+            if meter is None:
                 return {}
             return {
                 "cost": {
-                    "requested": self.cost,
-                    "limit": max_cost,
+                    "requested": meter.requested,
+                    "spent": meter.spent,
+                    "limit": meter.limit,
                     "defaultPageSize": DEFAULT_PAGE_SIZE,
                     "listEstimate": LIST_ESTIMATE,
                 }
@@ -310,23 +402,29 @@ def cost_limiter(max_cost: int) -> type[SchemaExtension]:
                 )
                 context.result = GraphQLExecutionResult(data=None, errors=[refusal])
             if context.graphql_document is not None and context.result is None:
-                cost = self.cost = query_cost(
+                cost, item_costs = query_cost(
                     _as_graphql(context.schema),
                     context.graphql_document,
                     context.operation_name,
                     context.variables,
                 )
-                if cost > max_cost:
+                limit = getattr(context.context, "cost_limit", None) or max_cost
+                self.meter = CostMeter(limit, cost, item_costs)
+                if cost > limit:
                     error = LimitError(
-                        f"query cost {cost:,} exceeds the limit `max_cost` of {max_cost:,}: "
+                        f"query cost {cost:,} exceeds the limit `max_cost` of {limit:,}: "
                         f"each list multiplies the objects above it by its `first` or `last` "
                         f"({DEFAULT_PAGE_SIZE} if not given, and {LIST_ESTIMATE} for lists "
-                        "without `first`); ask for smaller pages or fewer nested lists",
+                        "without `first`), and some fields cost work of their own "
+                        '(docs/api-guide.md, "What a query costs"); ask for smaller pages, '
+                        "fewer nested lists or fewer such fields",
                         limit="max_cost",
-                        value=max_cost,
+                        value=limit,
                         extra={"cost": cost},
                     )
                     context.result = GraphQLExecutionResult(data=None, errors=[error])
+                elif context.context is not None and hasattr(context.context, "cost"):
+                    context.context.cost = self.meter
             yield
 
     return CostLimiter

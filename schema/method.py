@@ -9,6 +9,7 @@ from schema import refs
 from schema.adoption import AdoptionPoint, adoption_field
 from schema.base import Slugged, row_field
 from schema.context import Info
+from schema.cost_meter import MeteredList, affords
 from schema.enums import Scope, Strength, max_rank
 from schema.inputs import (
     METHODS_BY_NAME,
@@ -79,6 +80,8 @@ class Method(Slugged, FirstSeen):
         return info.context.loaders.node_by_id.now_or_later(node_id, _found_node)
 
     @strawberry.field(
+        # Charged for all the method's treatments (an upper bound under `minStrength`).
+        extensions=[MeteredList(length_of=lambda method: method.stats.model_count)],
         description="One entry per model that treats the method, strongest first, then by "
         "model name: all of them at once.",
         graphql_type=list[MethodTreatmentRef],
@@ -201,7 +204,9 @@ async def methods_connection(
         sort=sort,
         window=request.window,
     )
-    if selects(info, "nodes", "treatments"):
+    if selects(info, "nodes", "treatments") and affords(
+        info, ("nodes", "treatments"), "Method", (stats.model_count for _, stats, _, _ in page.rows)
+    ):
         await loaders.treatments_by_method_id.fetch_ahead([row[0].id for row in page.rows])
     items = [
         Method(row=method, stats=stats, node_at_hand=(node, node_stats))

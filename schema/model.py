@@ -9,6 +9,7 @@ import strawberry
 from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
+from schema.cost_meter import MeteredList
 from schema.enums import Strength, max_rank
 from schema.errors import BadUserInputError
 from schema.inputs import (
@@ -66,6 +67,7 @@ class Model(Slugged, FirstSeen):
     release_date: date | None = row_field("When the model was released, when known.")
 
     @strawberry.field(
+        extensions=[MeteredList()],
         description="The model's documents, in file order, all at once.",
         deprecation_reason="Use `sourcesConnection`, which pages: a model's documents grow "
         "with the loads.",
@@ -133,9 +135,10 @@ class Model(Slugged, FirstSeen):
         )
 
     @strawberry.field(
+        extensions=[MeteredList()],
         description="The model's profile: its strongest treatment in each branch at `level` "
         "where it has evidence, in tree order. Null, with the error on this field alone, "
-        "when `level` is refused (the model's other fields still come)."
+        "when `level` is refused (the model's other fields still come).",
     )
     async def branches(self, info: Info, level: Level = 1) -> list[ModelTreatmentRef] | None:
         rows = await info.context.loaders.branches_by_model_level.load(

@@ -9,6 +9,7 @@ from schema import refs
 from schema.adoption import AdoptionPoint, adoption_field
 from schema.base import Slugged, row_field
 from schema.context import Info
+from schema.cost_meter import MeteredList, affords
 from schema.enums import Scope, Strength, max_rank
 from schema.errors import BadUserInputError
 from schema.inputs import (
@@ -138,12 +139,16 @@ class Node(Slugged, FirstSeen):
         found = await info.context.loaders.node_by_id.load(self.row.parent_id)
         return Node(row=found[0], stats=found[1]) if found else None
 
-    @strawberry.field(description="The nodes above this one, root first.")
+    @strawberry.field(
+        extensions=[MeteredList(length_of=lambda node: node.row.level - 1)],
+        description="The nodes above this one, root first.",
+    )
     async def ancestors(self, info: Info) -> list["Node"]:
         rows = await info.context.loaders.ancestors_by_node_id.load(self.row_id())
         return _nodes(rows)
 
     @strawberry.field(
+        extensions=[MeteredList(length_of=lambda node: node.stats.child_count)],
         description="The nodes directly below, by name (case-insensitively).",
         graphql_type=list["Node"],
     )
@@ -167,6 +172,8 @@ class Node(Slugged, FirstSeen):
         return await self._below(info, 1, Paging(first, after, last, before))
 
     @strawberry.field(
+        # Charged for the whole branch before it is read (an upper bound under `maxDepth`).
+        extensions=[MeteredList(length_of=lambda node: node.stats.descendant_count)],
         description="All nodes below this one, flat, in pre-order (each node before its "
         "children, siblings by name); rebuild the tree from `parent` and `level`. All of "
         "them at once. Null, with the error on this field alone, when `maxDepth` is refused.",
@@ -289,7 +296,9 @@ class Node(Slugged, FirstSeen):
             sort=sort,
             window=request.window,
         )
-        if selects(info, "nodes", "methods"):
+        if selects(info, "nodes", "methods") and affords(
+            info, ("nodes", "methods"), "ModelTreatment", (b.method_count for b, _ in page.rows)
+        ):
             await loaders.branch_treatments_by_pair.fetch_ahead(
                 [(node_id, branch.model_id) for branch, _ in page.rows]
             )

@@ -7,6 +7,7 @@ import strawberry
 from schema.base import Entity
 from schema.changes import Changes, changes_query
 from schema.context import Info
+from schema.cost_meter import MeteredList
 from schema.entities import MAX_IDS, entities_by_ids, entity_by_id
 from schema.inputs import (
     METHODS_BY_NAME,
@@ -57,7 +58,9 @@ class Query:
             row = await node_by_path(info, str(path), "path")
         return Node(row=row[0], stats=row[1]) if row else None
 
-    @strawberry.field(description="The top-level nodes (level 1), by name.")
+    @strawberry.field(
+        extensions=[MeteredList()], description="The top-level nodes (level 1), by name."
+    )
     async def roots(self, info: Info) -> list[Node]:
         # The levels of children the query asks for come in the same statement.
         roots = await info.context.loaders.top_nodes(children_levels(info))
@@ -175,9 +178,10 @@ class Query:
         return cast("list[Entity | None]", found)
 
     @strawberry.field(
+        extensions=[MeteredList()],
         description="The organizations that made models, most models first (then by name, "
         "case-insensitively); models of no known organization are not counted. A short "
-        "list (one entry per organization), for a filter's choices."
+        "list (one entry per organization), for a filter's choices.",
     )
     async def organizations(self, info: Info, branch: BranchArgument = None) -> list[Organization]:
         return await organizations(info, branch)

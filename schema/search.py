@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import strawberry
 
 from schema.context import Info
+from schema.cost_meter import MeteredList
 from schema.dataloaders import Loaders
 from schema.errors import BadUserInputError
 from schema.method import Method
@@ -76,8 +77,9 @@ class TextRange:
 class SearchSnippet:
     text: str = strawberry.field(description="The text, as it is in the field (or cut).")
     highlights: list[TextRange] = strawberry.field(
+        extensions=[MeteredList()],
         description="The found words (for a word found by its start, the typed part), in "
-        "order, not overlapping."
+        "order, not overlapping.",
     )
 
 

@@ -9,7 +9,15 @@ from sqlmodel import col
 
 from store.reader import Reader
 from store.rows import Prepared
-from store.tables import DatasetRow, EvidenceRow, MethodRow, ModelRow, NodeRow, SourceRow
+from store.tables import (
+    DatasetRow,
+    EvidenceRow,
+    MethodRow,
+    ModelRow,
+    NodeRow,
+    ReleaseRow,
+    SourceRow,
+)
 
 
 @dataclass(frozen=True)
@@ -27,21 +35,27 @@ class Summary:
     checksum: str | None
 
 
-def _count(column: Any) -> Any:
-    return select(func.count(column)).scalar_subquery()
+def _count(column: Any, recorded: Any) -> Any:
+    """The number of rows of ``column``'s table: as the served release recorded it at load
+    time (``recorded``, its column of that count), counted only when that row is not there
+    (counting a million pieces of evidence took 170 ms at size L, for one figure)."""
+    served = select(recorded).where(
+        col(ReleaseRow.number) == select(col(DatasetRow.version)).scalar_subquery()
+    )
+    return func.coalesce(served.scalar_subquery(), select(func.count(column)).scalar_subquery())
 
 
 _SUMMARY = Prepared.of(
     select(
-        _count(col(NodeRow.id)),
+        _count(col(NodeRow.id), col(ReleaseRow.nodes)),
         select(func.count(col(NodeRow.id)))
         .where(col(NodeRow.parent_id).is_(None))
         .scalar_subquery(),
         select(func.coalesce(func.max(col(NodeRow.level)), 0)).scalar_subquery(),
-        _count(col(MethodRow.id)),
-        _count(col(ModelRow.id)),
-        _count(col(SourceRow.id)),
-        _count(col(EvidenceRow.id)),
+        _count(col(MethodRow.id), col(ReleaseRow.methods)),
+        _count(col(ModelRow.id), col(ReleaseRow.models)),
+        _count(col(SourceRow.id), col(ReleaseRow.sources)),
+        _count(col(EvidenceRow.id), col(ReleaseRow.evidence)),
         select(col(DatasetRow.version)).scalar_subquery(),
         select(col(DatasetRow.identity)).scalar_subquery(),
         select(col(DatasetRow.loaded_at)).scalar_subquery(),

@@ -51,13 +51,27 @@ def first_page(rows: Sequence[TreatmentWithMethod], size: int, total: int) -> Pa
     )
 
 
-def _of_model(model_id: int, max_rank: int, within: NodeRow | None) -> AnySelect:
-    statement = _WITH_METHODS.where(
-        col(TreatmentRow.model_id) == model_id, col(TreatmentRow.strength_rank) <= max_rank
+# A model's treatments, and a method's: prepared once (store.paging.Template), their
+# values bound per request; a statement built for each model on a page of 100 models cost
+# more to compile than to run (7 ms each at size L).
+_OF_MODEL = _WITH_METHODS.where(
+    col(TreatmentRow.model_id) == bindparam("model"),
+    col(TreatmentRow.strength_rank) <= bindparam("max_rank"),
+)
+_OF_MODEL_IN_BRANCH = _OF_MODEL.where(
+    col(TreatmentRow.node_pre) >= bindparam("pre"), col(TreatmentRow.node_pre) <= bindparam("last")
+)
+
+
+def _of_model(model_id: int, max_rank: int, within: NodeRow | None) -> Template:
+    params = {"model": model_id, "max_rank": max_rank}
+    if within is None:
+        return Template(_OF_MODEL, "model treatments", params)
+    return Template(
+        _OF_MODEL_IN_BRANCH,
+        "model treatments in a branch",
+        {**params, "pre": within.pre, "last": within.last},
     )
-    if within is not None:
-        statement = statement.where(in_branch(col(TreatmentRow.node_pre), within))
-    return statement
 
 
 async def model_treatments_page(
@@ -84,15 +98,18 @@ async def model_treatments_count(
     return await paging.count(reader, _of_model(model_id, max_rank, within))
 
 
-def _of_method(method_id: int, max_rank: int) -> AnySelect:
-    return (
-        select(TreatmentRow, ModelRow)
-        .join(ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id))
-        .where(
-            col(TreatmentRow.method_id) == method_id,
-            col(TreatmentRow.strength_rank) <= max_rank,
-        )
+_OF_METHOD = (
+    select(TreatmentRow, ModelRow)
+    .join(ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id))
+    .where(
+        col(TreatmentRow.method_id) == bindparam("method"),
+        col(TreatmentRow.strength_rank) <= bindparam("max_rank"),
     )
+)
+
+
+def _of_method(method_id: int, max_rank: int) -> Template:
+    return Template(_OF_METHOD, "method treatments", {"method": method_id, "max_rank": max_rank})
 
 
 async def method_treatments_page(

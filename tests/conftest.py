@@ -60,6 +60,9 @@ def versioned(answer: Any) -> Any:
     return rest
 
 
+UNLIMITED = 2**62
+
+
 class GraphQLResponseError(AssertionError):
     pass
 
@@ -93,6 +96,14 @@ class Api:
         errors: list[dict[str, Any]] = body["errors"]
         return errors
 
+    def query_whole(self, document: str, variables: dict[str, Any] | None = None) -> Any:
+        """The `data` of a query a test reads whole data with (every model's treatments...),
+        in process and with no cost limit: what it checks is not the cost rule."""
+        answer = self.execute(document, variables, cost_limit=UNLIMITED)
+        if answer.errors:
+            raise GraphQLResponseError(answer.errors)
+        return answer.data
+
     def count_statements(self, document: str, variables: dict[str, Any] | None = None) -> int:
         """The SQL statements the request ran, as the server counts them for this request
         alone (not the data-version poll that may run meanwhile); the answer must be fresh,
@@ -102,14 +113,21 @@ class Api:
         assert response.headers["x-cache"] == "miss"
         return int(response.headers["x-sql-statements"])
 
-    def execute(self, document: str, variables: dict[str, Any] | None = None) -> Any:
-        """Run ``document`` through `schema.execute` directly, not over HTTP."""
+    def execute(
+        self,
+        document: str,
+        variables: dict[str, Any] | None = None,
+        *,
+        cost_limit: int | None = None,
+    ) -> Any:
+        """Run ``document`` through `schema.execute` directly, not over HTTP (under
+        ``cost_limit`` instead of the schema's `max_cost` when given)."""
         engine = self.client.app.state.request_engine  # type: ignore[attr-defined]
 
         async def run() -> Any:
-            return await schema.execute(
-                document, variable_values=variables, context_value=Context.for_request(engine)
-            )
+            context = Context.for_request(engine)
+            context.cost_limit = cost_limit
+            return await schema.execute(document, variable_values=variables, context_value=context)
 
         assert self.client.portal is not None
         return self.client.portal.call(run)

@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from schema.limits import CONNECTION_WORK, WORK
+
 from conftest import Api
 
 GUIDE = Path(__file__).resolve().parents[1] / "docs" / "api-guide.md"
@@ -26,16 +28,16 @@ def test_the_guides_example_costs_what_the_guide_says(api: Api) -> None:
 
 
 def test_an_answer_refused_for_its_cost_says_the_cost_and_the_limit(api: Api) -> None:
-    models = (
-        "models(first: 100) { nodes { evidence(first: 100) { nodes { quote } } "
-        "treatments(first: 100) { nodes { strength } } } }"
-    )
-    document = f"{{ a: {models} b: {models} }}"  # 40,200 each
+    sources = "models(first: 100) { nodes { sourcesConnection(first: 100) { nodes { url } } } }"
+    document = f"{{ a: {sources} b: {sources} }}"
     body = api.post(document)
     (error,) = body["errors"]
     assert error["extensions"]["code"] == "QUERY_TOO_COMPLEX"
     cost = _cost(body)
-    assert cost["requested"] == error["extensions"]["cost"] == 80_400
+    # Each: the list's work, then 100 models x (1 + a page object with its own list's
+    # work and 100 x (1 + a source)).
+    each = WORK["Query.models"] + 100 * (1 + 1 + CONNECTION_WORK + 100 * (1 + 1))
+    assert cost["requested"] == error["extensions"]["cost"] == 2 * each == 77_000
     assert cost["limit"] == 50_000
     assert body.get("data") is None
 
@@ -43,5 +45,6 @@ def test_an_answer_refused_for_its_cost_says_the_cost_and_the_limit(api: Api) ->
 def test_the_cost_follows_the_page_sizes_asked_for(api: Api) -> None:
     small = _cost(api.post("{ methods(first: 1) { nodes { slug } } }"))["requested"]
     large = _cost(api.post("{ methods(first: 50) { nodes { slug } } }"))["requested"]
-    assert (small, large) == (2, 100)
+    work = WORK["Query.methods"]
+    assert (small, large) == (work + 2, work + 100)
     assert "cost" not in api.post("{ methods(first: ) }")["extensions"]  # did not parse

@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 from api.app import create_app
 from api.settings import Settings
 from schema import query as query_module
+from schema.limits import WORK
 from schema.taxonomy import TaxonomySummary
 
 from conftest import GRAPHQL_CLIENT_HEADERS, Api, serve, versioned
@@ -199,22 +200,30 @@ def test_tokens_are_limited(tiny: Api) -> None:
         )
 
 
+def _nested_first_cost(n: int) -> int:
+    """NESTED_FIRST's cost: nested `first`s multiply (n^3 pieces of evidence, each with its
+    page object and its source, at the bottom), and each list adds its work."""
+    evidence = WORK["Method.evidence"] + n * (1 + 1 + 1)
+    treatments = WORK["Model.treatments"] + n * (1 + 1 + 1 + evidence)
+    return WORK["Query.models"] + n * (1 + 1 + treatments)
+
+
 def test_cost_is_limited_with_literal_first(tiny: Api) -> None:
     response = tiny.client.post("/graphql", json={"query": NESTED_FIRST_LITERAL})
     assert response.status_code == 400
     error = _refusal(response, "QUERY_TOO_COMPLEX", "max_cost", 50_000)
     assert "50,000" in error["message"]
-    # Nested `first`s multiply: 100^3 pieces of evidence (and as many sources) at the bottom.
-    assert 100**3 <= error["extensions"]["cost"] <= 4 * 100**3
+    assert error["extensions"]["cost"] == _nested_first_cost(100) > 3 * 100**3
 
 
 def test_cost_is_limited_with_variable_first(tiny: Api) -> None:
-    # n = 10: a few thousand objects, under the limit
-    assert tiny.query(NESTED_FIRST, {"n": 10})["models"]["nodes"]
+    # n = 5: a few hundred objects and their lists' work, under the limit
+    assert _nested_first_cost(5) < 50_000 < _nested_first_cost(10)
+    assert tiny.query(NESTED_FIRST, {"n": 5})["models"]["nodes"]
     response = tiny.client.post("/graphql", json={"query": NESTED_FIRST, "variables": {"n": 40}})
     assert response.status_code == 400
     error = _refusal(response, "QUERY_TOO_COMPLEX", "max_cost", 50_000)
-    assert 40**3 <= error["extensions"]["cost"] <= 4 * 40**3
+    assert error["extensions"]["cost"] == _nested_first_cost(40)
 
 
 def test_cost_counts_lists_without_first_and_is_configurable(tiny: Api) -> None:

@@ -947,7 +947,7 @@ def all_pages(api: Api, document: str, field: str) -> list[Row]:
     items: list[Row] = []
     after = None
     while True:
-        page = api.query(document, {"after": after})[field]
+        page = api.query_whole(document, {"after": after})[field]
         items.extend(page["nodes"])
         if not page["pageInfo"]["hasNextPage"]:
             return items
