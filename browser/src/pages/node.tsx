@@ -60,12 +60,19 @@ function ByModel({ node, sort, after }: { node: Node; sort: string; after: strin
               </th>
               <td>
                 <ul class="treatments" aria-label={`${row.model.name}: ${plural(row.methodCount, "method")}`}>
-                  {row.methods.map((treatment) => (
+                  {row.methodsConnection.nodes.map((treatment) => (
                     <li key={treatment.id}>
                       <a href={href.method(treatment.method.slug)}>{treatment.method.name}</a>{" "}
                       <Badge strength={treatment.strength} />
                     </li>
                   ))}
+                  {row.methodCount > row.methodsConnection.nodes.length && (
+                    <li class="more">
+                      <a href={href.model(row.model.slug)}>
+                        {plural(row.methodCount - row.methodsConnection.nodes.length, "more method")}
+                      </a>
+                    </li>
+                  )}
                 </ul>
                 <span class="row-end" aria-hidden="true">
                   —

@@ -155,10 +155,11 @@ export type BrowserNodeQueryVariables = Exact<{
   first?: number | null | undefined;
   after?: string | null | undefined;
   orderBy?: ModelTreatmentOrder | null | undefined;
+  methodsPerRow?: number | null | undefined;
 }>;
 
 
-export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, models: number, cumulativeModels: number }>, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> }, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methods: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> }> } } | null };
+export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, models: number, cumulativeModels: number }>, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> }, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } }> } } | null };
 
 export type BrowserSearchQueryVariables = Exact<{
   query: string;
@@ -528,7 +529,7 @@ export const BrowserModelDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserModelQuery, BrowserModelQueryVariables>;
 export const BrowserNodeDocument = new TypedDocumentString(`
-    query BrowserNode($path: String!, $first: Int = 25, $after: String, $orderBy: ModelTreatmentOrder) {
+    query BrowserNode($path: String!, $first: Int = 25, $after: String, $orderBy: ModelTreatmentOrder, $methodsPerRow: Int = 20) {
   node(path: $path) {
     id
     name
@@ -589,14 +590,16 @@ export const BrowserNodeDocument = new TypedDocumentString(`
         }
         strongest
         methodCount
-        methods {
-          id
-          method {
+        methodsConnection(first: $methodsPerRow) {
+          nodes {
             id
-            slug
-            name
+            method {
+              id
+              slug
+              name
+            }
+            strength
           }
-          strength
         }
       }
     }
