@@ -2,11 +2,11 @@
 count), which every view of a method shows."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, bindparam, func, select
 from sqlmodel import col
 
 from store import paging
@@ -125,11 +125,45 @@ async def methods_page(
     listed, _ = _listings(selection)
     if isinstance(listed, Template):
         listed = Template(listed.statement, ("methods", sort), {})
-    return await paging.keyset_page(reader, listed, _order_keys(sort), window)
+    counted = _counted_at_load(selection)
+    if counted is None or not window.with_total:
+        return await paging.keyset_page(reader, listed, _order_keys(sort), window)
+    page = await paging.keyset_page(
+        reader, listed, _order_keys(sort), replace(window, with_total=False)
+    )
+    return replace(page, total=await _count_at_load(reader, *counted))
 
 
 async def methods_count(reader: Reader, *, selection: MethodSelection) -> int:
+    counted = _counted_at_load(selection)
+    if counted is not None:
+        return await _count_at_load(reader, *counted)
     return await paging.count(reader, _listings(selection)[1])
+
+
+def _counted_at_load(selection: MethodSelection) -> tuple[int, bool] | None:
+    """(node id, whether its branch's) when the list is all of a node's own methods or of
+    its branch's, which the load counted (NodeStatsRow): counting a root's branch row by
+    row took 670 ms at size L."""
+    if len(selection.within) == 1 and selection == MethodSelection(within=selection.within):
+        node_id = selection.within[0].id
+        return None if node_id is None else (node_id, True)
+    if selection.filed_at is not None and selection == MethodSelection(filed_at=selection.filed_at):
+        node_id = selection.filed_at.id
+        return None if node_id is None else (node_id, False)
+    return None
+
+
+_COUNTED_AT_LOAD = Prepared.of(
+    select(col(NodeStatsRow.methods_in_branch), col(NodeStatsRow.methods_filed_here)).where(
+        col(NodeStatsRow.node_id) == bindparam("node")
+    )
+)
+
+
+async def _count_at_load(reader: Reader, node_id: int, branch: bool) -> int:
+    (in_branch, filed_here), *_ = await reader.rows(_COUNTED_AT_LOAD, {"node": node_id})
+    return int(in_branch if branch else filed_here)
 
 
 _TREATMENTS_OF_METHODS = Prepared.of(
