@@ -57,26 +57,26 @@ WORK: dict[str, int] = {
     # (`changes(since:, until:)`): the more releases apart, the more rows (measured over
     # the pairs of 6 releases of size L). A release against the one before it: one
     # release's rows. Then each list's page.
-    "Query.changes": 25_000,
+    "Query.changes": 31_000,
     "Release.changes": 1_900,
     "Changes.nodes": 2_400,
-    "Changes.methods": 3_400,
+    "Changes.methods": 5_600,
     "Changes.models": 2_600,
     "Changes.treatments": 2_500,
     # Adoption: a series per node or method (one statement for all of a request's).
-    "Node.adoption": 630,
+    "Node.adoption": 730,
     "Method.adoption": 130,
     "Query.search": 3_400,
-    # Lists that sort a whole branch, or a model's treatments (tens of thousands for the
-    # largest), or filter all methods or models by name: at a root, or at the models
-    # with the most treatments.
-    "Node.methods": 23_000,
+    # Lists that sort a model's treatments (tens of thousands for the largest), walk a
+    # root's branch by name, or filter all methods or models by name: at a root, or at the
+    # models with the most treatments.
+    "Node.methods": 2_700,
     "Query.methods": 3_200,
     "Query.models": 3_300,
     "Model.treatments": 2_700,
     "Node.byModel": 1_600,
     "Query.organizations": 1_400,
-    "Model.evidence": 970,
+    "Model.evidence": 1_100,
     "Method.evidence": 470,
     "Model.branchesConnection": 430,
     "Node.childrenConnection": 250,
@@ -89,7 +89,7 @@ CONNECTION_WORK = 150
 
 # Fields whose work is much less for one value of an argument: (argument, value, points).
 # A node's own methods (`scope: HERE`) are one index range; its branch's (the default)
-# are sorted out of up to 40% of all methods at a root.
+# are up to 40% of all methods at a root (store.methods walks them by name there).
 WORK_WHEN = {"Node.methods": ("scope", "HERE", 800)}
 
 # Lists whose length is the length of one of their arguments.

@@ -70,11 +70,19 @@ def _with_nodes() -> AnySelect:
     )
 
 
-def _selected(statement: AnySelect, selection: MethodSelection) -> AnySelect:
+def _selected(
+    statement: AnySelect, selection: MethodSelection, *, walk_by_name: bool = False
+) -> AnySelect:
+    """``statement`` narrowed to ``selection``. With ``walk_by_name`` its branches are
+    checked method by method while the rows are read in name order (`node_id + 0` keeps
+    SQLite from reading the branch's methods by node and sorting them all): for a branch
+    that holds a large share of all methods, a page by name is then found after reading
+    a few times its own rows."""
+    node_id: Any = col(MethodRow.node_id) + 0 if walk_by_name else col(MethodRow.node_id)
     if selection.filed_at is not None:
         statement = statement.where(col(MethodRow.node_id) == selection.filed_at.id)
     for node in selection.within:
-        statement = statement.where(col(MethodRow.node_id).in_(branch_node_ids(node)))
+        statement = statement.where(node_id.in_(branch_node_ids(node)))
     if selection.name_contains:
         statement = statement.where(contains(MethodRow.name, selection.name_contains))
     if selection.max_rank is not None:
@@ -125,6 +133,8 @@ async def methods_page(
     listed, _ = _listings(selection)
     if isinstance(listed, Template):
         listed = Template(listed.statement, ("methods", sort), {})
+    elif await _walk_by_name(reader, selection, sort, window):
+        listed = _selected(_with_nodes(), selection, walk_by_name=True)
     counted = _counted_at_load(selection)
     if counted is None or not window.with_total:
         return await paging.keyset_page(reader, listed, _order_keys(sort), window)
@@ -153,6 +163,26 @@ def _counted_at_load(selection: MethodSelection) -> tuple[int, bool] | None:
         return None if node_id is None else (node_id, False)
     return None
 
+
+async def _walk_by_name(
+    reader: Reader, selection: MethodSelection, sort: Sort, window: Window
+) -> bool:
+    """Whether a page by name of one branch's methods is read walking all methods in name
+    order (SQLite only: PostgreSQL's planner weighs the two ways itself). Walking reads
+    about size x all / in-branch rows, sorting the branch about in-branch rows: walking
+    wins when in-branch^2 > size x all. At size L a root's first page by name took 600 ms
+    sorted and 2.4 ms walked; a small branch's 0.3 ms sorted and 740 ms walked."""
+    if reader.dialect != "sqlite" or sort.field != "name":
+        return False
+    counted = _counted_at_load(selection)
+    if counted is None or not counted[1]:
+        return False
+    (in_branch, _), *_ = await reader.rows(_COUNTED_AT_LOAD, {"node": counted[0]})
+    (everything,) = (await reader.execute(_ALL_METHODS)).one()
+    return int(in_branch) ** 2 > window.size * int(everything)
+
+
+_ALL_METHODS = select(func.count()).select_from(MethodRow)
 
 _COUNTED_AT_LOAD = Prepared.of(
     select(col(NodeStatsRow.methods_in_branch), col(NodeStatsRow.methods_filed_here)).where(
