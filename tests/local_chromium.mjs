@@ -57,6 +57,11 @@ export async function localChromium(
     }
   });
   page.on("requestfailed", (request) => {
+    // net::ERR_ABORTED is the page calling a request off itself: the search box drops the
+    // suggestions of a word already typed past (AbortController), a navigation those of
+    // the page it leaves. Under a busy machine one is still in flight. A server that fails
+    // shows another error (an empty response, a reset connection).
+    if (request.failure()?.errorText === "net::ERR_ABORTED") return;
     if (LOCAL.has(new URL(request.url()).hostname)) {
       session.problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
     }

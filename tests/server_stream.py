@@ -116,6 +116,16 @@ class Stream:
         self._stop.set()
         self._thread.join(timeout=30)
 
+    def all_serve(self, release: int, *, within: float) -> bool:
+        """Whether every server has answered ``release``, waiting up to ``within`` seconds
+        for it (a warm-up: under a busy suite, new servers' first answers take a while)."""
+        deadline = time.monotonic() + within
+        while not all(self.first(base, release) for base in self.bases):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
     def first(self, server: str, release: int) -> Answer | None:
         return next(
             (

@@ -213,8 +213,8 @@ def test_servers_on_a_standby_serve_each_load_of_the_primary(
         stop_watching = threading.Event()
         watcher = threading.Thread(target=_first_seen, args=(standby, 2, seen, stop_watching))
         with Stream(bases, slug) as stream:
-            time.sleep(0.5)  # under way, every server answering release 1
-            assert all(stream.first(base, 1) for base in bases), stream.answers[-4:]
+            # Under way, every server answering release 1.
+            assert stream.all_serve(1, within=10), stream.answers[-4:]
             watcher.start()
             started = time.monotonic()
             try:
