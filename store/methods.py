@@ -16,7 +16,16 @@ from store.paging import Listing, Page, Sort, SortKey, Template, Window
 from store.reader import Reader
 from store.rows import AnySelect, Prepared, keys
 from store.strength import UNTREATED_RANK
-from store.tables import MethodRow, MethodStatsRow, ModelRow, NodeRow, NodeStatsRow, TreatmentRow
+from store.summary import recorded_count
+from store.tables import (
+    MethodRow,
+    MethodStatsRow,
+    ModelRow,
+    NodeRow,
+    NodeStatsRow,
+    ReleaseRow,
+    TreatmentRow,
+)
 
 MethodWithStats = tuple[MethodRow, MethodStatsRow]
 
@@ -133,22 +142,25 @@ async def methods_page(
     listed, _ = _listings(selection)
     if isinstance(listed, Template):
         listed = Template(listed.statement, ("methods", sort), {})
-    elif await _walk_by_name(reader, selection, sort, window):
-        listed = _selected(_with_nodes(), selection, walk_by_name=True)
     counted = _counted_at_load(selection)
-    if counted is None or not window.with_total:
+    if counted is None:
         return await paging.keyset_page(reader, listed, _order_keys(sort), window)
+    node_id, branch = counted
+    in_branch, filed_here, everything = await _figures(reader, node_id)
+    if _walk_by_name(reader, branch, sort, window.size, in_branch, everything):
+        listed = _selected(_with_nodes(), selection, walk_by_name=True)
     page = await paging.keyset_page(
         reader, listed, _order_keys(sort), replace(window, with_total=False)
     )
-    return replace(page, total=await _count_at_load(reader, *counted))
+    return replace(page, total=in_branch if branch else filed_here) if window.with_total else page
 
 
 async def methods_count(reader: Reader, *, selection: MethodSelection) -> int:
     counted = _counted_at_load(selection)
-    if counted is not None:
-        return await _count_at_load(reader, *counted)
-    return await paging.count(reader, _listings(selection)[1])
+    if counted is None:
+        return await paging.count(reader, _listings(selection)[1])
+    in_branch, filed_here, _ = await _figures(reader, counted[0])
+    return in_branch if counted[1] else filed_here
 
 
 def _counted_at_load(selection: MethodSelection) -> tuple[int, bool] | None:
@@ -164,36 +176,33 @@ def _counted_at_load(selection: MethodSelection) -> tuple[int, bool] | None:
     return None
 
 
-async def _walk_by_name(
-    reader: Reader, selection: MethodSelection, sort: Sort, window: Window
+def _walk_by_name(
+    reader: Reader, branch: bool, sort: Sort, size: int, in_branch: int, everything: int
 ) -> bool:
-    """Whether a page by name of one branch's methods is read walking all methods in name
+    """Whether a page by name of a branch's methods is read walking all methods in name
     order (SQLite only: PostgreSQL's planner weighs the two ways itself). Walking reads
     about size x all / in-branch rows, sorting the branch about in-branch rows: walking
     wins when in-branch^2 > size x all. At size L a root's first page by name took 600 ms
     sorted and 2.4 ms walked; a small branch's 0.3 ms sorted and 740 ms walked."""
-    if reader.dialect != "sqlite" or sort.field != "name":
+    if reader.dialect != "sqlite" or sort.field != "name" or not branch:
         return False
-    counted = _counted_at_load(selection)
-    if counted is None or not counted[1]:
-        return False
-    (in_branch, _), *_ = await reader.rows(_COUNTED_AT_LOAD, {"node": counted[0]})
-    (everything,) = (await reader.execute(_ALL_METHODS)).one()
-    return int(in_branch) ** 2 > window.size * int(everything)
+    return in_branch**2 > size * everything
 
 
-_ALL_METHODS = select(func.count()).select_from(MethodRow)
-
-_COUNTED_AT_LOAD = Prepared.of(
-    select(col(NodeStatsRow.methods_in_branch), col(NodeStatsRow.methods_filed_here)).where(
-        col(NodeStatsRow.node_id) == bindparam("node")
-    )
+# A node's method counts, and all methods (as the served release recorded them), in one
+# statement.
+_FIGURES = Prepared.of(
+    select(
+        col(NodeStatsRow.methods_in_branch),
+        col(NodeStatsRow.methods_filed_here),
+        recorded_count(col(MethodRow.id), col(ReleaseRow.methods)),
+    ).where(col(NodeStatsRow.node_id) == bindparam("node"))
 )
 
 
-async def _count_at_load(reader: Reader, node_id: int, branch: bool) -> int:
-    (in_branch, filed_here), *_ = await reader.rows(_COUNTED_AT_LOAD, {"node": node_id})
-    return int(in_branch if branch else filed_here)
+async def _figures(reader: Reader, node_id: int) -> tuple[int, int, int]:
+    (in_branch, filed_here, everything), *_ = await reader.rows(_FIGURES, {"node": node_id})
+    return int(in_branch), int(filed_here), int(everything)
 
 
 _TREATMENTS_OF_METHODS = Prepared.of(

@@ -35,7 +35,7 @@ class Summary:
     checksum: str | None
 
 
-def _count(column: Any, recorded: Any) -> Any:
+def recorded_count(column: Any, recorded: Any) -> Any:
     """The number of rows of ``column``'s table: as the served release recorded it at load
     time (``recorded``, its column of that count), counted only when that row is not there
     (counting a million pieces of evidence took 170 ms at size L, for one figure)."""
@@ -47,15 +47,15 @@ def _count(column: Any, recorded: Any) -> Any:
 
 _SUMMARY = Prepared.of(
     select(
-        _count(col(NodeRow.id), col(ReleaseRow.nodes)),
+        recorded_count(col(NodeRow.id), col(ReleaseRow.nodes)),
         select(func.count(col(NodeRow.id)))
         .where(col(NodeRow.parent_id).is_(None))
         .scalar_subquery(),
         select(func.coalesce(func.max(col(NodeRow.level)), 0)).scalar_subquery(),
-        _count(col(MethodRow.id), col(ReleaseRow.methods)),
-        _count(col(ModelRow.id), col(ReleaseRow.models)),
-        _count(col(SourceRow.id), col(ReleaseRow.sources)),
-        _count(col(EvidenceRow.id), col(ReleaseRow.evidence)),
+        recorded_count(col(MethodRow.id), col(ReleaseRow.methods)),
+        recorded_count(col(ModelRow.id), col(ReleaseRow.models)),
+        recorded_count(col(SourceRow.id), col(ReleaseRow.sources)),
+        recorded_count(col(EvidenceRow.id), col(ReleaseRow.evidence)),
         select(col(DatasetRow.version)).scalar_subquery(),
         select(col(DatasetRow.identity)).scalar_subquery(),
         select(col(DatasetRow.loaded_at)).scalar_subquery(),
