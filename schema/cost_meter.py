@@ -11,7 +11,7 @@ one item was worked out to cost. A query whose charges pass the limit stops ther
 QUERY_TOO_COMPLEX on that field, before the work its items would have cost.
 """
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence, Sized
+from collections.abc import Awaitable, Callable, Iterable, Sized
 from dataclasses import dataclass, field
 from inspect import isawaitable
 from typing import Any
@@ -104,29 +104,14 @@ class MeteredList(FieldExtension):
         return _charged(info, await result)
 
 
-def affords(info: Any, path: Sequence[str], parent_type: str, lengths: Iterable[int]) -> bool:
-    """Whether the execution can pay for the lists at ``path`` below the field being
-    resolved (each list field of ``parent_type`` named by path's last name, ``lengths``
-    items each): a list resolver that reads its items' sub-lists ahead (in one statement
-    for the whole page) reads them only if their charges will not stop the query."""
+def affords(info: Any, parent_type: str, keys: Iterable[str], lengths: Iterable[int]) -> bool:
+    """Whether the execution can pay for the lists of ``parent_type`` at response ``keys``
+    (schema.lookahead.selected_at), ``lengths`` items each: a list resolver that reads its
+    items' sub-lists ahead (in one statement for the whole page) reads them only if their
+    charges will not stop the query."""
     meter = _meter(info)
     if meter is None:
         return True
-    *through, name = path
-    selections = list(info.selected_fields)
-    for step in through:
-        selections = [
-            child
-            for selection in selections
-            for child in getattr(selection, "selections", ())
-            if getattr(child, "name", None) == step
-        ]
-    keys = {
-        child.alias or child.name
-        for selection in selections
-        for child in getattr(selection, "selections", ())
-        if getattr(child, "name", None) == name
-    }
     beyond = sum(max(0, n - LIST_ESTIMATE) for n in lengths)
-    cost = sum(beyond * meter.item_costs.get((parent_type, key), 1) for key in keys)
+    cost = sum(beyond * meter.item_costs.get((parent_type, key), 1) for key in set(keys))
     return meter.spent + cost <= meter.limit

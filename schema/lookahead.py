@@ -7,7 +7,7 @@ coroutine and a turn of the event loop per item. Fetching is the same one statem
 either way (the loader batches); only the awaiting differs.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField, Selection
 
@@ -19,19 +19,24 @@ def selects(info: Info, *path: str) -> bool:
     below the field being resolved, through any fragments. A field skipped by a directive
     counts as selected: looking ahead only decides what to fetch early, never what is
     answered."""
-    return any(_selects(field.selections, path) for field in info.selected_fields)
+    return bool(selected_at(info, *path))
 
 
-def _selects(selections: Iterable[Selection], path: tuple[str, ...]) -> bool:
-    if not path:
-        return True
-    name, rest = path[0], path[1:]
+def selected_at(info: Info, *path: str) -> list[SelectedField]:
+    """Every selection of ``path`` below the field being resolved, through any fragments
+    (the same field may be selected several times, under aliases)."""
+    fields = list(_fields(info.selected_fields))
+    for name in path:
+        fields = [
+            child for field in fields for child in _fields(field.selections) if child.name == name
+        ]
+    return fields
+
+
+def _fields(selections: Iterable[Selection]) -> Iterator[SelectedField]:
+    """The fields of ``selections``, those of fragments spread in them included."""
     for selection in selections:
         if isinstance(selection, SelectedField):
-            if selection.name == name and _selects(selection.selections, rest):
-                return True
-        elif isinstance(selection, FragmentSpread | InlineFragment) and _selects(
-            selection.selections, path
-        ):
-            return True
-    return False
+            yield selection
+        elif isinstance(selection, FragmentSpread | InlineFragment):
+            yield from _fields(selection.selections)

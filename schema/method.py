@@ -20,7 +20,7 @@ from schema.inputs import (
     name_contains,
     sort_of,
 )
-from schema.lookahead import selects
+from schema.lookahead import selected_at
 from schema.node_ref import branch_of
 from schema.pagination import (
     DEFAULT_PAGE_SIZE,
@@ -204,8 +204,10 @@ async def methods_connection(
         sort=sort,
         window=request.window,
     )
-    if selects(info, "nodes", "treatments") and affords(
-        info, ("nodes", "treatments"), "Method", (stats.model_count for _, stats, _, _ in page.rows)
+    listed = selected_at(info, "nodes", "treatments")
+    keys = (field.alias or field.name for field in listed)
+    if listed and affords(
+        info, "Method", keys, (stats.model_count for _, stats, _, _ in page.rows)
     ):
         await loaders.treatments_by_method_id.fetch_ahead([row[0].id for row in page.rows])
     items = [

@@ -23,7 +23,7 @@ from schema.inputs import (
     model_selection,
     sort_of,
 )
-from schema.lookahead import selects
+from schema.lookahead import selected_at, selects
 from schema.pagination import (
     DEFAULT_PAGE_SIZE,
     After,
@@ -296,9 +296,9 @@ class Node(Slugged, FirstSeen):
             sort=sort,
             window=request.window,
         )
-        if selects(info, "nodes", "methods") and affords(
-            info, ("nodes", "methods"), "ModelTreatment", (b.method_count for b, _ in page.rows)
-        ):
+        listed = selected_at(info, "nodes", "methods")
+        keys = (field.alias or field.name for field in listed)
+        if listed and affords(info, "ModelTreatment", keys, (b.method_count for b, _ in page.rows)):
             await loaders.branch_treatments_by_pair.fetch_ahead(
                 [(node_id, branch.model_id) for branch, _ in page.rows]
             )
