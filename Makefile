@@ -5,6 +5,8 @@ UV_VERSION := 0.13.9
 UV := .tools/bin/uv
 VENV := .venv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
+# Registry fetches are retried: a reset connection is not a failure of the project.
+RETRY := $(CURDIR)/.ci/retry
 GRAPHIQL := api/static/graphiql/main.js
 GRAPHIQL_MODULES := graphiql/node_modules/.package-lock.json
 BROWSER_APP := api/static/browser/manifest.json
@@ -15,20 +17,20 @@ AUDIT_MODULES := tests/http_audit/node_modules/.package-lock.json
 
 $(UV):
 	$(PYTHON) -m venv .tools
-	.tools/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(RETRY) .tools/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
 install: $(UV) $(GRAPHIQL) $(BROWSER_APP) $(AUDIT_MODULES)
-	$(UV) sync --frozen --quiet
+	$(RETRY) $(UV) sync --frozen --quiet
 
 # graphql-http's GraphQL-over-HTTP audit suite, run by tests/test_http_audit.py (pinned by its lock).
 $(AUDIT_MODULES): tests/http_audit/package.json tests/http_audit/package-lock.json
-	cd tests/http_audit && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	cd tests/http_audit && $(RETRY) npm ci --no-audit --no-fund --loglevel=error >/dev/null
 	touch $@
 
 # GraphiQL's scripts and styles, served at /graphiql-assets/ (no CDN): the npm packages pinned
 # by graphiql/package-lock.json, bundled by esbuild; redone when the lock or a source is newer.
 $(GRAPHIQL_MODULES): graphiql/package.json graphiql/package-lock.json
-	cd graphiql && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	cd graphiql && $(RETRY) npm ci --no-audit --no-fund --loglevel=error >/dev/null
 	touch $@
 
 $(GRAPHIQL): $(GRAPHIQL_MODULES) graphiql/build.mjs $(wildcard graphiql/src/*)
@@ -38,7 +40,7 @@ $(GRAPHIQL): $(GRAPHIQL_MODULES) graphiql/build.mjs $(wildcard graphiql/src/*)
 # browser/'s sources and the generated client's typed documents, with the npm packages pinned
 # by browser/package-lock.json, bundled by esbuild; redone when a source is newer.
 $(BROWSER_MODULES): browser/package.json browser/package-lock.json
-	cd browser && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	cd browser && $(RETRY) npm ci --no-audit --no-fund --loglevel=error >/dev/null
 	touch $@
 
 $(BROWSER_APP): $(BROWSER_MODULES) browser/build.mjs $(wildcard browser/src/* browser/src/*/*) \
@@ -46,8 +48,8 @@ $(BROWSER_APP): $(BROWSER_MODULES) browser/build.mjs $(wildcard browser/src/* br
 	cd browser && npm run --silent build
 
 browser: ## Debian's Chromium, for the tests of GraphiQL and the taxonomy browser in a headless browser
-	test -x /usr/bin/chromium || { apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	test -x /usr/bin/chromium || { $(RETRY) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(RETRY) apt-get install -y -qq chromium >/dev/null; }
 
 serve: install ## Serve the default fixtures: the taxonomy browser on http://127.0.0.1:8000/, GraphiQL at /graphql
 	$(VENV)/bin/taxonomy serve
@@ -71,8 +73,8 @@ schema: install ## Regenerate schema.graphql after a schema change
 	$(VENV)/bin/taxonomy schema > schema.graphql
 
 bench: install browser ## Benchmark every system side by side (and the seed page's paint in Chromium); writes bench/RESULTS.md and bench/results.png
-	command -v wrk >/dev/null || apt-get install -y wrk
-	cd bench/postgraphile && npm ci --no-audit --no-fund --loglevel=error
+	command -v wrk >/dev/null || $(RETRY) apt-get install -y wrk
+	cd bench/postgraphile && $(RETRY) npm ci --no-audit --no-fund --loglevel=error
 	$(VENV)/bin/python -m bench.run
 
 clean:
@@ -82,11 +84,11 @@ CODEGEN_VENV := $(CURDIR)/clients/python/.venv
 
 .PHONY: clients
 clients: $(UV) ## Regenerate the typed clients (clients/) from schema.graphql, examples/operations/ and browser/operations/; compile those with relay-compiler and gql.tada
-	UV_PROJECT_ENVIRONMENT=$(CODEGEN_VENV) $(UV) sync --frozen --quiet --project clients/python
+	UV_PROJECT_ENVIRONMENT=$(CODEGEN_VENV) $(RETRY) $(UV) sync --frozen --quiet --project clients/python
 	rm -rf clients/python/taxonomy_client clients/typescript/src/gql
 	$(CODEGEN_VENV)/bin/ariadne-codegen --config clients/python/pyproject.toml
-	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error \
+	cd clients/typescript && $(RETRY) npm ci --no-audit --no-fund --loglevel=error \
 		&& npx graphql-codegen --config codegen.ts && npx tsc --noEmit
 	# The operations must also compile with relay-compiler and gql.tada (pinned, offline).
-	cd clients/typescript/gql-tada && npm ci --no-audit --no-fund --loglevel=error
+	cd clients/typescript/gql-tada && $(RETRY) npm ci --no-audit --no-fund --loglevel=error
 	node clients/typescript/compile-operations.mjs

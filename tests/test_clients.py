@@ -282,7 +282,9 @@ def node_modules() -> Path:
         installed = project / "node_modules" / ".package-lock.json"
         lock = project / "package-lock.json"
         if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
-            _run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], project)
+            # .ci/retry: a reset connection to the npm registry is not a failure of the client.
+            npm_ci = ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"]
+            _run([str(ROOT / ".ci" / "retry"), *npm_ci], project)
     return TS_CLIENT / "node_modules"
 
 
