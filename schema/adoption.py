@@ -83,7 +83,7 @@ def adoption_field(what: str, loader_of: Callable[[Loaders], MonthsLoader], note
         resolver=resolve,
         extensions=[MeteredList()],
         description=_SERIES_DESCRIPTION.format(what=what) + note,
-        graphql_type=list[AdoptionPoint],
+        graphql_type=list[AdoptionPoint] | None,
     )
 
 

@@ -214,7 +214,7 @@ class Changes:
         kinds: Kinds = None,
         branch: Branch = None,
         within: Within = None,
-    ) -> Connection[NodeChange]:
+    ) -> Connection[NodeChange] | None:
         paging = Paging(first, after, last, before)
         return await self._page(info, "node", _node_change, paging, kinds, branch, within)
 
@@ -231,7 +231,7 @@ class Changes:
         kinds: Kinds = None,
         branch: Branch = None,
         within: Within = None,
-    ) -> Connection[MethodChange]:
+    ) -> Connection[MethodChange] | None:
         paging = Paging(first, after, last, before)
         return await self._page(info, "method", _method_change, paging, kinds, branch, within)
 
@@ -244,7 +244,7 @@ class Changes:
         last: Last = None,
         before: Before = None,
         kinds: Kinds = None,
-    ) -> Connection[ModelChange]:
+    ) -> Connection[ModelChange] | None:
         paging = Paging(first, after, last, before)
         return await self._page(info, "model", _model_change, paging, kinds, None, None)
 
@@ -262,7 +262,7 @@ class Changes:
         kinds: Kinds = None,
         branch: Branch = None,
         within: Within = None,
-    ) -> Connection[TreatmentChange]:
+    ) -> Connection[TreatmentChange] | None:
         paging = Paging(first, after, last, before)
         return await self._page(info, "treatment", _treatment_change, paging, kinds, branch, within)
 

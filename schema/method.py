@@ -121,7 +121,7 @@ class Method(Slugged, FirstSeen):
         after: After = None,
         last: Last = None,
         before: Before = None,
-    ) -> Connection[MethodTreatmentRef]:
+    ) -> Connection[MethodTreatmentRef] | None:
         reader, method_id, rank = info.context.reader, self.row_id(), max_rank(min_strength)
         return await paged(
             info,
@@ -167,7 +167,7 @@ class Method(Slugged, FirstSeen):
         last: Last = None,
         before: Before = None,
         filter: EvidenceFilterArgument = None,
-    ) -> Connection[EvidenceRef]:
+    ) -> Connection[EvidenceRef] | None:
         from schema.evidence import evidence_connection
 
         return await evidence_connection(

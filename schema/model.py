@@ -84,7 +84,7 @@ class Model(Slugged, FirstSeen):
         after: After = None,
         last: Last = None,
         before: Before = None,
-    ) -> Connection[SourceRef]:
+    ) -> Connection[SourceRef] | None:
         reader, model_id = info.context.reader, self.row_id()
         return await paged(
             info,
@@ -124,7 +124,7 @@ class Model(Slugged, FirstSeen):
         after: After = None,
         last: Last = None,
         before: Before = None,
-    ) -> Connection[MethodTreatmentRef]:
+    ) -> Connection[MethodTreatmentRef] | None:
         node = await branch_of(info, within=within, branch=branch)
         return await model_treatments_connection(
             info,
@@ -159,7 +159,7 @@ class Model(Slugged, FirstSeen):
         after: After = None,
         last: Last = None,
         before: Before = None,
-    ) -> Connection[ModelTreatmentRef]:
+    ) -> Connection[ModelTreatmentRef] | None:
         level = _checked_level(level)
         reader, model_id = info.context.reader, self.row_id()
         return await paged(
@@ -187,7 +187,7 @@ class Model(Slugged, FirstSeen):
         last: Last = None,
         before: Before = None,
         filter: EvidenceFilterArgument = None,
-    ) -> Connection[EvidenceRef]:
+    ) -> Connection[EvidenceRef] | None:
         from schema.evidence import evidence_connection
 
         return await evidence_connection(

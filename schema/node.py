@@ -168,7 +168,7 @@ class Node(Slugged, FirstSeen):
         after: After = None,
         last: Last = None,
         before: Before = None,
-    ) -> Connection["Node"]:
+    ) -> Connection["Node"] | None:
         return await self._below(info, 1, Paging(first, after, last, before))
 
     @strawberry.field(
@@ -199,7 +199,7 @@ class Node(Slugged, FirstSeen):
         after: After = None,
         last: Last = None,
         before: Before = None,
-    ) -> Connection["Node"]:
+    ) -> Connection["Node"] | None:
         _check_depth(max_depth)
         return await self._below(info, max_depth, Paging(first, after, last, before))
 
@@ -236,7 +236,7 @@ class Node(Slugged, FirstSeen):
         before: Before = None,
         filter: MethodFilterArgument = None,
         order_by: MethodOrderArgument = METHODS_BY_NAME,
-    ) -> Connection[MethodRef]:
+    ) -> Connection[MethodRef] | None:
         from schema.method import methods_connection
 
         return await methods_connection(
@@ -280,7 +280,7 @@ class Node(Slugged, FirstSeen):
                 "organization, see `organizations(branch:)`, or by release dates)."
             ),
         ] = None,
-    ) -> Connection[ModelTreatmentRef]:
+    ) -> Connection[ModelTreatmentRef] | None:
         sort = sort_of(order_by or BY_MODEL_NEWEST_FIRST)
         request = PageRequest.of(
             info, list_name_of("byModel", sort), Paging(first, after, last, before)

@@ -89,7 +89,7 @@ class Query:
         before: Before = None,
         filter: MethodFilterArgument = None,
         order_by: MethodOrderArgument = METHODS_BY_NAME,
-    ) -> Connection[Method]:
+    ) -> Connection[Method] | None:
         return await methods_connection(
             info, paging=Paging(first, after, last, before), filter=filter, order_by=order_by
         )
@@ -117,7 +117,7 @@ class Query:
         before: Before = None,
         filter: ModelFilterArgument = None,
         order_by: ModelOrderArgument = MODELS_BY_NAME,
-    ) -> Connection[Model]:
+    ) -> Connection[Model] | None:
         return await models_connection(
             info, paging=Paging(first, after, last, before), filter=filter, order_by=order_by
         )
@@ -146,7 +146,7 @@ class Query:
                 "not given."
             ),
         ] = None,
-    ) -> SearchConnection:
+    ) -> SearchConnection | None:
         return await search(info, query, Paging(first, after, last, before), types)
 
     @strawberry.field(description="Any object by its ID; null when no object has it.")
@@ -183,7 +183,9 @@ class Query:
         "case-insensitively); models of no known organization are not counted. A short "
         "list (one entry per organization), for a filter's choices.",
     )
-    async def organizations(self, info: Info, branch: BranchArgument = None) -> list[Organization]:
+    async def organizations(
+        self, info: Info, branch: BranchArgument = None
+    ) -> list[Organization] | None:
         return await organizations(info, branch)
 
     @strawberry.field(description="Every load retained (a release), newest first.")
@@ -194,7 +196,7 @@ class Query:
         after: After = None,
         last: Last = None,
         before: Before = None,
-    ) -> Connection[Release]:
+    ) -> Connection[Release] | None:
         return await releases_connection(info, Paging(first, after, last, before))
 
     @strawberry.field(
@@ -225,7 +227,7 @@ class Query:
             int | None,
             strawberry.argument(description="The later release's number; the newest when null."),
         ] = None,
-    ) -> Changes:
+    ) -> Changes | None:
         return await changes_query(info, since, until)
 
     @strawberry.field(description="Totals of the whole taxonomy, its depth, and its data version.")

@@ -84,7 +84,7 @@ class MethodTreatment(RowBacked, Entity):
         last: Last = None,
         before: Before = None,
         filter: EvidenceFilterArgument = None,
-    ) -> Connection[EvidenceRef]:
+    ) -> Connection[EvidenceRef] | None:
         from schema.evidence import evidence_connection
 
         return await evidence_connection(
@@ -148,7 +148,7 @@ class ModelTreatment(RowBacked, Entity):
         after: After = None,
         last: Last = None,
         before: Before = None,
-    ) -> Connection[MethodTreatment]:
+    ) -> Connection[MethodTreatment] | None:
         paging = Paging(first, after, last, before)
         if after is None and before is None and last is None:
             return await self._first_methods(info, paging)

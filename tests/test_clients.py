@@ -221,6 +221,8 @@ def test_python_client_reads_the_seed_page(server: str) -> None:
     assert node.path == "optimization :: training parallelism"
     assert node.counts.methods_in_branch == 29
     assert node.counts.models_in_branch == 15
+    # A field that takes arguments is nullable (null beside its error): a client checks it.
+    assert node.by_model is not None
     rows = node.by_model.nodes
     assert len(rows) == 15
     assert rows[0].model.name == "DeepSeek-V4.1-Flash"
@@ -244,6 +246,7 @@ def test_python_client_runs_every_example_operation(server: str) -> None:
 
             order = MethodOrder(field=MethodOrderField.MODEL_COUNT, direction=OrderDirection.DESC)
             first = await client.methods_page(first=5, order_by=order)
+            assert first.methods is not None
             counts = [m.model_count for m in first.methods.nodes]
             assert len(counts) == 5
             assert counts == sorted(counts, reverse=True)
@@ -251,11 +254,13 @@ def test_python_client_runs_every_example_operation(server: str) -> None:
             after = await client.methods_page(
                 first=5, after=first.methods.page_info.end_cursor, order_by=order
             )
+            assert after.methods is not None
             assert {m.slug for m in after.methods.nodes}.isdisjoint(
                 m.slug for m in first.methods.nodes
             )
 
             hits = await client.search(query="expert parallel")
+            assert hits.search is not None
             assert hits.search.total_count > 0
             methods = [h for h in hits.search.nodes if isinstance(h, SearchSearchNodesMethod)]
             assert any(h.name == "Expert Parallelism" for h in methods)
@@ -264,6 +269,7 @@ def test_python_client_runs_every_example_operation(server: str) -> None:
             assert profile.model is not None
             assert profile.model.name == "Kimi K3"
             assert profile.model.branches
+            assert profile.model.treatments is not None
             assert all(t.strength is Strength.CORE for t in profile.model.treatments.nodes)
 
     asyncio.run(fetch())

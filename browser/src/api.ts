@@ -25,6 +25,16 @@ export class ApiError extends Error {
   }
 }
 
+/** A field that takes arguments is nullable and null only beside its error (docs/api-guide.md,
+ * "Errors stay on their field"); execute() throws on any error, so a page that has its data
+ * has every such field. This tells the type checker so, and says so plainly if it ever isn't. */
+export function answered<T>(value: T | null | undefined, field: string): T {
+  if (value === null || value === undefined) {
+    throw new ApiError(`The API left ${field} unanswered. Reload to try again.`);
+  }
+  return value;
+}
+
 function operationName(text: string): string {
   const name = /\b(?:query|mutation)\s+(\w+)/.exec(text)?.[1];
   if (!name) throw new ApiError("a document without an operation name");

@@ -4,10 +4,10 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 
 import { BrowserSearchDocument, type BrowserSearchQuery } from "../../clients/typescript/src/gql/graphql";
-import { execute } from "./api";
+import { answered, execute } from "./api";
 import { href, navigate } from "./router";
 
-type Hit = BrowserSearchQuery["search"]["nodes"][number];
+type Hit = NonNullable<BrowserSearchQuery["search"]>["nodes"][number];
 const SUGGESTIONS = 8;
 const WAIT_MS = 150;
 
@@ -51,7 +51,7 @@ export function SearchBox({ initial = "", id = "search" }: { initial?: string; i
       execute(BrowserSearchDocument, { query: words, first: SUGGESTIONS }, abort.signal).then(
         (data) => {
           if (ticket !== latest.current) return;
-          setHits(data.search.nodes);
+          setHits(answered(data.search, "search").nodes);
           setActive(-1);
         },
         () => {

@@ -5,11 +5,22 @@ import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
 
 import { BrowserChangesDocument, type BrowserChangesQuery } from "../../../clients/typescript/src/gql/graphql";
+import { answered } from "../api";
 import { useQuery } from "../query";
 import { type Cursors, href } from "../router";
 import { ApiProblem, Badge, Heading, Loading, loadedAt, plural, Problem, useTitle } from "../ui";
 
-type Changes = BrowserChangesQuery["changes"];
+/** The page's changes, each of its four lists answered (see `answered`). */
+function answeredLists(changes: NonNullable<BrowserChangesQuery["changes"]>) {
+  return {
+    ...changes,
+    nodes: answered(changes.nodes, "changes.nodes"),
+    methods: answered(changes.methods, "changes.methods"),
+    models: answered(changes.models, "changes.models"),
+    treatments: answered(changes.treatments, "changes.treatments"),
+  };
+}
+type Changes = ReturnType<typeof answeredLists>;
 const PAGE_SIZE = 50;
 const LISTS = ["nodes", "methods", "models", "treatments"] as const;
 type List = (typeof LISTS)[number];
@@ -197,13 +208,14 @@ export function ChangesPage({ since, until, cursors }: { since: number | null; u
     treatmentsAfter: cursors.treatments,
   };
   const loaded = useQuery(BrowserChangesDocument, variables);
-  const changes = loaded.state === "done" ? loaded.data.changes : null;
+  const answer = loaded.state === "done" ? answered(loaded.data.changes, "changes") : null;
+  const changes = answer ? answeredLists(answer) : null;
   useTitle(changes ? `Changes from release ${changes.from.number} to ${changes.to.number}` : null);
   // Another page of one list (#changes-<list> in the URL) opens at that list.
   useEffect(() => {
     const hash = window.location.hash;
-    if (changes && hash.startsWith("#changes-")) document.getElementById(hash.slice(1))?.scrollIntoView();
-  }, [changes]);
+    if (answer && hash.startsWith("#changes-")) document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [answer]);
   if (since === null) {
     return (
       <Problem title="Changes since which release?">

@@ -1,13 +1,14 @@
 // `/`: the taxonomy's roots with their counts (and their children, one click from any of
 // them), its totals, the search box, and the latest release with what it changed.
 import { BrowserHomeDocument, type BrowserHomeQuery } from "../../../clients/typescript/src/gql/graphql";
+import { answered } from "../api";
 import { useQuery } from "../query";
 import { changesUrl } from "./changes";
 import { href } from "../router";
 import { SearchBox } from "../search-box";
 import { ApiProblem, Heading, Loading, loadedAt, plural, useTitle } from "../ui";
 
-type Release = BrowserHomeQuery["releases"]["nodes"][number];
+type Release = NonNullable<BrowserHomeQuery["releases"]>["nodes"][number];
 type Counts = NonNullable<Release["changes"]>["summary"]["nodes"];
 
 const KINDS = ["added", "removed", "moved", "renamed", "strengthened", "weakened"] as const;
@@ -57,7 +58,8 @@ export function HomePage() {
   useTitle("Machine-learning techniques by model");
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "error") return <ApiProblem message={loaded.message} />;
-  const { taxonomy, roots, releases } = loaded.data;
+  const { taxonomy, roots } = loaded.data;
+  const releases = answered(loaded.data.releases, "releases");
   return (
     <>
       <Heading>Machine-learning techniques, by the models that describe them</Heading>

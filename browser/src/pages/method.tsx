@@ -2,6 +2,7 @@
 // treatment of it with the evidence.
 import { BrowserMethodDocument } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
+import { answered } from "../api";
 import { useQuery } from "../query";
 import { href } from "../router";
 import { ApiProblem, Badge, Breadcrumb, ExternalLink, Heading, Loading, NotFound, plural, useTitle } from "../ui";
@@ -79,7 +80,7 @@ export function MethodPage({ slug }: { slug: string }) {
             <p>No model's documents describe this method.</p>
           )}
         </section>
-        <AdoptionChart points={method.adoption} subject="this method" />
+        <AdoptionChart points={answered(method.adoption, "method.adoption")} subject="this method" />
       </article>
     </>
   );

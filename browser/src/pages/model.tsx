@@ -1,6 +1,7 @@
 // `/models/<slug>`: a model, its sources, its profile by top-level branch, and its methods,
 // strongest first, each with the quotes that are its evidence.
 import { BrowserModelDocument } from "../../../clients/typescript/src/gql/graphql";
+import { answered } from "../api";
 import { useQuery } from "../query";
 import { href } from "../router";
 import { ApiProblem, Badge, ExternalLink, Heading, Loading, NotFound, Quote, plural, useTitle } from "../ui";
@@ -20,7 +21,7 @@ export function ModelPage({ slug }: { slug: string }) {
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "error") return <ApiProblem message={loaded.message} />;
   if (!model) return <NotFound kind="model" slug={slug} />;
-  const treatments = model.treatments;
+  const treatments = answered(model.treatments, "model.treatments");
   const facts = [model.organization, model.releaseDate ? `released ${model.releaseDate}` : "release date unknown"];
   return (
     <article class="model">

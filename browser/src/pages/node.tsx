@@ -9,6 +9,7 @@ import {
 import { useEffect } from "preact/hooks";
 
 import { AdoptionChart } from "../adoption-chart";
+import { answered } from "../api";
 import { useQuery } from "../query";
 import { href } from "../router";
 import { ApiProblem, Badge, Breadcrumb, Heading, Loading, NotFound, plural, useTitle } from "../ui";
@@ -33,7 +34,8 @@ function pageUrl(node: Node, sort: string, after: string | null): string {
 }
 
 function ByModel({ node, sort, after }: { node: Node; sort: string; after: string | null }) {
-  const rows = node.byModel.nodes;
+  const byModel = answered(node.byModel, "node.byModel");
+  const rows = byModel.nodes;
   // Another order or page of the table (#by-model in the URL) opens at the table.
   useEffect(() => {
     if (window.location.hash === "#by-model") document.getElementById("by-model")?.scrollIntoView();
@@ -60,16 +62,16 @@ function ByModel({ node, sort, after }: { node: Node; sort: string; after: strin
               </th>
               <td>
                 <ul class="treatments" aria-label={`${row.model.name}: ${plural(row.methodCount, "method")}`}>
-                  {row.methodsConnection.nodes.map((treatment) => (
+                  {answered(row.methodsConnection, "methodsConnection").nodes.map((treatment) => (
                     <li key={treatment.id}>
                       <a href={href.method(treatment.method.slug)}>{treatment.method.name}</a>{" "}
                       <Badge strength={treatment.strength} />
                     </li>
                   ))}
-                  {row.methodCount > row.methodsConnection.nodes.length && (
+                  {row.methodCount > (row.methodsConnection?.nodes.length ?? 0) && (
                     <li class="more">
                       <a href={href.model(row.model.slug)}>
-                        {plural(row.methodCount - row.methodsConnection.nodes.length, "more method")}
+                        {plural(row.methodCount - (row.methodsConnection?.nodes.length ?? 0), "more method")}
                       </a>
                     </li>
                   )}
@@ -85,7 +87,7 @@ function ByModel({ node, sort, after }: { node: Node; sort: string; after: strin
       <nav aria-label="By-model table" class="table-controls">
         <p>
           {after ? "More of the " : ""}
-          {plural(node.byModel.totalCount, "model")}, ordered by{" "}
+          {plural(byModel.totalCount, "model")}, ordered by{" "}
           {ORDERS.map((order, index) => (
             <span key={order.key}>
               {index ? " · " : ""}
@@ -99,9 +101,9 @@ function ByModel({ node, sort, after }: { node: Node; sort: string; after: strin
         </p>
         <p>
           {after ? <a href={pageUrl(node, sort, null)}>First page</a> : null}
-          {after && node.byModel.pageInfo.hasNextPage ? " · " : ""}
-          {node.byModel.pageInfo.hasNextPage ? (
-            <a href={pageUrl(node, sort, node.byModel.pageInfo.endCursor ?? null)}>Next {PAGE_SIZE} models</a>
+          {after && byModel.pageInfo.hasNextPage ? " · " : ""}
+          {byModel.pageInfo.hasNextPage ? (
+            <a href={pageUrl(node, sort, byModel.pageInfo.endCursor ?? null)}>Next {PAGE_SIZE} models</a>
           ) : null}
         </p>
       </nav>
@@ -129,7 +131,7 @@ function Outline({ node }: { node: Node }) {
 }
 
 function FiledHere({ node }: { node: Node }) {
-  const { nodes, totalCount } = node.methods;
+  const { nodes, totalCount } = answered(node.methods, "node.methods");
   return (
     <section aria-labelledby="filed-here">
       <h2 id="filed-here">Methods filed here</h2>
@@ -184,7 +186,7 @@ export function NodePage({ path, after, sort }: { path: string; after: string | 
         <ByModel node={node} sort={chosen.key} after={after} />
         <Outline node={node} />
         <FiledHere node={node} />
-        <AdoptionChart points={node.adoption} subject={`this branch's methods`} />
+        <AdoptionChart points={answered(node.adoption, "node.adoption")} subject={`this branch's methods`} />
       </article>
     </>
   );

@@ -1,5 +1,6 @@
 // `/search?q=`: the ranked hits of every kind (nodes, methods, models, sources), paged (?after=).
 import { BrowserSearchDocument } from "../../../clients/typescript/src/gql/graphql";
+import { answered } from "../api";
 import { useQuery } from "../query";
 import { href } from "../router";
 import { describeHit, SearchBox } from "../search-box";
@@ -11,7 +12,7 @@ function Results({ q, after }: { q: string; after: string | null }) {
   const loaded = useQuery(BrowserSearchDocument, { query: q, first: PAGE_SIZE, after });
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "error") return <ApiProblem message={loaded.message} />;
-  const { totalCount, nodes, pageInfo } = loaded.data.search;
+  const { totalCount, nodes, pageInfo } = answered(loaded.data.search, "search");
   if (totalCount === 0) {
     return (
       <p role="status">

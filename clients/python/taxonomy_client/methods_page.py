@@ -7,7 +7,7 @@ from .enums import Strength
 
 
 class MethodsPage(BaseModel):
-    methods: "MethodsPageMethods"
+    methods: Optional["MethodsPageMethods"]
 
 
 class MethodsPageMethods(BaseModel):

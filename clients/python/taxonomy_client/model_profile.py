@@ -16,7 +16,7 @@ class ModelProfileModel(BaseModel):
     organization: Optional[str]
     release_date: Optional[Any] = Field(alias="releaseDate")
     branches: Optional[list["ModelProfileModelBranches"]]
-    treatments: "ModelProfileModelTreatments"
+    treatments: Optional["ModelProfileModelTreatments"]
 
 
 class ModelProfileModelBranches(BaseModel):

@@ -18,7 +18,7 @@ class NodePageNode(BaseModel):
     matching_aids: list[str] = Field(alias="matchingAids")
     counts: "NodePageNodeCounts"
     children: list["NodePageNodeChildren"]
-    by_model: "NodePageNodeByModel" = Field(alias="byModel")
+    by_model: Optional["NodePageNodeByModel"] = Field(alias="byModel")
 
 
 class NodePageNodeCounts(BaseModel):

@@ -1,4 +1,4 @@
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal, Optional, Union
 
 from pydantic import Field
 
@@ -6,7 +6,7 @@ from .base_model import BaseModel
 
 
 class Search(BaseModel):
-    search: "SearchSearch"
+    search: Optional["SearchSearch"]
 
 
 class SearchSearch(BaseModel):

@@ -35,6 +35,10 @@ export async function seedPage(
   if (!node) {
     throw new Error(`no node at ${path}`);
   }
+  // A field that takes arguments is null only beside its error, and execute() throws on those.
+  if (!node.byModel) {
+    throw new Error(`no By-model table at ${path}`);
+  }
   return node.byModel.nodes.map(
     (row) => `${row.model.name} ${row.strongest.toLowerCase()} (${row.methodCount} methods)`,
   );

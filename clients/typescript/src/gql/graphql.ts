@@ -127,19 +127,19 @@ export type BrowserChangesQueryVariables = Exact<{
 }>;
 
 
-export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, node: { id: string, slugPath: string } | null }> }, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, method: { id: string, slug: string } | null }> }, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, model: { id: string, slug: string } | null }> }, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, before: Strength | null, after: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } } };
+export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, node: { id: string, slugPath: string } | null }> } | null, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, method: { id: string, slug: string } | null }> } | null, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, model: { id: string, slug: string } | null }> } | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, before: Strength | null, after: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } | null } | null };
 
 export type BrowserHomeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type BrowserHomeQuery = { taxonomy: { nodeCount: number, methodCount: number, modelCount: number, sourceCount: number, evidenceCount: number, loadedAt: string | null }, releases: { nodes: Array<{ id: string, number: number, loadedAt: string, note: string | null, changes: { isEmpty: boolean, from: { id: string, number: number }, summary: { total: number, nodes: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, methods: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, models: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, treatments: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number } } } | null }> }, roots: Array<{ id: string, name: string, slugPath: string, description: string | null, counts: { methodsInBranch: number, modelsInBranch: number, childCount: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number } }> }> };
+export type BrowserHomeQuery = { taxonomy: { nodeCount: number, methodCount: number, modelCount: number, sourceCount: number, evidenceCount: number, loadedAt: string | null }, releases: { nodes: Array<{ id: string, number: number, loadedAt: string, note: string | null, changes: { isEmpty: boolean, from: { id: string, number: number }, summary: { total: number, nodes: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, methods: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, models: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, treatments: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number } } } | null }> } | null, roots: Array<{ id: string, name: string, slugPath: string, description: string | null, counts: { methodsInBranch: number, modelsInBranch: number, childCount: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number } }> }> };
 
 export type BrowserMethodQueryVariables = Exact<{
   slug: string;
 }>;
 
 
-export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, adoption: Array<{ period: string, models: number, cumulativeModels: number }>, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatments: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidence: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string, url: string | null } | null }> }> } | null };
+export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, adoption: Array<{ period: string, models: number, cumulativeModels: number }> | null, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatments: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidence: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string, url: string | null } | null }> }> } | null };
 
 export type BrowserModelQueryVariables = Exact<{
   slug: string;
@@ -148,7 +148,7 @@ export type BrowserModelQueryVariables = Exact<{
 }>;
 
 
-export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, sources: Array<{ id: string, title: string, kind: SourceKind, url: string | null, publishedOn: string | null }>, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidence: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string } | null }> }> } } | null };
+export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, sources: Array<{ id: string, title: string, kind: SourceKind, url: string | null, publishedOn: string | null }>, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidence: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string } | null }> }> } | null } | null };
 
 export type BrowserNodeQueryVariables = Exact<{
   path: string;
@@ -159,7 +159,7 @@ export type BrowserNodeQueryVariables = Exact<{
 }>;
 
 
-export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, models: number, cumulativeModels: number }>, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> }, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } }> } } | null };
+export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, models: number, cumulativeModels: number }> | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null };
 
 export type BrowserSearchQueryVariables = Exact<{
   query: string;
@@ -173,7 +173,7 @@ export type BrowserSearchQuery = { search: { totalCount: number, pageInfo: { has
       | { __typename: 'Model', id: string, slug: string, name: string, organization: string | null }
       | { __typename: 'Node', id: string, name: string, path: string, slugPath: string }
       | { __typename: 'Source', id: string, title: string, model: { id: string, slug: string, name: string } }
-    > } };
+    > } | null };
 
 export type MethodsPageQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -183,7 +183,7 @@ export type MethodsPageQueryVariables = Exact<{
 }>;
 
 
-export type MethodsPageQuery = { methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number, node: { id: string, path: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type MethodsPageQuery = { methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number, node: { id: string, path: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null };
 
 export type ModelProfileQueryVariables = Exact<{
   slug: string;
@@ -192,14 +192,14 @@ export type ModelProfileQueryVariables = Exact<{
 }>;
 
 
-export type ModelProfileQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, path: string } }> | null, treatments: { totalCount: number, nodes: Array<{ id: string, strength: Strength, method: { id: string, name: string, node: { id: string, path: string } } }> } } | null };
+export type ModelProfileQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, path: string } }> | null, treatments: { totalCount: number, nodes: Array<{ id: string, strength: Strength, method: { id: string, name: string, node: { id: string, path: string } } }> } | null } | null };
 
 export type NodePageQueryVariables = Exact<{
   path?: string | null | undefined;
 }>;
 
 
-export type NodePageQuery = { node: { id: string, name: string, level: number, path: string, matchingAids: Array<string>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number }, children: Array<{ id: string, name: string, counts: { methodsInBranch: number, methodsFiledHere: number } }>, byModel: { nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, name: string }, methods: Array<{ id: string, strength: Strength, method: { id: string, name: string } }> }> } } | null };
+export type NodePageQuery = { node: { id: string, name: string, level: number, path: string, matchingAids: Array<string>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number }, children: Array<{ id: string, name: string, counts: { methodsInBranch: number, methodsFiledHere: number } }>, byModel: { nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, name: string }, methods: Array<{ id: string, strength: Strength, method: { id: string, name: string } }> }> } | null } | null };
 
 export type SearchQueryVariables = Exact<{
   query: string;
@@ -212,7 +212,7 @@ export type SearchQuery = { search: { totalCount: number, nodes: Array<
       | { __typename: 'Model', id: string, slug: string, name: string }
       | { __typename: 'Node', id: string, slugPath: string, path: string }
       | { __typename: 'Source' }
-    > } };
+    > } | null };
 
 export type TreeQueryVariables = Exact<{ [key: string]: never; }>;
 

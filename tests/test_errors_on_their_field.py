@@ -1,0 +1,197 @@
+"""A refused argument is an error on its own field: that field is null, its error is coded
+and its path ends at it, and its siblings are answered (issue 26 item 1).
+
+The rule the schema keeps for it: every field that takes arguments is nullable (deprecated
+fields keep their types until they are removed), as GitHub's top-level fields are. Were
+one non-null, its error would null its parent, and at the top the whole answer."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from graphql import GraphQLObjectType, build_schema, is_non_null_type
+
+from conftest import Api
+
+SCHEMA = build_schema((Path(__file__).resolve().parents[1] / "schema.graphql").read_text())
+
+
+def _first_refused(
+    type_name: str, slug: str, field: str
+) -> tuple[str, str, list[Any], list[Any], str]:
+    """``field`` of the ``type_name`` with ``slug``, asked for a page of -1, beside its name."""
+    lookup = type_name.lower()
+    return (
+        f"{type_name}.{field}",
+        f'{{ {lookup}(slug: "{slug}") {{ name {field}(first: -1) {{ totalCount }} }} }}',
+        [lookup, field],
+        [lookup, "name"],
+        "BAD_USER_INPUT",
+    )
+
+
+def _row_refused(
+    type_name: str, owner: str, rows: str, sibling: str, field: str
+) -> tuple[str, str, list[Any], list[Any], str]:
+    """``field`` of the first of ``owner``'s ``rows`` (a ``type_name``), asked for a page of
+    -1, beside the row's ``sibling``."""
+    lookup = owner.split("(")[0]
+    return (
+        f"{type_name}.{field}",
+        f"{{ {owner} {{ {rows}(first: 1) {{ nodes {{"
+        f" {sibling} {field}(first: -1) {{ totalCount }} }} }} }} }}",
+        [lookup, rows, "nodes", 0, field],
+        [lookup, rows, "nodes", 0, sibling],
+        "BAD_USER_INPUT",
+    )
+
+
+# One refused argument for every field that takes paging or keys, reached from a sibling the
+# answer must keep: (type.field, document, path of the null field, sibling path, code).
+REFUSALS: list[tuple[str, str, list[Any], list[Any], str]] = [
+    (
+        "Query.methods",
+        "{ taxonomy { nodeCount } methods(first: -1) { totalCount } }",
+        ["methods"],
+        ["taxonomy", "nodeCount"],
+        "BAD_USER_INPUT",
+    ),
+    (
+        "Query.models",
+        '{ taxonomy { nodeCount } models(after: "nope") { totalCount } }',
+        ["models"],
+        ["taxonomy", "nodeCount"],
+        "BAD_USER_INPUT",
+    ),
+    (
+        "Query.search",
+        '{ taxonomy { nodeCount } search(query: "gamma", first: 101) { totalCount } }',
+        ["search"],
+        ["taxonomy", "nodeCount"],
+        "BAD_USER_INPUT",
+    ),
+    (
+        "Query.organizations",
+        '{ taxonomy { nodeCount } organizations(branch: {slug: "nope"}) { name } }',
+        ["organizations"],
+        ["taxonomy", "nodeCount"],
+        "NOT_FOUND",
+    ),
+    (
+        "Query.releases",
+        "{ taxonomy { nodeCount } releases(first: 1, last: 1) { totalCount } }",
+        ["releases"],
+        ["taxonomy", "nodeCount"],
+        "BAD_USER_INPUT",
+    ),
+    (
+        "Query.changes",
+        "{ taxonomy { nodeCount } changes(since: 999) { isEmpty } }",
+        ["changes"],
+        ["taxonomy", "nodeCount"],
+        "NOT_FOUND",
+    ),
+    *[
+        (
+            f"Changes.{field}",
+            f"{{ changes(since: 1) {{ isEmpty {field}(first: -1) {{ totalCount }} }} }}",
+            ["changes", field],
+            ["changes", "isEmpty"],
+            "BAD_USER_INPUT",
+        )
+        for field in ("nodes", "methods", "models", "treatments")
+    ],
+    *[
+        _first_refused(type_name, slug, field)
+        for type_name, slug, fields in (
+            (
+                "Node",
+                "alpha",
+                ("childrenConnection", "descendantsConnection", "methods", "byModel"),
+            ),
+            ("Method", "m-bravo", ("treatmentsConnection", "evidence")),
+            (
+                "Model",
+                "newest",
+                ("sourcesConnection", "treatments", "branchesConnection", "evidence"),
+            ),
+        )
+        for field in fields
+    ],
+    (
+        "Model.branches",
+        '{ model(slug: "newest") { name branches(level: 0) { strongest } } }',
+        ["model", "branches"],
+        ["model", "name"],
+        "BAD_USER_INPUT",
+    ),
+    _row_refused(
+        "MethodTreatment",
+        'method(slug: "m-bravo")',
+        "treatmentsConnection",
+        "strength",
+        "evidenceConnection",
+    ),
+    _row_refused(
+        "ModelTreatment", 'node(slug: "alpha")', "byModel", "strongest", "methodsConnection"
+    ),
+]
+
+
+def _fields_with_arguments(*, non_null: bool) -> set[str]:
+    return {
+        f"{type_name}.{field_name}"
+        for type_name, type_ in SCHEMA.type_map.items()
+        if isinstance(type_, GraphQLObjectType) and not type_name.startswith("__")
+        for field_name, field in type_.fields.items()
+        if field.args
+        and field.deprecation_reason is None
+        and is_non_null_type(field.type) == non_null
+    }
+
+
+def test_every_field_that_takes_arguments_is_nullable() -> None:
+    assert _fields_with_arguments(non_null=True) == set()
+
+
+def test_every_field_that_takes_paging_or_keys_is_tried() -> None:
+    """Each nullable field whose arguments the server can refuse at run time (paging,
+    cursors, keys, levels) is in REFUSALS; those left out take only enums (adoption's
+    interval and threshold), which validation checks, or are lookups whose unknown key is
+    a null answer (`node`, `entity`...: "Missing things")."""
+    lookups = {
+        "Query.node",
+        "Query.method",
+        "Query.model",
+        "Query.entity",
+        "Query.entities",
+        "Query.release",
+        "Node.adoption",
+        "Method.adoption",
+    }
+    tried = {field for field, *_ in REFUSALS}
+    nullable = _fields_with_arguments(non_null=False)
+    assert lookups <= nullable
+    assert nullable - lookups == tried
+
+
+def _at(data: Any, path: list[Any]) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+@pytest.mark.parametrize(
+    ("field", "document", "null_at", "sibling_at", "code"),
+    REFUSALS,
+    ids=[field for field, *_ in REFUSALS],
+)
+def test_a_refused_argument_nulls_its_field_alone(
+    tiny: Api, field: str, document: str, null_at: list[Any], sibling_at: list[Any], code: str
+) -> None:
+    body = tiny.post(document)
+    (error,) = body["errors"]
+    assert error["path"] == null_at, error
+    assert error["extensions"]["code"] == code, error
+    assert _at(body["data"], null_at) is None
+    assert _at(body["data"], sibling_at) is not None, body["data"]
