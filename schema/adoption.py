@@ -11,19 +11,22 @@ from schema.context import Info
 from schema.cost_meter import MeteredList
 from schema.dataloaders import Batched, Loaders
 from schema.enums import Interval, Strength, max_rank
+from schema.errors import BadUserInputError
 from store import adoption
 
 MonthsLoader = Batched[tuple[int, int], list[tuple[int, int, int]]]
 
 
 @strawberry.type(
-    description="One period of an adoption series. Only models with a release date count."
+    description="One period of an adoption series. Only models with a release date count: "
+    "`undatedModels` beside the series counts the others."
 )
 class AdoptionPoint:
     period: str = strawberry.field(
         description="The period's name: `2025-07` (MONTH), `2025-Q3` (QUARTER), `2025` (YEAR)."
     )
     start: date = strawberry.field(description="The period's first day.")
+    end: date = strawberry.field(description="The period's last day.")
     models: int = strawberry.field(
         description="Models released in the period that treat the method (for a node: a "
         "method of its branch) at `minStrength` or stronger. The models themselves, for a "
@@ -62,8 +65,23 @@ _SERIES_DESCRIPTION = (
     "`minStrength` or stronger, "
     "their running total, and the methods first treated (at that strength) then. Periods "
     "run without gaps (an empty period is zeros) from the first with such a model to the "
-    "last; empty when there is none. Models without a release date are not counted."
+    "last; empty when there is none. `from` and `to` keep the periods that overlap them "
+    "(`cumulativeModels` still counts from the first period). Models without a release "
+    "date are in no period: `undatedModels` counts them."
 )
+
+FromArgument = Annotated[
+    date | None,
+    strawberry.argument(
+        name="from", description="Only the periods that end on or after this day (null: all)."
+    ),
+]
+ToArgument = Annotated[
+    date | None,
+    strawberry.argument(
+        name="to", description="Only the periods that start on or before this day (null: all)."
+    ),
+]
 
 
 def adoption_field(what: str, loader_of: Callable[[Loaders], MonthsLoader], note: str = "") -> Any:
@@ -75,9 +93,16 @@ def adoption_field(what: str, loader_of: Callable[[Loaders], MonthsLoader], note
         info: Info,
         interval: IntervalArgument = Interval.QUARTER,
         min_strength: MinStrengthArgument = Strength.MENTIONED,
+        from_: FromArgument = None,
+        to: ToArgument = None,
     ) -> list[AdoptionPoint] | Awaitable[list[AdoptionPoint]]:
+        if from_ is not None and to is not None and to < from_:
+            raise BadUserInputError(
+                f"`to` ({to.isoformat()}) is before `from` ({from_.isoformat()}); "
+                "give the earlier day as `from`"
+            )
         loader = loader_of(info.context.loaders)
-        return _series(loader, root.row_id(), interval, min_strength)
+        return _series(loader, root.row_id(), interval, min_strength, (from_, to))
 
     return strawberry.field(
         resolver=resolve,
@@ -92,21 +117,49 @@ def _series(
     subject_id: int,
     interval: Interval | None,
     min_strength: Strength | None,
+    span: tuple[date | None, date | None] = (None, None),
 ) -> list[AdoptionPoint] | Awaitable[list[AdoptionPoint]]:
     """The series of a node or method from ``loader`` (one statement for every series of
     the request at the same threshold, whatever the data's size)."""
     length = _INTERVALS[interval or Interval.QUARTER]
+
+    earliest, latest = span
 
     def build(months: list[tuple[int, int, int]]) -> list[AdoptionPoint]:
         return [
             AdoptionPoint(
                 period=period,
                 start=start,
+                end=end,
                 models=models,
                 cumulative_models=cumulative,
                 new_methods=new,
             )
-            for period, start, models, cumulative, new in adoption.series(months, length)
+            for period, start, end, models, cumulative, new in adoption.series(months, length)
+            if (earliest is None or end >= earliest) and (latest is None or start <= latest)
         ]
 
     return loader.now_or_later((subject_id, max_rank(min_strength)), build)
+
+
+UndatedLoader = Batched[tuple[int, int], tuple[tuple[int, int], int] | None]
+
+
+def undated_field(what: str, loader_of: Callable[[Loaders], UndatedLoader]) -> Any:
+    """Declare ``undated_models: int | None = undated_field(...)`` beside `adoption_field`:
+    the models that treat ``what`` at the threshold but have no release date."""
+
+    def resolve(
+        root: Any, info: Info, min_strength: MinStrengthArgument = Strength.MENTIONED
+    ) -> int | Awaitable[int]:
+        loader = loader_of(info.context.loaders)
+        return loader.now_or_later(
+            (root.row_id(), max_rank(min_strength)), lambda found: found[1] if found else 0
+        )
+
+    return strawberry.field(
+        resolver=resolve,
+        description=f"Models without a release date that treat {what} at `minStrength` or "
+        "stronger: `adoption` has no period for them, so they are counted here.",
+        graphql_type=int | None,
+    )

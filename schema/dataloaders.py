@@ -211,6 +211,24 @@ class Loaders:
 
         return Batched(many_each(fetch, lambda row: row[0], lambda row: row[1]))
 
+    @cached_property
+    def undated_by_node(self) -> Batched[tuple[int, int], tuple[tuple[int, int], int] | None]:
+        """(node id, threshold) to its (key, models without a release date), None for none."""
+
+        async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+            return await adoption.undated_counts(self.reader, adoption.NODE_UNDATED, keys)
+
+        return Batched(one_each(fetch, lambda row: row[0]))
+
+    @cached_property
+    def undated_by_method(self) -> Batched[tuple[int, int], tuple[tuple[int, int], int] | None]:
+        """(method id, threshold) to its (key, models without a release date), None for none."""
+
+        async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+            return await adoption.undated_counts(self.reader, adoption.METHOD_UNDATED, keys)
+
+        return Batched(one_each(fetch, lambda row: row[0]))
+
     def _models_by(self, column: str) -> Batched[Any, ModelRow | None]:
         async def fetch(keys: list[Any]) -> list[ModelRow]:
             return await models.models_where(self.reader, column=column, values=keys)

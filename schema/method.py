@@ -6,7 +6,7 @@ from typing import Annotated
 import strawberry
 
 from schema import refs
-from schema.adoption import AdoptionPoint, adoption_field
+from schema.adoption import AdoptionPoint, adoption_field, undated_field
 from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.cost_meter import MeteredList, affords
@@ -143,6 +143,7 @@ class Method(Slugged, FirstSeen):
         lambda loaders: loaders.adoption_by_method,
         " `newMethods` is 1 in the first period, 0 after it.",
     )
+    undated_models: int | None = undated_field("it", lambda loaders: loaders.undated_by_method)
 
     @strawberry.field(
         description="The earliest-released model that treats the method (at any strength), "

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 import strawberry
 
 from schema import refs
-from schema.adoption import AdoptionPoint, adoption_field
+from schema.adoption import AdoptionPoint, adoption_field, undated_field
 from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.cost_meter import MeteredList, affords
@@ -220,6 +220,10 @@ class Node(Slugged, FirstSeen):
     adoption: list[AdoptionPoint] = adoption_field(
         "a method of the branch",
         lambda loaders: loaders.adoption_by_node,
+    )
+    undated_models: int | None = undated_field(
+        "a method of the branch",
+        lambda loaders: loaders.undated_by_node,
     )
 
     @strawberry.field(description="The methods filed here (HERE) or in the branch (BRANCH).")

@@ -8,6 +8,7 @@ every figure recomputed from scratch on each call.
 
 from __future__ import annotations
 
+import calendar
 import json
 from dataclasses import dataclass
 from datetime import date
@@ -398,11 +399,12 @@ class Reference:
         total, key, last = 0, min(models_per), max(models_per)
         while key <= last:
             total += models_per.get(key, 0)
-            label, start = _period_label(key, interval)
+            label, start, end = _period_label(key, interval)
             points.append(
                 {
                     "period": label,
                     "start": start,
+                    "end": end,
                     "models": models_per.get(key, 0),
                     "cumulativeModels": total,
                     "newMethods": new_per.get(key, 0),
@@ -410,6 +412,21 @@ class Reference:
             )
             key = _next_period(key, interval)
         return points
+
+    def undated_models(
+        self, min_strength: str, *, node: str | None = None, method: str | None = None
+    ) -> int:
+        """Models without a release date that treat a method of the node's branch (or the
+        one method) at the strength or stronger: those no adoption period counts."""
+        methods = self._branch_methods(node) if node is not None else {str(method)}
+        weakest = STRENGTHS.index(min_strength)
+        return len(
+            {
+                model
+                for (model, m), rank in self._treatment.items()
+                if m in methods and rank <= weakest and self._models[model].release_date is None
+            }
+        )
 
     def first_treated_by(self, method_slug: str) -> str | None:
         """The slug of the earliest-released model treating the method (any strength), equal
@@ -442,13 +459,20 @@ def _next_period(key: tuple[int, int], interval: str) -> tuple[int, int]:
     return (year + 1, 1) if part == parts else (year, part + 1)
 
 
-def _period_label(key: tuple[int, int], interval: str) -> tuple[str, str]:
+def _period_label(key: tuple[int, int], interval: str) -> tuple[str, str, str]:
+    """A period's name, first day and last day (ISO)."""
     year, part = key
     if interval == "MONTH":
-        return f"{year:04d}-{part:02d}", date(year, part, 1).isoformat()
-    if interval == "QUARTER":
-        return f"{year:04d}-Q{part}", date(year, 3 * part - 2, 1).isoformat()
-    return f"{year:04d}", date(year, 1, 1).isoformat()
+        first, last = part, part
+        name = f"{year:04d}-{part:02d}"
+    elif interval == "QUARTER":
+        first, last = 3 * part - 2, 3 * part
+        name = f"{year:04d}-Q{part}"
+    else:
+        first, last = 1, 12
+        name = f"{year:04d}"
+    end = date(year, last, calendar.monthrange(year, last)[1])
+    return name, date(year, first, 1).isoformat(), end.isoformat()
 
 
 def _by_name_then_slug(

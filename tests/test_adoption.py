@@ -2,6 +2,7 @@
 `Method.firstTreatedBy`, by hand on a small dataset and against the independent reference
 (tests/reference.py) on the fixtures, PwC and GO, each interval and each strength."""
 
+import calendar
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from conftest import DATASETS, Api
 from reference import STRENGTHS, Reference
 
 INTERVALS = ("MONTH", "QUARTER", "YEAR")
-POINT = "period start models cumulativeModels newMethods"
+POINT = "period start end models cumulativeModels newMethods"
 NODE_SERIES = f"""query ($slug: String!, $interval: Interval, $min: Strength) {{
   node(slug: $slug) {{ adoption(interval: $interval, minStrength: $min) {{ {POINT} }} }}
 }}"""
@@ -60,10 +61,19 @@ def _first_treated(api: Api) -> dict[str, str | None]:
         after = page["pageInfo"]["endCursor"]
 
 
+def _last_day(period: str) -> str:
+    """A period's last day, worked out from its name by hand: `2024` ends on 31 December,
+    `2024-Q1` with March, `2024-02` on the 29th (a leap year)."""
+    year, _, part = period.partition("-")
+    last_month = 12 if not part else 3 * int(part[1]) if part.startswith("Q") else int(part)
+    return f"{year}-{last_month:02d}-{calendar.monthrange(int(year), last_month)[1]:02d}"
+
+
 def _point(period: str, start: str, models: int, total: int, new: int) -> dict[str, Any]:
     return {
         "period": period,
         "start": start,
+        "end": _last_day(period),
         "models": models,
         "cumulativeModels": total,
         "newMethods": new,
@@ -120,6 +130,67 @@ def test_min_strength_and_interval_change_the_series(
     assert _node_series(api, "leaf", "YEAR", "CORE") == []
 
 
+UNDATED = """query ($node: String!, $method: String!, $min: Strength) {
+  node(slug: $node) { undatedModels(minStrength: $min) }
+  method(slug: $method) { undatedModels(minStrength: $min) }
+}"""
+
+
+def _undated(api: Api, node: str, method: str, strength: str | None) -> tuple[int, int]:
+    variables = {"node": node, "method": method, "min": strength}
+    data = api.query(UNDATED, variables)
+    return data["node"]["undatedModels"], data["method"]["undatedModels"]
+
+
+def test_undated_models_are_counted_beside_the_series(
+    api_for: Callable[[str, str], Api], backend: str, hand_folder: Path
+) -> None:
+    """Undated (core on m-alpha, at leaf) and aardvark (used on m-delta at side, mentioned
+    on m-other at other) are in no period; `undatedModels` counts them."""
+    api = api_for(backend, str(hand_folder))
+    assert _undated(api, "root", "m-alpha", None) == (2, 1)
+    assert _undated(api, "root", "m-delta", "USED") == (2, 1)
+    assert _undated(api, "root", "m-delta", "CORE") == (1, 0)
+    assert _undated(api, "other", "m-other", "MENTIONED") == (1, 1)
+    assert _undated(api, "other", "m-other", "USED") == (0, 0)
+    assert _undated(api, "leaf", "m-lonely", None) == (1, 0)
+    # The series' total and the undated models add up to every model treating the branch.
+    for strength in STRENGTHS:
+        series = _node_series(api, "root", "YEAR", strength)
+        total = api.query(
+            'query ($min: Strength) { node(slug: "root") { byModel(minStrength: $min) '
+            "{ totalCount } } }",
+            {"min": strength},
+        )["node"]["byModel"]["totalCount"]
+        dated = series[-1]["cumulativeModels"] if series else 0
+        assert dated + _undated(api, "root", "m-alpha", strength)[0] == total, strength
+
+
+def test_from_and_to_keep_the_periods_that_overlap_them(
+    api_for: Callable[[str, str], Api], backend: str, hand_folder: Path
+) -> None:
+    api = api_for(backend, str(hand_folder))
+    document = """query ($from: Date, $to: Date) {
+      node(slug: "root") {
+        adoption(interval: YEAR, from: $from, to: $to) { period cumulativeModels }
+      }
+    }"""
+
+    def periods(since: str | None, until: str | None) -> list[tuple[str, int]]:
+        series = api.query(document, {"from": since, "to": until})["node"]["adoption"]
+        return [(point["period"], point["cumulativeModels"]) for point in series]
+
+    assert periods(None, None) == [("2020", 1), ("2021", 1), ("2022", 1), ("2023", 1), ("2024", 4)]
+    # Mid-year days keep their whole years; the running total still counts from 2020.
+    assert periods("2022-06-30", "2023-02-01") == [("2022", 1), ("2023", 1)]
+    assert periods("2024-12-31", None) == [("2024", 4)]
+    assert periods(None, "2020-01-01") == [("2020", 1)]
+    assert periods("2025-01-01", None) == []
+    errors = api.errors(document, {"from": "2024-01-01", "to": "2023-01-01"})
+    assert [error["extensions"]["code"] for error in errors] == ["BAD_USER_INPUT"]
+    assert "`to` (2023-01-01) is before `from` (2024-01-01)" in errors[0]["message"]
+
+
 def test_first_treated_by_is_the_earliest_dated_model(
     api_for: Callable[[str, str], Api], backend: str, hand_folder: Path
 ) -> None:
@@ -161,6 +232,14 @@ def test_series_match_the_reference(
                 expected = ref.adoption(interval, strength, method=slug)
                 actual = _method_series(api, slug, interval, strength)
                 assert actual == expected, (dataset, slug, interval, strength)
+    for strength in STRENGTHS:
+        for node, method in zip(nodes, methods * len(nodes), strict=False):
+            expected_undated = (
+                ref.undated_models(strength, node=node),
+                ref.undated_models(strength, method=method),
+            )
+            actual_undated = _undated(api, node, method, strength)
+            assert actual_undated == expected_undated, (dataset, node, method, strength)
     assert any(_node_series(api, slug, "MONTH", "MENTIONED") for slug in nodes)
 
 

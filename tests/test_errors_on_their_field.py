@@ -125,6 +125,17 @@ REFUSALS: list[tuple[str, str, list[Any], list[Any], str]] = [
         ["model", "name"],
         "BAD_USER_INPUT",
     ),
+    *[
+        (
+            f"{type_name}.adoption",
+            f'{{ {type_name.lower()}(slug: "{slug}") {{ name'
+            ' adoption(from: "2025-01-01", to: "2024-01-01") { period } } }',
+            [type_name.lower(), "adoption"],
+            [type_name.lower(), "name"],
+            "BAD_USER_INPUT",
+        )
+        for type_name, slug in (("Node", "alpha"), ("Method", "m-bravo"))
+    ],
     _row_refused(
         "MethodTreatment",
         'method(slug: "m-bravo")',
@@ -156,23 +167,23 @@ def test_every_field_that_takes_arguments_is_nullable() -> None:
 
 def test_every_field_that_takes_paging_or_keys_is_tried() -> None:
     """Each nullable field whose arguments the server can refuse at run time (paging,
-    cursors, keys, levels) is in REFUSALS; those left out take only enums (adoption's
-    interval and threshold), which validation checks, or are lookups whose unknown key is
-    a null answer (`node`, `entity`...: "Missing things")."""
-    lookups = {
+    cursors, keys, levels, date ranges) is in REFUSALS; those left out take only an enum
+    (`undatedModels`' threshold), which validation checks, or are lookups whose unknown key
+    is a null answer (`node`, `entity`...: "Missing things")."""
+    never_refused = {
         "Query.node",
         "Query.method",
         "Query.model",
         "Query.entity",
         "Query.entities",
         "Query.release",
-        "Node.adoption",
-        "Method.adoption",
+        "Node.undatedModels",
+        "Method.undatedModels",
     }
     tried = {field for field, *_ in REFUSALS}
     nullable = _fields_with_arguments(non_null=False)
-    assert lookups <= nullable
-    assert nullable - lookups == tried
+    assert never_refused <= nullable
+    assert nullable - never_refused == tried
 
 
 def _at(data: Any, path: list[Any]) -> Any:
