@@ -19,6 +19,12 @@
 //   node browser-test.mjs BASE_URL hostile ARTIFACTS_DIR
 //     names made of markup and script (tests/test_browser.py's dataset) show as text; the
 //     server keeps no persisted query, so each page falls back to POSTing its document.
+//   node browser-test.mjs BASE_URL method-paging METHOD MODEL ARTIFACTS_DIR
+//     the fixtures and more models (tests/test_browser.py's): METHOD's page lists its models
+//     25 a page ("26–50 of 60 models"), by its next and previous links, at 50 a page by its
+//     size link, each page the API's, each URL (position, cursor, size) surviving a reload
+//     and back; a row says how many more pieces of evidence it has; MODEL's page pages its
+//     methods the same way. The positions shown are printed in the summary.
 //
 // Screenshots of each page go to ARTIFACTS_DIR; the last line printed is a JSON summary.
 import { readFile } from "node:fs/promises";
@@ -30,8 +36,10 @@ import { chromium } from "playwright-core";
 import { localChromium } from "../tests/local_chromium.mjs";
 
 const [base, mode, ...rest] = process.argv.slice(2);
-if (!["fixtures", "hostile", "changes", "paging"].includes(mode) || !base) {
-  console.error("usage: node browser-test.mjs BASE fixtures SEED.txt DIR | BASE hostile|changes|paging DIR");
+if (!["fixtures", "hostile", "changes", "paging", "method-paging"].includes(mode) || !base) {
+  console.error(
+    "usage: node browser-test.mjs BASE fixtures SEED.txt DIR | BASE hostile|changes|paging DIR | BASE method-paging METHOD MODEL DIR",
+  );
   process.exit(2);
 }
 const summary = { mode, screenshots: [], axe: {}, checks: [] };
@@ -273,13 +281,19 @@ async function fixtures(seedFile) {
   await open("/nodes/architecture");
   const rowsOf = () => page.locator(".by-model tbody tr").count();
   if ((await rowsOf()) !== 25) fail(`the first page of architecture has ${await rowsOf()} rows`);
-  await page.getByRole("link", { name: "Next 25 models" }).click();
-  await page.waitForURL(/\/nodes\/architecture\?after=/);
-  await page.getByRole("link", { name: "First page" }).waitFor();
+  if ((await position()) !== "1–25 of 27 models") fail(`the first page of architecture says ${await position()}`);
+  await page.getByRole("link", { name: "Next 2 models" }).click();
+  await page.waitForURL(/\/nodes\/architecture\?after=[^&]+&from=26#by-model$/);
+  await page.getByRole("link", { name: "Previous 25 models" }).waitFor();
   if ((await rowsOf()) !== 2) fail(`the second page of architecture has ${await rowsOf()} rows`);
+  if ((await position()) !== "26–27 of 27 models") fail(`the second page of architecture says ${await position()}`);
   await page.reload();
-  await page.getByRole("link", { name: "First page" }).waitFor();
+  await page.getByRole("link", { name: "Previous 25 models" }).waitFor();
   if ((await rowsOf()) !== 2) fail("the second page is lost on reload");
+  await page.getByRole("link", { name: "Previous 25 models" }).click();
+  await page.waitForURL(`${base}/nodes/architecture#by-model`);
+  await page.getByRole("link", { name: "Next 2 models" }).waitFor();
+  if ((await rowsOf()) !== 25) fail(`back on the first page, architecture has ${await rowsOf()} rows`);
   clean("navigation");
   step("links, back, forward and reload keep each page; the By-model order and page are in the URL");
 
@@ -466,6 +480,152 @@ async function paging() {
   clean("paging");
 }
 
+/** The open page's pager: where its page is ("26–50 of 60 models"). */
+async function position() {
+  return (await page.locator("nav.pager .position").innerText()).trim();
+}
+
+/** The API's whole list of ``field`` (a query's connection, at most 100 items), each item's
+ * ``name`` (a function of the item). */
+async function apiList(field, name) {
+  const response = await fetch(`${base}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: `{ ${field} }` }),
+  });
+  const { data, errors } = await response.json();
+  if (errors) fail(`the API refused ${field}: ${JSON.stringify(errors)}`);
+  return Object.values(data)[0].list.nodes.map(name);
+}
+
+/** Follows the link named ``name`` (in place) and waits for the page it leads to. */
+async function follow(name) {
+  const before = page.url();
+  await page.getByRole("link", { name, exact: true }).click();
+  await page.waitForURL((url) => url.href !== before);
+  await settled();
+  return new URL(page.url());
+}
+
+/** Checks the open paged list: its position, its rows (the API's, ``from`` on), the URL's
+ * query (``want``: each parameter's value, or true for any, or null for none), and that the
+ * page opened at the list's heading ``anchor``. */
+async function checkPage(where, { rows, expected, from, size, text, want, anchor }) {
+  const shown = await rows();
+  const wanted = expected.slice(from - 1, from - 1 + size);
+  if (JSON.stringify(shown) !== JSON.stringify(wanted)) {
+    fail(`${where}: the rows ${JSON.stringify(shown)} are not the API's ${from}.. ${JSON.stringify(wanted)}`);
+  }
+  if ((await position()) !== text) fail(`${where}: the pager says ${JSON.stringify(await position())}, not ${JSON.stringify(text)}`);
+  const url = new URL(page.url());
+  for (const [key, value] of Object.entries(want)) {
+    const got = url.searchParams.get(key);
+    if (value === null ? got !== null : value === true ? !got : got !== value) {
+      fail(`${where}: the URL ${url.href} has ${key}=${got}, not ${value}`);
+    }
+  }
+  if (anchor && url.hash === `#${anchor}`) {
+    const top = await page.locator(`#${anchor}`).evaluate((heading) => heading.getBoundingClientRect().top);
+    if (top < -2 || top > 200) fail(`${where}: the list's heading is ${top} px from the top, not in view`);
+  }
+  summary.positions.push(text);
+}
+
+/** The fixtures and more models (tests/test_browser.py): ``method``'s page of models and
+ * ``model``'s page of methods, page by page. */
+async function methodPaging(method, model) {
+  summary.positions = [];
+  const models = await apiList(
+    `method(slug: "${method}") { list: treatmentsConnection(first: 100) { nodes { model { name } } } }`,
+    (item) => item.model.name,
+  );
+  const total = models.length;
+  if (total <= 50 || total > 75) fail(`${method} has ${total} models: the test wants 51 to 75`);
+  const rows = () => page.locator("section:has(> #treatments) tbody th").evaluateAll((cells) => cells.map((cell) => cell.querySelector("a").textContent));
+  const list = { rows, expected: models, anchor: "treatments" };
+  const methodUrl = `/methods/${method}`;
+
+  await pageType("method-first-page", methodUrl, "");
+  await checkPage("the first page", { ...list, from: 1, size: 25, text: `1–25 of ${total} models`, want: { after: null, before: null, from: null, size: null } });
+  if (await page.getByRole("link", { name: /^Previous/ }).count()) fail("the first page links to a previous page");
+  await follow("Next 25 models");
+  await checkPage("the second page", { ...list, from: 26, size: 25, text: `26–50 of ${total} models`, want: { after: true, from: "26", size: null } });
+  await checkAxe("method-second-page");
+  await page.reload();
+  await settled();
+  await checkPage("the second page, reloaded", { ...list, from: 26, size: 25, text: `26–50 of ${total} models`, want: { after: true, from: "26" } });
+  const rest = total - 50;
+  await follow(`Next ${rest} models`);
+  await checkPage("the last page", { ...list, from: 51, size: 25, text: `51–${total} of ${total} models`, want: { after: true, from: "51" } });
+  if (await page.getByRole("link", { name: /^Next/ }).count()) fail("the last page links to a next page");
+  await shot("method-last-page");
+  // Back a page: from the last page's first item (`before`), with `last`.
+  await follow("Previous 25 models");
+  await checkPage("the second page, paged back", { ...list, from: 26, size: 25, text: `26–50 of ${total} models`, want: { before: true, after: null, from: "26" } });
+  await page.reload();
+  await settled();
+  await checkPage("the second page paged back, reloaded", { ...list, from: 26, size: 25, text: `26–50 of ${total} models`, want: { before: true, from: "26" } });
+  await follow("Previous 25 models");
+  await checkPage("the first page again", { ...list, from: 1, size: 25, text: `1–25 of ${total} models`, want: { after: null, before: null, from: null } });
+  await page.goBack();
+  await settled();
+  await checkPage("back", { ...list, from: 26, size: 25, text: `26–50 of ${total} models`, want: { before: true, from: "26" } });
+  step(`${method}: 25 a page, "1–25", "26–50", "51–${total} of ${total} models" by Next and Previous, each the API's rows; reload and back keep each`);
+
+  // 50 a page: the size goes into the URL and stays with the next page.
+  await open(methodUrl);
+  await follow("50 models a page");
+  await checkPage("50 a page", { ...list, from: 1, size: 50, text: `1–50 of ${total} models`, want: { size: "50", after: null } });
+  if ((await page.locator("nav.pager strong[aria-current]").innerText()) !== "50") fail("the page size shown is not 50");
+  await page.reload();
+  await settled();
+  await checkPage("50 a page, reloaded", { ...list, from: 1, size: 50, text: `1–50 of ${total} models`, want: { size: "50" } });
+  await follow(`Next ${rest} models`);
+  await checkPage("50 a page, the second", { ...list, from: 51, size: 50, text: `51–${total} of ${total} models`, want: { size: "50", after: true, from: "51" } });
+  // Back to 25 a page from there: the page keeps its first item.
+  await follow("25 models a page");
+  await checkPage("25 a page from item 51", { ...list, from: 51, size: 25, text: `51–${total} of ${total} models`, want: { size: null, after: true, from: "51" } });
+  await checkWidths("method-paged");
+  step(`${method}: "50 models a page" puts size=50 in the URL, kept by reload and by the next page; back at 25 the page keeps its first item`);
+
+  // Each row shows its first 3 pieces of evidence and says how many more it has.
+  await open(methodUrl);
+  const evidence = await page.locator("section:has(> #treatments) tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [tr.querySelectorAll("figure.quote").length, tr.querySelector("p.more")?.textContent ?? ""]),
+  );
+  const counts = await apiList(
+    `method(slug: "${method}") { list: treatmentsConnection(first: 25) { nodes { evidenceConnection { totalCount } } } }`,
+    (item) => item.evidenceConnection.totalCount,
+  );
+  const wantedEvidence = counts.map((count) => [
+    Math.min(count, 3),
+    count > 4 ? `${count - 3} more pieces of evidence` : count === 4 ? "1 more piece of evidence" : "",
+  ]);
+  if (JSON.stringify(evidence) !== JSON.stringify(wantedEvidence)) fail(`the rows' evidence ${JSON.stringify(evidence)}, not ${JSON.stringify(wantedEvidence)}`);
+  if (!evidence.some(([, more]) => more)) fail("no row has more evidence than it shows");
+  step(`${method}: each row shows its first 3 pieces of evidence and "N more pieces of evidence"`);
+
+  // The model page pages its methods the same way.
+  const methods = await apiList(
+    `model(slug: "${model}") { list: treatments(first: 100) { nodes { method { name } } } }`,
+    (item) => item.method.name,
+  );
+  if (methods.length <= 25 || methods.length > 50) fail(`${model} has ${methods.length} methods: the test wants 26 to 50`);
+  const methodRows = () => page.locator("section:has(> #methods) .evidence-list > li > p:first-child > a:first-child").evaluateAll((links) => links.map((link) => link.textContent));
+  const modelList = { rows: methodRows, expected: methods, anchor: "methods" };
+  await pageType("model-first-page", `/models/${model}`, "");
+  await checkPage("the model's first page", { ...modelList, from: 1, size: 25, text: `1–25 of ${methods.length} methods`, want: { after: null } });
+  await follow(`Next ${methods.length - 25} methods`);
+  await checkPage("the model's second page", { ...modelList, from: 26, size: 25, text: `26–${methods.length} of ${methods.length} methods`, want: { after: true, from: "26" } });
+  await page.reload();
+  await settled();
+  await checkPage("the model's second page, reloaded", { ...modelList, from: 26, size: 25, text: `26–${methods.length} of ${methods.length} methods`, want: { after: true, from: "26" } });
+  await follow("Previous 25 methods");
+  await checkPage("the model's first page again", { ...modelList, from: 1, size: 25, text: `1–25 of ${methods.length} methods`, want: { after: null, before: null } });
+  step(`${model}: its ${methods.length} methods 25 a page, by Next and Previous, each the API's`);
+  clean("method paging");
+}
+
 async function hostile() {
   const marks = ["<script>window.__pwned = 1</script>", '<img src=x onerror="window.__pwned = 2">', "<b>bold</b>"];
   const visits = [
@@ -503,6 +663,7 @@ try {
   if (mode === "fixtures") await fixtures(rest[0]);
   else if (mode === "changes") await changes();
   else if (mode === "paging") await paging();
+  else if (mode === "method-paging") await methodPaging(rest[0], rest[1]);
   else await hostile();
   if (blocked.length) fail(`requests beyond this machine were made: ${blocked}`);
 } catch (error) {

@@ -8,11 +8,22 @@ from api.operations import operation
 NODE_PAGE = operation("NodePage")
 
 
+def _more(count: int) -> str:
+    """A row's methods past its first ones, as the browser says it (none on the seed page)."""
+    if count <= 0:
+        return ""
+    return f"{count} more method" if count == 1 else f"{count} more methods"
+
+
 def render(node: dict[str, Any]) -> str:
     counts = node["counts"]
     rows = [
         f"{row['model']['name']} {row['strongest'].lower()}\t"
-        + "".join(f"{m['method']['name']} {m['strength'].lower()}" for m in row["methods"])
+        + "".join(
+            f"{m['method']['name']} {m['strength'].lower()}"
+            for m in row["methodsConnection"]["nodes"]
+        )
+        + _more(row["methodCount"] - len(row["methodsConnection"]["nodes"]))
         + "\u2014"
         for row in node["byModel"]["nodes"]
     ]

@@ -2,8 +2,9 @@
 policy of only the server's own script and style sheet, its assets cached for good under
 hashed names, its bundle's size, and the pages themselves in headless Chromium on SQLite and
 PostgreSQL (browser/browser-test.mjs): the seed node's text is the seed page's, every page
-type loads without console errors and passes axe-core, search works from the keyboard, and
-markup in the data shows as text. Screenshots of each page are kept in the test's tmp_path."""
+type loads without console errors and passes axe-core, search works from the keyboard,
+markup in the data shows as text, and the method and model pages page their lists.
+Screenshots of each page are kept in the test's tmp_path."""
 
 import gzip
 import json
@@ -352,6 +353,78 @@ def test_the_changes_page_lists_page_by_page_in_headless_chromium(
         assert all(len(page) == 50 for page in pages[:-1]), (kind, [len(p) for p in pages])
         assert 0 < len(pages[-1]) <= 50 or not expected[kind], kind
     assert summary["newest"] == 3
+
+
+EN_DASH = "\u2013"  # between the pager's positions: "26-50 of 60 models" with it
+PAGED_METHOD = "sparse-mixture-of-experts"  # 10 models in the fixtures, 60 with these
+PAGED_MODEL = "paging-model-01"
+
+
+def _more_models(folder: Path) -> Path:
+    """The fixtures and 50 more models that treat PAGED_METHOD (mentioned, so they follow
+    the fixtures' own): its page has 60 models, three pages at 25 a page. The first of them
+    has 5 pieces of evidence of it (3 shown, "2 more") and treats 30 other methods: its
+    page has 31 methods, two pages."""
+    shutil.copytree(DEFAULT_FIXTURES_DIR, folder)
+    methods = [
+        json.loads(line)["slug"]
+        for line in (folder / "methods.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    others = [slug for slug in methods if slug != PAGED_METHOD][:30]
+    models, evidence = [], []
+    for number in range(1, 51):
+        slug = f"paging-model-{number:02}"
+        models.append({"slug": slug, "name": f"Paging Model {number:02}", "release_date": None})
+        pieces = 5 if slug == PAGED_MODEL else 1
+        for piece in range(pieces):
+            evidence.append(
+                {
+                    "model": slug,
+                    "method": PAGED_METHOD,
+                    "strength": "mentioned",
+                    "source": None,
+                    "quote": f"Quote {piece + 1} of {slug}.",
+                    "locator": f"§{piece + 1}",
+                }
+            )
+    for method in others:
+        evidence.append({"model": PAGED_MODEL, "method": method, "strength": "mentioned"})
+    for name, records in (("models", models), ("evidence", evidence)):
+        with (folder / f"{name}.jsonl").open("a", encoding="utf-8") as lines:
+            lines.writelines(json.dumps(record) + "\n" for record in records)
+    return folder
+
+
+@chromium
+def test_the_method_page_pages_in_headless_chromium(
+    backend: str, new_database: Callable[[str, str], str], tmp_path: Path
+) -> None:
+    """A method with 60 models: its page lists them 25 a page by cursor, says where it is
+    ("26-50 of 60 models", with an en dash), pages by its next and previous links and at
+    50 a page by its size link, every page the API's rows and its URL a page of its own
+    (reload, back); a model with 31 methods pages the same way (browser/browser-test.mjs,
+    method-paging)."""
+    url = new_database(backend, "method_paging")
+    load_directory(_more_models(tmp_path / "more"), url)
+    summary = _drive(
+        "method-paging", url, PAGED_METHOD, PAGED_MODEL, artifacts=tmp_path / "screenshots"
+    )
+    shown = [position.replace(EN_DASH, "-") for position in summary["positions"]]
+    assert shown[:4] == [
+        "1-25 of 60 models",
+        "26-50 of 60 models",
+        "26-50 of 60 models",
+        "51-60 of 60 models",
+    ]
+    assert "1-50 of 60 models" in shown
+    assert shown[-4:] == [
+        "1-25 of 31 methods",
+        "26-31 of 31 methods",
+        "26-31 of 31 methods",
+        "1-25 of 31 methods",
+    ]
+    assert all(EN_DASH in position for position in summary["positions"])
 
 
 @chromium

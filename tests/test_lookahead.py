@@ -102,14 +102,20 @@ fragment Rows on ModelTreatmentConnection {
   nodes { ...Id model { ...Id name } strongest ...Methods }
 }
 fragment Methods on ModelTreatment {
-  ... { methodCount methods { ...Id method { id name } strength } }
+  ... { methodCount methodsConnection(first: 20) { nodes { ...Id method { id name } strength } } }
 }
 """
+ROW_METHODS = "methods { id method { id name } strength }"
 
 
 def test_answers_are_the_same_inline_or_through_fragments(api: Api) -> None:
     variables = {"path": "optimization/training-parallelism"}
     assert api.query(SEED_PAGE_THROUGH_FRAGMENTS, variables) == api.query(NODE_PAGE, variables)
+    # The rows' deprecated plain list, read ahead the same through a fragment.
+    through_rows = api.query(
+        BY_MODEL % "...M" + f" fragment M on ModelTreatment {{ {ROW_METHODS} }}", variables
+    )
+    assert through_rows == api.query(BY_MODEL % ROW_METHODS, variables)
     inline = api.query(METHODS % "treatments { strength model { name } }")
     through = api.query(
         METHODS % "...T" + " fragment T on Method { treatments { strength model { name } } }"

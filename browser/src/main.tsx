@@ -20,11 +20,11 @@ function Page({ at }: { at: Route }) {
     case "home":
       return <HomePage />;
     case "node":
-      return <NodePage key={at.path} path={at.path} after={at.after} sort={at.sort} />;
+      return <NodePage key={at.path} path={at.path} place={at.place} sort={at.sort} />;
     case "model":
-      return <ModelPage key={at.slug} slug={at.slug} />;
+      return <ModelPage key={at.slug} slug={at.slug} place={at.place} />;
     case "method":
-      return <MethodPage key={at.slug} slug={at.slug} />;
+      return <MethodPage key={at.slug} slug={at.slug} place={at.place} />;
     case "search":
       return <SearchPage q={at.q} after={at.after} />;
     case "changes":

@@ -11,11 +11,54 @@ function releaseNumber(value: string | null): number | null {
   return value && /^\d+$/.test(value) ? Number(value) : null;
 }
 
+/** The page sizes a paged list offers; the first is the default. */
+export const PAGE_SIZES = [25, 50, 100] as const;
+
+/** Where a paged list is, from the URL: ``?after=`` (the cursor of the item before the page)
+ * or ``?before=`` (of the item after it), ``&from=`` the position of its first item (1 for
+ * the first page, which has no cursor; cursors are opaque, so the links that make them say
+ * where they lead) and ``&size=`` (25, the default, 50 or 100). */
+export type Place = { after: string | null; before: string | null; from: number; size: number };
+
+export function place(query: URLSearchParams): Place {
+  const size = PAGE_SIZES.find((allowed) => String(allowed) === query.get("size")) ?? PAGE_SIZES[0];
+  const after = query.get("after") || null;
+  const before = after ? null : query.get("before") || null;
+  const given = query.get("from");
+  // Without a position (a URL made by hand), the page next to the first; the pager corrects
+  // it at either end of the list.
+  const from = given && /^[1-9]\d{0,8}$/.test(given) ? Number(given) : size + 1;
+  return { after, before, from: after || before ? from : 1, size };
+}
+
+/** ``place`` in a URL's query (beside ``params``): the first page at 25 is no parameter. */
+export function placeQuery(at: Place, params = new URLSearchParams()): string {
+  if (at.after) params.set("after", at.after);
+  else if (at.before) params.set("before", at.before);
+  if (at.after || at.before) params.set("from", String(at.from));
+  if (at.size !== PAGE_SIZES[0]) params.set("size", String(at.size));
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+/** A list field's paging arguments for ``at``: forward with first/after, or back from a
+ * ``before`` cursor with last/before (`first` and `last` together are refused). */
+export function pageArguments(at: Place): {
+  first: number | null;
+  after: string | null;
+  last: number | null;
+  before: string | null;
+} {
+  return at.before
+    ? { first: null, after: null, last: at.size, before: at.before }
+    : { first: at.size, after: at.after, last: null, before: null };
+}
+
 export type Route =
   | { page: "home" }
-  | { page: "node"; path: string; after: string | null; sort: string | null }
-  | { page: "model"; slug: string }
-  | { page: "method"; slug: string }
+  | { page: "node"; path: string; place: Place; sort: string | null }
+  | { page: "model"; slug: string; place: Place }
+  | { page: "method"; slug: string; place: Place }
   | { page: "search"; q: string; after: string | null }
   | { page: "changes"; since: number | null; until: number | null; cursors: Cursors }
   | { page: "missing"; path: string };
@@ -46,9 +89,9 @@ export function route(url: URL): Route {
   const [, kind, ...rest] = path.split("/");
   const slug = decoded(rest.join("/").replace(/\/+$/, ""));
   if (slug) {
-    if (kind === "nodes") return { page: "node", path: slug, after: query.get("after"), sort: query.get("sort") };
-    if (kind === "models" && !slug.includes("/")) return { page: "model", slug };
-    if (kind === "methods" && !slug.includes("/")) return { page: "method", slug };
+    if (kind === "nodes") return { page: "node", path: slug, place: place(query), sort: query.get("sort") };
+    if (kind === "models" && !slug.includes("/")) return { page: "model", slug, place: place(query) };
+    if (kind === "methods" && !slug.includes("/")) return { page: "method", slug, place: place(query) };
   }
   return { page: "missing", path };
 }

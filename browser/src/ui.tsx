@@ -4,7 +4,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 
 import type { Strength } from "../../clients/typescript/src/gql/graphql";
-import { arrivedInPlace, href } from "./router";
+import { arrivedInPlace, href, PAGE_SIZES, type Place } from "./router";
 
 export const SITE = "Taxonomy browser";
 
@@ -28,6 +28,141 @@ export function loadedAt(value: unknown): string {
 
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
+}
+
+const NUMBER = new Intl.NumberFormat("en-US");
+
+/** A count with thousands separators: 1,234. */
+export function thousands(count: number): string {
+  return NUMBER.format(count);
+}
+
+/** A paged list as the pager needs it: any connection with these fields. */
+type PagedList = {
+  totalCount: number;
+  nodes: readonly unknown[];
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor?: string | null;
+    endCursor?: string | null;
+  };
+};
+
+/** Where the shown page sits: the position of its first and last item. Cursors are opaque,
+ * so the URL says where the page starts (``place.from``); at either end of the list the
+ * API's flags say it exactly, and they win over a URL that is wrong. */
+function shownRange(list: PagedList, at: Place): [number, number] {
+  const shown = list.nodes.length;
+  let from: number;
+  if (!list.pageInfo.hasPreviousPage) from = 1;
+  else if (!list.pageInfo.hasNextPage) from = Math.max(2, list.totalCount - shown + 1);
+  else from = Math.min(Math.max(at.from, 2), Math.max(2, list.totalCount - shown));
+  return [from, from + shown - 1];
+}
+
+/** A paged list's controls, under it (the node page's By-model table, the method page's
+ * models, the model page's methods): where the page is ("26–50 of 594 models"), the page
+ * size (25, 50 or 100), and links to the first, previous and next pages. Each is a URL
+ * (``url`` of a place: the position, cursor and size in its query, the list's heading,
+ * ``anchor``, as its fragment), so a reload or a shared link shows the same page; a page
+ * reached that way opens at the list. ``children``: more controls (the node page's orders),
+ * between the position and the links. */
+export function Pager({
+  list,
+  at,
+  noun,
+  label,
+  anchor,
+  url,
+  children,
+}: {
+  list: PagedList;
+  at: Place;
+  noun: [one: string, many: string];
+  label: string;
+  anchor: string;
+  url: (place: Place) => string;
+  children?: ComponentChildren;
+}) {
+  useEffect(() => {
+    if (window.location.hash === `#${anchor}`) document.getElementById(anchor)?.scrollIntoView();
+  }, [list, anchor]);
+  const { totalCount, pageInfo } = list;
+  const shown = list.nodes.length;
+  const [from, to] = shownRange(list, at);
+  const first: Place = { after: null, before: null, from: 1, size: at.size };
+  const link = (place: Place) => `${url(place)}#${anchor}`;
+  const named = (count: number) => (count === 1 ? noun[0] : noun[1]);
+
+  // The previous page ends just before this one; when it would reach the list's start, it
+  // is the first page (no cursor).
+  let previous: Place | null = null;
+  if (pageInfo.hasPreviousPage && pageInfo.startCursor) {
+    previous = from - at.size <= 1 ? first : { after: null, before: pageInfo.startCursor, from: from - at.size, size: at.size };
+  }
+  const next: Place | null =
+    pageInfo.hasNextPage && pageInfo.endCursor ? { after: pageInfo.endCursor, before: null, from: to + 1, size: at.size } : null;
+  /** This page at another size: from the same first item (or, paged back, to the same last). */
+  const resized = (size: number): Place => {
+    if (at.after && shown) return { ...at, from, size };
+    if (at.before && shown && to - size + 1 > 1) return { ...at, from: to - size + 1, size };
+    return { ...first, size };
+  };
+
+  let where: string;
+  if (!shown) where = `${thousands(totalCount)} ${named(totalCount)}; none past this point`;
+  else if (from === 1 && to === totalCount) where = `${thousands(totalCount)} ${named(totalCount)}`;
+  else where = `${thousands(from)}–${thousands(to)} of ${thousands(totalCount)} ${named(totalCount)}`;
+  const links: { key: string; place: Place; text: string; rel?: string }[] = [];
+  if (previous && previous !== first) links.push({ key: "first", place: first, text: "First page" });
+  if (previous) {
+    const count = Math.min(at.size, from - 1);
+    links.push({ key: "previous", place: previous, text: `Previous ${thousands(count)} ${named(count)}`, rel: "prev" });
+  }
+  if (!shown && at.from > 1) links.push({ key: "first", place: first, text: "First page" });
+  if (next) {
+    const count = Math.min(at.size, totalCount - to);
+    links.push({ key: "next", place: next, text: `Next ${thousands(count)} ${named(count)}`, rel: "next" });
+  }
+  return (
+    <nav aria-label={label} class="table-controls pager">
+      <p>
+        <span class="position">{where}</span>
+        {totalCount > PAGE_SIZES[0] ? (
+          <span class="sizes">
+            {" · show "}
+            {PAGE_SIZES.map((size, index) => (
+              <span key={size}>
+                {index ? " · " : ""}
+                {size === at.size ? (
+                  <strong aria-current="true">{size}</strong>
+                ) : (
+                  <a href={link(resized(size))} aria-label={`${size} ${noun[1]} a page`}>
+                    {size}
+                  </a>
+                )}
+              </span>
+            ))}{" "}
+            a page
+          </span>
+        ) : null}
+      </p>
+      {children}
+      {links.length ? (
+        <p>
+          {links.map((item, index) => (
+            <span key={item.key}>
+              {index ? " · " : ""}
+              <a href={link(item.place)} rel={item.rel}>
+                {item.text}
+              </a>
+            </span>
+          ))}
+        </p>
+      ) : null}
+    </nav>
+  );
 }
 
 /** The page's heading, focused after each navigation in place so that a screen reader
@@ -101,6 +236,34 @@ export function ApiProblem({ message }: { message: string }) {
   return (
     <Problem title="The API did not answer">
       <p>{message}</p>
+    </Problem>
+  );
+}
+
+/** How many pieces of evidence a treatment shows on the method and model pages (its
+ * `evidenceConnection(first:)`); it says how many more it has. */
+export const EVIDENCE_PER_ROW = 3;
+
+/** "2 more pieces of evidence": a treatment's evidence past the pieces shown. */
+export function MoreEvidence({ evidence }: { evidence: { totalCount: number; nodes: readonly unknown[] } }) {
+  const more = evidence.totalCount - evidence.nodes.length;
+  if (more <= 0) return null;
+  return (
+    <p class="more">
+      {thousands(more)} more {more === 1 ? "piece" : "pieces"} of evidence
+    </p>
+  );
+}
+
+/** A page of a list that the API refused: its cursor is from data replaced since (a new
+ * load) or damaged. The rest of the URL still names the page's subject. */
+export function PageGone({ message, firstPage }: { message: string; firstPage: string }) {
+  return (
+    <Problem title="That page of the list is gone">
+      <p>{message}</p>
+      <p>
+        <a href={firstPage}>Start again from the first page</a>.
+      </p>
     </Problem>
   );
 }

@@ -1,20 +1,65 @@
-// `/methods/<slug>`: a method, where it is filed, its strongest treatment, and each model's
-// treatment of it with the evidence.
-import { BrowserMethodDocument } from "../../../clients/typescript/src/gql/graphql";
+// `/methods/<slug>`: a method, where it is filed, its strongest treatment, and the models
+// that treat it, a page at a time (?after= or ?before=, &from=, &size=: the shared Pager),
+// each with its first pieces of evidence and how many more it has.
+import { BrowserMethodDocument, type BrowserMethodQuery } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
 import { answered } from "../api";
 import { useQuery } from "../query";
-import { href } from "../router";
-import { ApiProblem, Badge, Breadcrumb, ExternalLink, Heading, Loading, NotFound, plural, useTitle } from "../ui";
+import { href, pageArguments, type Place, placeQuery } from "../router";
+import {
+  ApiProblem,
+  Badge,
+  Breadcrumb,
+  ExternalLink,
+  Heading,
+  Loading,
+  MoreEvidence,
+  EVIDENCE_PER_ROW,
+  NotFound,
+  PageGone,
+  Pager,
+  plural,
+  useTitle,
+} from "../ui";
 
-export function MethodPage({ slug }: { slug: string }) {
-  const loaded = useQuery(BrowserMethodDocument, { slug });
+type Treatment = NonNullable<NonNullable<BrowserMethodQuery["method"]>["treatmentsConnection"]>["nodes"][number];
+
+/** A treatment's first pieces of evidence, and how many more there are. */
+function EvidenceList({ answer }: { answer: Treatment["evidenceConnection"] }) {
+  const evidence = answered(answer, "evidenceConnection");
+  return (
+    <>
+      {evidence.nodes.map((item) => (
+        <figure key={item.id} class="quote">
+          {item.quote ? <blockquote>{item.quote}</blockquote> : null}
+          <figcaption>
+            <Badge strength={item.strength} />{" "}
+            {item.source ? <ExternalLink url={item.source.url}>{item.source.title}</ExternalLink> : "no source recorded"}
+            {item.locator ? `, ${item.locator}` : ""}
+          </figcaption>
+        </figure>
+      ))}
+      <MoreEvidence evidence={evidence} />
+    </>
+  );
+}
+
+export function MethodPage({ slug, place }: { slug: string; place: Place }) {
+  const loaded = useQuery(BrowserMethodDocument, { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW });
   const method = loaded.state === "done" ? loaded.data.method : null;
   useTitle(method ? method.name : loaded.state === "loading" ? null : `No method ${slug}`);
+  const pageUrl = (at: Place) => `${href.method(slug)}${placeQuery(at)}`;
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "error") return <ApiProblem message={loaded.message} />;
+  if (loaded.state === "error") {
+    return loaded.code === "BAD_USER_INPUT" && (place.after || place.before) ? (
+      <PageGone message={loaded.message} firstPage={pageUrl({ ...place, after: null, before: null, from: 1 })} />
+    ) : (
+      <ApiProblem message={loaded.message} />
+    );
+  }
   if (!method) return <NotFound kind="method" slug={slug} />;
   const { node } = method;
+  const treatments = answered(method.treatmentsConnection, "method.treatmentsConnection");
   return (
     <>
       <Breadcrumb trail={[...node.ancestors, { name: node.name, slugPath: node.slugPath }]} current={method.name} />
@@ -35,47 +80,42 @@ export function MethodPage({ slug }: { slug: string }) {
         {method.aliases.length ? <p>Also called: {method.aliases.join("; ")}.</p> : null}
         <section aria-labelledby="treatments">
           <h2 id="treatments">Treatments by model</h2>
-          {method.treatments.length ? (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Model</th>
-                  <th scope="col">treatment</th>
-                  <th scope="col">evidence</th>
-                </tr>
-              </thead>
-              <tbody>
-                {method.treatments.map((treatment) => (
-                  <tr key={treatment.id}>
-                    <th scope="row">
-                      <a href={href.model(treatment.model.slug)}>{treatment.model.name}</a>
-                      {treatment.model.releaseDate ? (
-                        <span class="count"> {treatment.model.releaseDate}</span>
-                      ) : null}
-                    </th>
-                    <td>
-                      <Badge strength={treatment.strength} />
-                    </td>
-                    <td>
-                      {treatment.evidence.map((evidence) => (
-                        <figure key={evidence.id} class="quote">
-                          {evidence.quote ? <blockquote>{evidence.quote}</blockquote> : null}
-                          <figcaption>
-                            <Badge strength={evidence.strength} />{" "}
-                            {evidence.source ? (
-                              <ExternalLink url={evidence.source.url}>{evidence.source.title}</ExternalLink>
-                            ) : (
-                              "no source recorded"
-                            )}
-                            {evidence.locator ? `, ${evidence.locator}` : ""}
-                          </figcaption>
-                        </figure>
-                      ))}
-                    </td>
+          {treatments.totalCount ? (
+            <>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Model</th>
+                    <th scope="col">treatment</th>
+                    <th scope="col">evidence</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {treatments.nodes.map((treatment) => (
+                    <tr key={treatment.id}>
+                      <th scope="row">
+                        <a href={href.model(treatment.model.slug)}>{treatment.model.name}</a>
+                        {treatment.model.releaseDate ? <span class="count"> {treatment.model.releaseDate}</span> : null}
+                      </th>
+                      <td>
+                        <Badge strength={treatment.strength} />
+                      </td>
+                      <td>
+                        <EvidenceList answer={treatment.evidenceConnection} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager
+                list={treatments}
+                at={place}
+                noun={["model", "models"]}
+                label="Treatments by model: pages"
+                anchor="treatments"
+                url={pageUrl}
+              />
+            </>
           ) : (
             <p>No model's documents describe this method.</p>
           )}

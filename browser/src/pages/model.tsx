@@ -1,10 +1,25 @@
 // `/models/<slug>`: a model, its sources, its profile by top-level branch, and its methods,
-// strongest first, each with the quotes that are its evidence.
-import { BrowserModelDocument } from "../../../clients/typescript/src/gql/graphql";
+// strongest first, a page at a time (?after= or ?before=, &from=, &size=: the shared
+// Pager), each with its first quotes of evidence and how many more it has.
+import { BrowserModelDocument, type BrowserModelQuery } from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
 import { useQuery } from "../query";
-import { href } from "../router";
-import { ApiProblem, Badge, ExternalLink, Heading, Loading, NotFound, Quote, plural, useTitle } from "../ui";
+import { href, pageArguments, type Place, placeQuery } from "../router";
+import {
+  ApiProblem,
+  Badge,
+  EVIDENCE_PER_ROW,
+  ExternalLink,
+  Heading,
+  Loading,
+  MoreEvidence,
+  NotFound,
+  PageGone,
+  Pager,
+  Quote,
+  plural,
+  useTitle,
+} from "../ui";
 
 const KINDS: Record<string, string> = {
   TECHNICAL_REPORT: "technical report",
@@ -14,14 +29,37 @@ const KINDS: Record<string, string> = {
   OTHER: "other",
 };
 
-export function ModelPage({ slug }: { slug: string }) {
-  const loaded = useQuery(BrowserModelDocument, { slug });
+type Treatment = NonNullable<NonNullable<BrowserModelQuery["model"]>["treatments"]>["nodes"][number];
+
+/** A treatment's first quotes of evidence, and how many more there are. */
+function EvidenceQuotes({ answer }: { answer: Treatment["evidenceConnection"] }) {
+  const evidence = answered(answer, "evidenceConnection");
+  return (
+    <>
+      {evidence.nodes.map((item) => (
+        <Quote key={item.id} quote={item.quote} source={item.source?.title} locator={item.locator} />
+      ))}
+      <MoreEvidence evidence={evidence} />
+    </>
+  );
+}
+
+export function ModelPage({ slug, place }: { slug: string; place: Place }) {
+  const loaded = useQuery(BrowserModelDocument, { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW });
   const model = loaded.state === "done" ? loaded.data.model : null;
   useTitle(model ? model.name : loaded.state === "loading" ? null : `No model ${slug}`);
+  const pageUrl = (at: Place) => `${href.model(slug)}${placeQuery(at)}`;
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "error") return <ApiProblem message={loaded.message} />;
+  if (loaded.state === "error") {
+    return loaded.code === "BAD_USER_INPUT" && (place.after || place.before) ? (
+      <PageGone message={loaded.message} firstPage={pageUrl({ ...place, after: null, before: null, from: 1 })} />
+    ) : (
+      <ApiProblem message={loaded.message} />
+    );
+  }
   if (!model) return <NotFound kind="model" slug={slug} />;
   const treatments = answered(model.treatments, "model.treatments");
+  const sources = answered(model.sourcesConnection, "model.sourcesConnection");
   const facts = [model.organization, model.releaseDate ? `released ${model.releaseDate}` : "release date unknown"];
   return (
     <article class="model">
@@ -31,9 +69,9 @@ export function ModelPage({ slug }: { slug: string }) {
 
       <section aria-labelledby="sources">
         <h2 id="sources">Sources</h2>
-        {model.sources.length ? (
+        {sources.totalCount ? (
           <ul>
-            {model.sources.map((source) => (
+            {sources.nodes.map((source) => (
               <li key={source.id}>
                 <ExternalLink url={source.url}>{source.title}</ExternalLink>{" "}
                 <span class="count">
@@ -46,6 +84,11 @@ export function ModelPage({ slug }: { slug: string }) {
         ) : (
           <p>No source is recorded for this model.</p>
         )}
+        {sources.nodes.length < sources.totalCount ? (
+          <p>
+            The first {sources.nodes.length} of {plural(sources.totalCount, "source")}.
+          </p>
+        ) : null}
       </section>
 
       <section aria-labelledby="profile">
@@ -80,10 +123,7 @@ export function ModelPage({ slug }: { slug: string }) {
 
       <section aria-labelledby="methods">
         <h2 id="methods">Methods</h2>
-        <p>
-          {plural(treatments.totalCount, "method")}, strongest first
-          {treatments.nodes.length < treatments.totalCount ? ` (the first ${treatments.nodes.length} shown)` : ""}.
-        </p>
+        <p>{plural(treatments.totalCount, "method")}, strongest first.</p>
         <ul class="evidence-list">
           {treatments.nodes.map((treatment) => (
             <li key={treatment.id}>
@@ -94,17 +134,20 @@ export function ModelPage({ slug }: { slug: string }) {
                   {treatment.method.node.path}
                 </a>
               </p>
-              {treatment.evidence.map((evidence) => (
-                <Quote
-                  key={evidence.id}
-                  quote={evidence.quote}
-                  source={evidence.source?.title}
-                  locator={evidence.locator}
-                />
-              ))}
+              <EvidenceQuotes answer={treatment.evidenceConnection} />
             </li>
           ))}
         </ul>
+        {treatments.totalCount ? (
+          <Pager
+            list={treatments}
+            at={place}
+            noun={["method", "methods"]}
+            label="Methods: pages"
+            anchor="methods"
+            url={pageUrl}
+          />
+        ) : null}
       </section>
     </article>
   );

@@ -1,18 +1,17 @@
 // `/nodes/<slug path>`: a node page as the seed page shows it (its text, line by line, is
 // the seed's: tests/test_browser.py compares them), then the branch's outline and the
-// methods filed at the node. The By-model table is paged (?after=) and sortable (?sort=).
+// methods filed at the node. The By-model table is paged (?after= or ?before=, &from=,
+// &size=: the shared Pager) and sortable (?sort=).
 import {
   BrowserNodeDocument,
   type BrowserNodeQuery,
   type ModelTreatmentOrder,
 } from "../../../clients/typescript/src/gql/graphql";
-import { useEffect } from "preact/hooks";
-
 import { AdoptionChart } from "../adoption-chart";
 import { answered } from "../api";
 import { useQuery } from "../query";
-import { href } from "../router";
-import { ApiProblem, Badge, Breadcrumb, Heading, Loading, NotFound, plural, useTitle } from "../ui";
+import { href, pageArguments, type Place, placeQuery } from "../router";
+import { ApiProblem, Badge, Breadcrumb, Heading, Loading, NotFound, PageGone, Pager, plural, useTitle } from "../ui";
 
 type Node = NonNullable<BrowserNodeQuery["node"]>;
 
@@ -23,23 +22,41 @@ const ORDERS: { key: string; label: string; order: ModelTreatmentOrder | null }[
   { key: "strongest", label: "strongest first", order: { field: "STRENGTH", direction: "DESC" } },
   { key: "methods", label: "most methods", order: { field: "METHOD_COUNT", direction: "DESC" } },
 ];
-const PAGE_SIZE = 25;
 
-function pageUrl(node: Node, sort: string, after: string | null): string {
+/** The node page at ``sort``'s order and ``at``'s page of the By-model table. */
+function pageUrl(slugPath: string, sort: string, at: Place): string {
   const params = new URLSearchParams();
   if (sort !== ORDERS[0].key) params.set("sort", sort);
-  if (after) params.set("after", after);
-  const query = params.toString();
-  return `${href.node(node.slugPath)}${query ? `?${query}` : ""}#by-model`;
+  return `${href.node(slugPath)}${placeQuery(at, params)}`;
 }
 
-function ByModel({ node, sort, after }: { node: Node; sort: string; after: string | null }) {
+type Row = NonNullable<Node["byModel"]>["nodes"][number];
+
+/** A By-model row's first methods, and a link to the model for the rest. */
+function RowMethods({ row }: { row: Row }) {
+  const methods = answered(row.methodsConnection, "methodsConnection").nodes;
+  return (
+    <ul class="treatments" aria-label={`${row.model.name}: ${plural(row.methodCount, "method")}`}>
+      {methods.map((treatment) => (
+        <li key={treatment.id}>
+          <a href={href.method(treatment.method.slug)}>{treatment.method.name}</a>{" "}
+          <Badge strength={treatment.strength} />
+        </li>
+      ))}
+      {row.methodCount > methods.length && (
+        <li class="more">
+          <a href={href.model(row.model.slug)}>{plural(row.methodCount - methods.length, "more method")}</a>
+        </li>
+      )}
+    </ul>
+  );
+}
+
+function ByModel({ node, sort, place }: { node: Node; sort: string; place: Place }) {
   const byModel = answered(node.byModel, "node.byModel");
   const rows = byModel.nodes;
-  // Another order or page of the table (#by-model in the URL) opens at the table.
-  useEffect(() => {
-    if (window.location.hash === "#by-model") document.getElementById("by-model")?.scrollIntoView();
-  }, [node.byModel]);
+  // Another order opens at the table's first page, at the same page size.
+  const firstPage: Place = { after: null, before: null, from: 1, size: place.size };
   return (
     <section aria-labelledby="by-model" class="by-model">
       <h2 id="by-model">By model</h2>
@@ -61,21 +78,7 @@ function ByModel({ node, sort, after }: { node: Node; sort: string; after: strin
                 <a href={href.model(row.model.slug)}>{row.model.name}</a> <Badge strength={row.strongest} />
               </th>
               <td>
-                <ul class="treatments" aria-label={`${row.model.name}: ${plural(row.methodCount, "method")}`}>
-                  {answered(row.methodsConnection, "methodsConnection").nodes.map((treatment) => (
-                    <li key={treatment.id}>
-                      <a href={href.method(treatment.method.slug)}>{treatment.method.name}</a>{" "}
-                      <Badge strength={treatment.strength} />
-                    </li>
-                  ))}
-                  {row.methodCount > (row.methodsConnection?.nodes.length ?? 0) && (
-                    <li class="more">
-                      <a href={href.model(row.model.slug)}>
-                        {plural(row.methodCount - (row.methodsConnection?.nodes.length ?? 0), "more method")}
-                      </a>
-                    </li>
-                  )}
-                </ul>
+                <RowMethods row={row} />
                 <span class="row-end" aria-hidden="true">
                   —
                 </span>
@@ -84,29 +87,28 @@ function ByModel({ node, sort, after }: { node: Node; sort: string; after: strin
           ))}
         </tbody>
       </table>
-      <nav aria-label="By-model table" class="table-controls">
+      <Pager
+        list={byModel}
+        at={place}
+        noun={["model", "models"]}
+        label="By-model table"
+        anchor="by-model"
+        url={(at) => pageUrl(node.slugPath, sort, at)}
+      >
         <p>
-          {after ? "More of the " : ""}
-          {plural(byModel.totalCount, "model")}, ordered by{" "}
+          Ordered by{" "}
           {ORDERS.map((order, index) => (
             <span key={order.key}>
               {index ? " · " : ""}
               {order.key === sort ? (
                 <strong aria-current="true">{order.label}</strong>
               ) : (
-                <a href={pageUrl(node, order.key, null)}>{order.label}</a>
+                <a href={`${pageUrl(node.slugPath, order.key, firstPage)}#by-model`}>{order.label}</a>
               )}
             </span>
           ))}
         </p>
-        <p>
-          {after ? <a href={pageUrl(node, sort, null)}>First page</a> : null}
-          {after && byModel.pageInfo.hasNextPage ? " · " : ""}
-          {byModel.pageInfo.hasNextPage ? (
-            <a href={pageUrl(node, sort, byModel.pageInfo.endCursor ?? null)}>Next {PAGE_SIZE} models</a>
-          ) : null}
-        </p>
-      </nav>
+      </Pager>
     </section>
   );
 }
@@ -158,14 +160,20 @@ function FiledHere({ node }: { node: Node }) {
   );
 }
 
-export function NodePage({ path, after, sort }: { path: string; after: string | null; sort: string | null }) {
+export function NodePage({ path, place, sort }: { path: string; place: Place; sort: string | null }) {
   const chosen = ORDERS.find((order) => order.key === sort) ?? ORDERS[0];
-  const variables = { path, first: PAGE_SIZE, after, orderBy: chosen.order };
+  const variables = { path, ...pageArguments(place), orderBy: chosen.order };
   const loaded = useQuery(BrowserNodeDocument, variables);
   const node = loaded.state === "done" ? loaded.data.node : null;
   useTitle(node ? node.path : loaded.state === "loading" ? null : `No node ${path}`);
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "error") return <ApiProblem message={loaded.message} />;
+  if (loaded.state === "error") {
+    if (loaded.code === "BAD_USER_INPUT" && (place.after || place.before)) {
+      const first = { ...place, after: null, before: null, from: 1 };
+      return <PageGone message={loaded.message} firstPage={`${pageUrl(path, chosen.key, first)}#by-model`} />;
+    }
+    return <ApiProblem message={loaded.message} />;
+  }
   if (!node) return <NotFound kind="node" slug={path} />;
   const { counts } = node;
   return (
@@ -183,7 +191,7 @@ export function NodePage({ path, after, sort }: { path: string; after: string | 
           <p>Matching aids for the classifier: {node.matchingAids.join("; ")}.</p>
         ) : null}
         {node.description ? <p class="description">{node.description}</p> : null}
-        <ByModel node={node} sort={chosen.key} after={after} />
+        <ByModel node={node} sort={chosen.key} place={place} />
         <Outline node={node} />
         <FiledHere node={node} />
         <AdoptionChart points={answered(node.adoption, "node.adoption")} subject={`this branch's methods`} />

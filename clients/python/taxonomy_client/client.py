@@ -111,10 +111,13 @@ class TaxonomyClient(AsyncBaseClient):
         return ModelProfile.model_validate(data)
 
     async def node_page(
-        self, path: Union[Optional[str], UnsetType] = UNSET, **kwargs: Any
+        self,
+        path: Union[Optional[str], UnsetType] = UNSET,
+        methods_per_row: Union[Optional[int], UnsetType] = UNSET,
+        **kwargs: Any,
     ) -> NodePage:
         query = gql("""
-            query NodePage($path: String = "optimization/training-parallelism") {
+            query NodePage($path: String = "optimization/training-parallelism", $methodsPerRow: Int = 20) {
               node(path: $path) {
                 id
                 name
@@ -143,20 +146,22 @@ class TaxonomyClient(AsyncBaseClient):
                     }
                     strongest
                     methodCount
-                    methods {
-                      id
-                      method {
+                    methodsConnection(first: $methodsPerRow) {
+                      nodes {
                         id
-                        name
+                        method {
+                          id
+                          name
+                        }
+                        strength
                       }
-                      strength
                     }
                   }
                 }
               }
             }
             """)
-        variables: dict[str, object] = {"path": path}
+        variables: dict[str, object] = {"path": path, "methodsPerRow": methods_per_row}
         response = await self.execute(
             query=query, operation_name="NodePage", variables=variables, **kwargs
         )

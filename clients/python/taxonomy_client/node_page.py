@@ -47,7 +47,9 @@ class NodePageNodeByModelNodes(BaseModel):
     model: "NodePageNodeByModelNodesModel"
     strongest: Strength
     method_count: int = Field(alias="methodCount")
-    methods: list["NodePageNodeByModelNodesMethods"]
+    methods_connection: Optional["NodePageNodeByModelNodesMethodsConnection"] = Field(
+        alias="methodsConnection"
+    )
 
 
 class NodePageNodeByModelNodesModel(BaseModel):
@@ -55,13 +57,17 @@ class NodePageNodeByModelNodesModel(BaseModel):
     name: str
 
 
-class NodePageNodeByModelNodesMethods(BaseModel):
+class NodePageNodeByModelNodesMethodsConnection(BaseModel):
+    nodes: list["NodePageNodeByModelNodesMethodsConnectionNodes"]
+
+
+class NodePageNodeByModelNodesMethodsConnectionNodes(BaseModel):
     id: str
-    method: "NodePageNodeByModelNodesMethodsMethod"
+    method: "NodePageNodeByModelNodesMethodsConnectionNodesMethod"
     strength: Strength
 
 
-class NodePageNodeByModelNodesMethodsMethod(BaseModel):
+class NodePageNodeByModelNodesMethodsConnectionNodesMethod(BaseModel):
     id: str
     name: str
 
@@ -71,4 +77,5 @@ NodePageNode.model_rebuild()
 NodePageNodeChildren.model_rebuild()
 NodePageNodeByModel.model_rebuild()
 NodePageNodeByModelNodes.model_rebuild()
-NodePageNodeByModelNodesMethods.model_rebuild()
+NodePageNodeByModelNodesMethodsConnection.model_rebuild()
+NodePageNodeByModelNodesMethodsConnectionNodes.model_rebuild()

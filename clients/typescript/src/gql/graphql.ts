@@ -136,30 +136,40 @@ export type BrowserHomeQuery = { taxonomy: { nodeCount: number, methodCount: num
 
 export type BrowserMethodQueryVariables = Exact<{
   slug: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+  evidencePerRow?: number | null | undefined;
 }>;
 
 
-export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, adoption: Array<{ period: string, models: number, cumulativeModels: number }> | null, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatments: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidence: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string, url: string | null } | null }> }> } | null };
+export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, adoption: Array<{ period: string, models: number, cumulativeModels: number }> | null, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatmentsConnection: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string, url: string | null } | null }> } | null }> } | null } | null };
 
 export type BrowserModelQueryVariables = Exact<{
   slug: string;
   first?: number | null | undefined;
   after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+  evidencePerRow?: number | null | undefined;
 }>;
 
 
-export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, sources: Array<{ id: string, title: string, kind: SourceKind, url: string | null, publishedOn: string | null }>, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidence: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string } | null }> }> } | null } | null };
+export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, sourcesConnection: { totalCount: number, nodes: Array<{ id: string, title: string, kind: SourceKind, url: string | null, publishedOn: string | null }> } | null, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string } | null }> } | null }> } | null } | null };
 
 export type BrowserNodeQueryVariables = Exact<{
   path: string;
   first?: number | null | undefined;
   after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
   orderBy?: ModelTreatmentOrder | null | undefined;
   methodsPerRow?: number | null | undefined;
 }>;
 
 
-export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, models: number, cumulativeModels: number }> | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null };
+export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, models: number, cumulativeModels: number }> | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null };
 
 export type BrowserSearchQueryVariables = Exact<{
   query: string;
@@ -196,10 +206,11 @@ export type ModelProfileQuery = { model: { id: string, name: string, organizatio
 
 export type NodePageQueryVariables = Exact<{
   path?: string | null | undefined;
+  methodsPerRow?: number | null | undefined;
 }>;
 
 
-export type NodePageQuery = { node: { id: string, name: string, level: number, path: string, matchingAids: Array<string>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number }, children: Array<{ id: string, name: string, counts: { methodsInBranch: number, methodsFiledHere: number } }>, byModel: { nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, name: string }, methods: Array<{ id: string, strength: Strength, method: { id: string, name: string } }> }> } | null } | null };
+export type NodePageQuery = { node: { id: string, name: string, level: number, path: string, matchingAids: Array<string>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number }, children: Array<{ id: string, name: string, counts: { methodsInBranch: number, methodsFiledHere: number } }>, byModel: { nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, name: string }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, name: string } }> } | null }> } | null } | null };
 
 export type SearchQueryVariables = Exact<{
   query: string;
@@ -421,7 +432,7 @@ export const BrowserHomeDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserHomeQuery, BrowserHomeQueryVariables>;
 export const BrowserMethodDocument = new TypedDocumentString(`
-    query BrowserMethod($slug: String!) {
+    query BrowserMethod($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3) {
   method(slug: $slug) {
     id
     name
@@ -445,25 +456,37 @@ export const BrowserMethodDocument = new TypedDocumentString(`
         slugPath
       }
     }
-    treatments {
-      id
-      strength
-      model {
-        id
-        slug
-        name
-        organization
-        releaseDate
+    treatmentsConnection(first: $first, after: $after, last: $last, before: $before) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
       }
-      evidence {
+      nodes {
         id
         strength
-        quote
-        locator
-        source {
+        model {
           id
-          title
-          url
+          slug
+          name
+          organization
+          releaseDate
+        }
+        evidenceConnection(first: $evidencePerRow) {
+          totalCount
+          nodes {
+            id
+            strength
+            quote
+            locator
+            source {
+              id
+              title
+              url
+            }
+          }
         }
       }
     }
@@ -471,18 +494,21 @@ export const BrowserMethodDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserMethodQuery, BrowserMethodQueryVariables>;
 export const BrowserModelDocument = new TypedDocumentString(`
-    query BrowserModel($slug: String!, $first: Int = 100, $after: String) {
+    query BrowserModel($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3) {
   model(slug: $slug) {
     id
     name
     organization
     releaseDate
-    sources {
-      id
-      title
-      kind
-      url
-      publishedOn
+    sourcesConnection(first: 100) {
+      totalCount
+      nodes {
+        id
+        title
+        kind
+        url
+        publishedOn
+      }
     }
     branches(level: 1) {
       id
@@ -494,10 +520,12 @@ export const BrowserModelDocument = new TypedDocumentString(`
       strongest
       methodCount
     }
-    treatments(first: $first, after: $after) {
+    treatments(first: $first, after: $after, last: $last, before: $before) {
       totalCount
       pageInfo {
         hasNextPage
+        hasPreviousPage
+        startCursor
         endCursor
       }
       nodes {
@@ -513,14 +541,17 @@ export const BrowserModelDocument = new TypedDocumentString(`
             slugPath
           }
         }
-        evidence {
-          id
-          strength
-          quote
-          locator
-          source {
+        evidenceConnection(first: $evidencePerRow) {
+          totalCount
+          nodes {
             id
-            title
+            strength
+            quote
+            locator
+            source {
+              id
+              title
+            }
           }
         }
       }
@@ -529,7 +560,7 @@ export const BrowserModelDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserModelQuery, BrowserModelQueryVariables>;
 export const BrowserNodeDocument = new TypedDocumentString(`
-    query BrowserNode($path: String!, $first: Int = 25, $after: String, $orderBy: ModelTreatmentOrder, $methodsPerRow: Int = 20) {
+    query BrowserNode($path: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $orderBy: ModelTreatmentOrder, $methodsPerRow: Int = 20) {
   node(path: $path) {
     id
     name
@@ -574,10 +605,18 @@ export const BrowserNodeDocument = new TypedDocumentString(`
         modelCount
       }
     }
-    byModel(first: $first, after: $after, orderBy: $orderBy) {
+    byModel(
+      first: $first
+      after: $after
+      last: $last
+      before: $before
+      orderBy: $orderBy
+    ) {
       totalCount
       pageInfo {
         hasNextPage
+        hasPreviousPage
+        startCursor
         endCursor
       }
       nodes {
@@ -707,7 +746,7 @@ export const ModelProfileDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ModelProfileQuery, ModelProfileQueryVariables>;
 export const NodePageDocument = new TypedDocumentString(`
-    query NodePage($path: String = "optimization/training-parallelism") {
+    query NodePage($path: String = "optimization/training-parallelism", $methodsPerRow: Int = 20) {
   node(path: $path) {
     id
     name
@@ -736,13 +775,15 @@ export const NodePageDocument = new TypedDocumentString(`
         }
         strongest
         methodCount
-        methods {
-          id
-          method {
+        methodsConnection(first: $methodsPerRow) {
+          nodes {
             id
-            name
+            method {
+              id
+              name
+            }
+            strength
           }
-          strength
         }
       }
     }
