@@ -251,6 +251,7 @@ def test_python_client_reads_the_seed_page(server: str) -> None:
     assert rows[0].model.name == "DeepSeek-V4.1-Flash"
     assert rows[0].strongest is Strength.CORE
     kimi = next(row for row in rows if row.model.name == "Kimi K3")
+    assert kimi.methods_connection is not None
     assert kimi.method_count == len(kimi.methods_connection.nodes) == 12
     assert kimi.methods_connection.nodes[0].strength is Strength.CORE
     # The whole page, rendered from the typed result, is the seed page.
