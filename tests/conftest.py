@@ -4,6 +4,8 @@ GraphQL to the ASGI app."""
 
 import os
 import re
+import shutil
+import subprocess
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,6 +25,8 @@ from schema.context import Context
 
 from tiny_dataset import write_tiny
 
+ROOT = Path(__file__).resolve().parents[1]
+TS_CLIENT = ROOT / "clients" / "typescript"
 TESTDATA = Path(__file__).resolve().parents[2] / "shared" / "testdata"
 if not TESTDATA.is_dir():  # a checkout beside ../shared, or the shared folder elsewhere
     TESTDATA = Path(os.environ.get("TAXONOMY_TESTDATA", "/work/shared/testdata"))
@@ -226,3 +230,23 @@ def tiny(api_for: Callable[[str, str], Api], backend: str, tiny_folder: Path) ->
 def api(api_for: Callable[[str, str], Api], backend: str) -> Api:
     """The default fixtures, served from each backend."""
     return api_for(backend, "fixtures")
+
+
+@pytest.fixture(scope="session")
+def node_modules() -> Path:
+    """clients/typescript's pinned packages (and gql-tada/'s), installed by `npm ci` when
+    missing or older than package-lock.json (what `make clients` and .ci/schema-check do too).
+    Skips the test when node or npm is not installed."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node and npm are not installed: the TypeScript client is not checked")
+    for project in (TS_CLIENT, TS_CLIENT / "gql-tada"):
+        installed = project / "node_modules" / ".package-lock.json"
+        lock = project / "package-lock.json"
+        if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
+            # .ci/retry: a reset connection to the npm registry is not a failure of the client.
+            npm_ci = ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"]
+            result = subprocess.run(
+                [str(ROOT / ".ci" / "retry"), *npm_ci], cwd=project, capture_output=True, text=True
+            )
+            assert result.returncode == 0, f"npm ci in {project}: {result.stdout}{result.stderr}"
+    return TS_CLIENT / "node_modules"

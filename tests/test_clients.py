@@ -10,7 +10,8 @@ examples/operations/*.graphql) and the schema check (.ci/schema-check).
   passes an addition, and wants a reason on every @deprecated.
 
 The TypeScript and schema-check tests need node and npm; they install the pinned packages
-of clients/typescript (`npm ci`, once) when node_modules is missing or out of date."""
+of clients/typescript (`npm ci`, once: conftest's `node_modules`) when node_modules is
+missing or out of date. Apollo Client's cache and graphql-eslint: tests/test_apollo_cache.py."""
 
 import asyncio
 import filecmp
@@ -302,22 +303,6 @@ def test_python_client_runs_every_example_operation(server: str) -> None:
 # --- node: the TypeScript client and the schema check ----------------------------------
 
 
-@pytest.fixture(scope="module")
-def node_modules() -> Path:
-    """clients/typescript's pinned packages, installed by `npm ci` when missing or older
-    than package-lock.json (what `make clients` and .ci/schema-check do too)."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("node and npm are not installed: the TypeScript client is not checked")
-    for project in (TS_CLIENT, TS_CLIENT / "gql-tada"):
-        installed = project / "node_modules" / ".package-lock.json"
-        lock = project / "package-lock.json"
-        if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
-            # .ci/retry: a reset connection to the npm registry is not a failure of the client.
-            npm_ci = ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"]
-            _run([str(ROOT / ".ci" / "retry"), *npm_ci], project)
-    return TS_CLIENT / "node_modules"
-
-
 def test_typescript_client_has_not_drifted(node_modules: Path, tmp_path: Path) -> None:
     out = tmp_path / "gql"
     env = {**os.environ, "CODEGEN_OUT": f"{out}/"}
@@ -332,8 +317,9 @@ def test_typescript_client_type_checks(node_modules: Path) -> None:
 
 
 def test_operations_compile_with_relay_and_gql_tada(node_modules: Path) -> None:
+    """examples/operations and browser/operations, all of them."""
     output = _run(["node", str(COMPILE_OPERATIONS)], ROOT)
-    assert f"{len(OPERATIONS)} operations compile with relay-compiler and gql.tada" in output
+    assert f"{len(EVERY_OPERATION)} operations compile with relay-compiler and gql.tada" in output
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,10 @@
-// Compiles examples/operations/*.graphql with two more clients than graphql-codegen:
+// Compiles examples/operations/*.graphql and browser/operations/*.graphql (the taxonomy
+// browser's) with two more clients than graphql-codegen:
 // relay-compiler (this folder's node_modules) and gql.tada's `check` (gql-tada/, a project
 // of its own: gql.tada's CLI needs TypeScript 5's JS API, which TypeScript 7 lacks). Each
 // runs on a scratch copy, from the pinned packages only (no network), and any error fails.
 //
-//   node compile-operations.mjs [OPERATIONS_DIR] [SCHEMA]
+//   node compile-operations.mjs [OPERATIONS_DIR] [SCHEMA]   (one folder instead of those two)
 //
 // A Relay app keeps each operation in a module whose name starts the operation's and
 // ends in Query (Relay's naming rule, about where a document lives): the copy for
@@ -16,21 +17,29 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const operationsDir = resolve(process.argv[2] ?? join(here, "../../examples/operations"));
+const operationsDirs = process.argv[2]
+  ? [resolve(process.argv[2])]
+  : [join(here, "../../examples/operations"), join(here, "../../browser/operations")];
+const operationsDir = operationsDirs.join(" and ");
 const schema = resolve(process.argv[3] ?? join(here, "../../schema.graphql"));
 
-const operations = readdirSync(operationsDir)
-  .filter((name) => name.endsWith(".graphql"))
-  .sort()
-  .map((name) => {
-    const text = readFileSync(join(operationsDir, name), "utf8");
-    const body = text.split("\n").filter((line) => !line.startsWith("#")).join("\n");
-    if (body.includes("`") || body.includes("${")) {
-      throw new Error(`${name}: a backtick or \${ cannot be embedded in a template literal`);
-    }
-    return { module: basename(name, ".graphql"), body };
-  });
+const operations = operationsDirs.flatMap((dir) =>
+  readdirSync(dir)
+    .filter((name) => name.endsWith(".graphql"))
+    .sort()
+    .map((name) => {
+      const text = readFileSync(join(dir, name), "utf8");
+      const body = text.split("\n").filter((line) => !line.startsWith("#")).join("\n");
+      if (body.includes("`") || body.includes("${")) {
+        throw new Error(`${name}: a backtick or \${ cannot be embedded in a template literal`);
+      }
+      return { module: basename(name, ".graphql"), body };
+    }),
+);
 if (operations.length === 0) throw new Error(`no operations in ${operationsDir}`);
+const modules = operations.map(({ module }) => module);
+const twice = modules.filter((module, i) => modules.indexOf(module) !== i);
+if (twice.length) throw new Error(`an operation's file name twice: ${twice.join(", ")}`);
 
 function run(tool, command, args, cwd) {
   try {
