@@ -1,7 +1,8 @@
 import type { FieldPolicy, FieldReadFunction, TypePolicies, TypePolicy } from '@apollo/client/cache';
-export type AdoptionPointKeySpecifier = ('cumulativeModels' | 'models' | 'newMethods' | 'period' | 'start' | AdoptionPointKeySpecifier)[];
+export type AdoptionPointKeySpecifier = ('cumulativeModels' | 'end' | 'models' | 'newMethods' | 'period' | 'start' | AdoptionPointKeySpecifier)[];
 export type AdoptionPointFieldPolicy = {
 	cumulativeModels?: FieldPolicy<any> | FieldReadFunction<any>,
+	end?: FieldPolicy<any> | FieldReadFunction<any>,
 	models?: FieldPolicy<any> | FieldReadFunction<any>,
 	newMethods?: FieldPolicy<any> | FieldReadFunction<any>,
 	period?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -62,7 +63,7 @@ export type EvidenceEdgeFieldPolicy = {
 	cursor?: FieldPolicy<any> | FieldReadFunction<any>,
 	node?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type MethodKeySpecifier = ('adoption' | 'aliases' | 'description' | 'evidence' | 'firstSeen' | 'firstTreatedBy' | 'id' | 'modelCount' | 'name' | 'node' | 'slug' | 'strongest' | 'treatments' | 'treatmentsConnection' | MethodKeySpecifier)[];
+export type MethodKeySpecifier = ('adoption' | 'aliases' | 'description' | 'evidence' | 'firstSeen' | 'firstTreatedBy' | 'id' | 'modelCount' | 'name' | 'node' | 'slug' | 'strongest' | 'treatments' | 'treatmentsConnection' | 'undatedModels' | MethodKeySpecifier)[];
 export type MethodFieldPolicy = {
 	adoption?: FieldPolicy<any> | FieldReadFunction<any>,
 	aliases?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -77,7 +78,8 @@ export type MethodFieldPolicy = {
 	slug?: FieldPolicy<any> | FieldReadFunction<any>,
 	strongest?: FieldPolicy<any> | FieldReadFunction<any>,
 	treatments?: FieldPolicy<any> | FieldReadFunction<any>,
-	treatmentsConnection?: FieldPolicy<any> | FieldReadFunction<any>
+	treatmentsConnection?: FieldPolicy<any> | FieldReadFunction<any>,
+	undatedModels?: FieldPolicy<any> | FieldReadFunction<any>
 };
 export type MethodChangeKeySpecifier = ('fromName' | 'fromPath' | 'kind' | 'method' | 'name' | 'slug' | 'toName' | 'toPath' | MethodChangeKeySpecifier)[];
 export type MethodChangeFieldPolicy = {
@@ -203,7 +205,7 @@ export type ModelTreatmentEdgeFieldPolicy = {
 	cursor?: FieldPolicy<any> | FieldReadFunction<any>,
 	node?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type NodeKeySpecifier = ('adoption' | 'ancestors' | 'byModel' | 'children' | 'childrenConnection' | 'counts' | 'descendants' | 'descendantsConnection' | 'description' | 'firstSeen' | 'id' | 'level' | 'matchingAids' | 'methods' | 'name' | 'parent' | 'path' | 'slug' | 'slugPath' | NodeKeySpecifier)[];
+export type NodeKeySpecifier = ('adoption' | 'ancestors' | 'byModel' | 'children' | 'childrenConnection' | 'counts' | 'descendants' | 'descendantsConnection' | 'description' | 'firstSeen' | 'id' | 'level' | 'matchingAids' | 'methods' | 'name' | 'parent' | 'path' | 'slug' | 'slugPath' | 'undatedModels' | NodeKeySpecifier)[];
 export type NodeFieldPolicy = {
 	adoption?: FieldPolicy<any> | FieldReadFunction<any>,
 	ancestors?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -223,7 +225,8 @@ export type NodeFieldPolicy = {
 	parent?: FieldPolicy<any> | FieldReadFunction<any>,
 	path?: FieldPolicy<any> | FieldReadFunction<any>,
 	slug?: FieldPolicy<any> | FieldReadFunction<any>,
-	slugPath?: FieldPolicy<any> | FieldReadFunction<any>
+	slugPath?: FieldPolicy<any> | FieldReadFunction<any>,
+	undatedModels?: FieldPolicy<any> | FieldReadFunction<any>
 };
 export type NodeChangeKeySpecifier = ('fromName' | 'fromPath' | 'kind' | 'name' | 'node' | 'slug' | 'toName' | 'toPath' | NodeChangeKeySpecifier)[];
 export type NodeChangeFieldPolicy = {
