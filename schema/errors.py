@@ -14,7 +14,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from strawberry.extensions import SchemaExtension
 
 from schema.scalars import ScalarValueError
-from store.paging import PositionError
+from store.paging import ExpiredPositionError, PositionError
 from store.reader import StatementTimeoutError
 
 log = logging.getLogger("taxonomy.errors")
@@ -37,6 +37,21 @@ class NotFoundError(ClientError):
     a malformed key is BAD_USER_INPUT (docs/api-guide.md, "Missing things")."""
 
     code = "NOT_FOUND"
+
+
+class CursorExpiredError(ClientError):
+    """A cursor from before a load that cannot be honoured after it: its item left the
+    list or changed how it sorts, or the list's order does not outlive a load
+    (docs/api-guide.md, "Cursors across loads")."""
+
+    code = "CURSOR_EXPIRED"
+
+
+def expired_message(argument: str, why: str) -> str:
+    return (
+        f"`{argument}` cursor was made before the data was reloaded, and {why}; "
+        f"start again from the first page, without `{argument}`"
+    )
 
 
 def time_limit_message(seconds: float) -> str:
@@ -109,7 +124,14 @@ def _is_database_error(original: BaseException | None) -> bool:
 
 # Originals that are not a fault of ours: the client's (a document's or a value's), the
 # request's time or a busy pool.
-_NOT_OURS = (GraphQLError, StatementTimeoutError, PositionError, PoolTimeoutError, ScalarValueError)
+_NOT_OURS = (
+    GraphQLError,
+    StatementTimeoutError,
+    PositionError,
+    ExpiredPositionError,
+    PoolTimeoutError,
+    ScalarValueError,
+)
 
 
 def is_unexpected(error: GraphQLError) -> bool:
@@ -122,6 +144,7 @@ def is_unexpected(error: GraphQLError) -> bool:
             GraphQLError
             | StatementTimeoutError
             | PositionError
+            | ExpiredPositionError
             | PoolTimeoutError
             | ScalarValueError,
         )
@@ -149,6 +172,10 @@ def classified(error: GraphQLError, request_id: str | None) -> GraphQLError:
             error,
             "BAD_USER_INPUT",
             f"`{original.bound}` cursor is damaged; start again without it",
+        )
+    if isinstance(original, ExpiredPositionError):
+        return _with_code(
+            error, CursorExpiredError.code, expired_message(original.bound, str(original))
         )
     if isinstance(original, PoolTimeoutError):
         # Every pooled connection stayed busy: this server is overloaded, the database is

@@ -15,7 +15,7 @@ import strawberry
 from strawberry.types.nodes import SelectedField
 
 from schema.context import Info
-from schema.errors import BadUserInputError
+from schema.errors import BadUserInputError, CursorExpiredError, expired_message
 from schema.lookahead import selects
 from store.paging import Page, Window
 
@@ -135,7 +135,8 @@ def page_size(argument: str, size: int | None) -> int:
 
 def cursor_list(list_name: str, data_version: str | None) -> str:
     """What a cursor names its list by: the list (field and order) and, when known, the
-    version of the data it was read from, so that a cursor outlives no load."""
+    version of the data it was read from, so that a cursor from an earlier load is known
+    as such (its positions are then found again: store.paging)."""
     return list_name if data_version is None else f"{list_name}@{data_version}"
 
 
@@ -148,8 +149,23 @@ def decode_cursor(
     cursor: str, list_name: str, arity: int | None = None, argument: str = "after"
 ) -> list[Any]:
     """The key values of ``cursor``, given as ``argument`` (`after` or `before`), a cursor
-    of ``list_name`` (with ``arity`` values when given; the list's statement checks their
-    number otherwise: store.paging)."""
+    of ``list_name`` read from the data served now (with ``arity`` values when given; the
+    list's statement checks their number otherwise: store.paging). A cursor of an earlier
+    load is CURSOR_EXPIRED: for lists whose positions cannot be found again (a ranked
+    search's offsets)."""
+    values, earlier = position_of(cursor, list_name, arity, argument)
+    if earlier:
+        raise CursorExpiredError(
+            expired_message(argument, "the positions of this list do not outlive a load")
+        )
+    return values
+
+
+def position_of(
+    cursor: str, list_name: str, arity: int | None = None, argument: str = "after"
+) -> tuple[list[Any], bool]:
+    """The values of ``cursor`` (as `decode_cursor`), and whether it was read from an
+    earlier load than the data served now."""
     decoded: Any = None
     if len(cursor) <= MAX_CURSOR_LENGTH:  # ours are far shorter; a long one is forged
         try:
@@ -162,22 +178,19 @@ def decode_cursor(
             "pass a `cursor`, `pageInfo.startCursor` or `pageInfo.endCursor` from an earlier "
             "answer"
         )
-    if decoded[0] != list_name:
-        if decoded[0].partition("@")[0] == list_name.partition("@")[0]:
-            raise BadUserInputError(
-                f"`{argument}` cursor was made from data that has been replaced since (a new "
-                f"load); start again from the first page, without `{argument}`"
-            )
+    earlier = decoded[0] != list_name
+    if earlier and decoded[0].partition("@")[0] != list_name.partition("@")[0]:
         raise BadUserInputError(
             f"`{argument}` cursor {cursor!r} belongs to another list or ordering; "
             "use a cursor from the same field with the same `orderBy`"
         )
     wrong_length = arity is not None and len(decoded) != arity + 1
-    if wrong_length or not all(isinstance(v, int | str) for v in decoded[1:]):
+    # Keys are integers or text; what they stand for may be null too (an undated model).
+    if wrong_length or not all(v is None or isinstance(v, int | str) for v in decoded[1:]):
         raise BadUserInputError(
             f"`{argument}` cursor {cursor!r} is damaged; start again without it"
         )
-    return decoded[1:]
+    return decoded[1:], earlier
 
 
 @dataclass(frozen=True)
@@ -229,14 +242,19 @@ class PageRequest:
         list_name = cursor_list(list_name, info.context.data_version)
         size, from_end = page_sizes(info, paging)
         after, before = paging.after, paging.before
+        after_at, after_earlier = (None, False) if after is None else position_of(after, list_name)
+        before_at, before_earlier = (
+            (None, False) if before is None else position_of(before, list_name, None, "before")
+        )
         return cls(
             list_name,
             Window(
                 size,
-                after=None if after is None else decode_cursor(after, list_name),
-                before=None if before is None else decode_cursor(before, list_name, None, "before"),
+                after=after_at,
+                before=before_at,
                 from_end=from_end,
                 with_total=after is None and before is None and selects(info, "totalCount"),
+                from_earlier_load=after_earlier or before_earlier,
             ),
         )
 

@@ -74,7 +74,8 @@ async def evidence_page(
     return await paging.keyset_page(
         reader,
         _selected(selection),
-        [SortKey(_RANK), SortKey(col(EvidenceRow.id))],
+        # Ids are file order, which a load renumbers: a cursor does not outlive a load.
+        [SortKey(_RANK), SortKey(col(EvidenceRow.id), stands_for=())],
         window,
     )
 

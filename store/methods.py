@@ -111,13 +111,24 @@ def _listings(selection: MethodSelection) -> tuple[Listing, Listing]:
     return _selected(_with_nodes(), selection), _selected(with_stats(), selection)
 
 
+# What a method's name ranks stand for (store.orders): a position in a list by name is
+# found again by these after another load renumbers the ranks (store.paging).
+METHOD_NAME = (col(MethodRow.name), col(MethodRow.slug))
+
+
+def method_by_name(*, descending: bool = False) -> SortKey:
+    """The key that orders methods by name, A to Z (or Z to A), equal names by slug."""
+    rank = MethodRow.name_desc_rank if descending else MethodRow.name_rank
+    return SortKey(col(rank), stands_for=METHOD_NAME)
+
+
 def _order_keys(sort: Sort) -> list[SortKey]:
     """The keys of an order: by `name` (A to Z, or Z to A when descending), or by
     `strongest` or `model_count` (the largest first when descending) with ties by name A to
     Z either way, methods no model treats last either way."""
-    by_name = SortKey(col(MethodRow.name_rank))
+    by_name = method_by_name()
     if sort.field == "name":
-        return [SortKey(col(MethodRow.name_desc_rank))] if sort.descending else [by_name]
+        return [method_by_name(descending=sort.descending)]
     if sort.field == "strongest":
         # Rank 1 is the strongest: descending (strongest first) is the ascending rank.
         # Untreated methods have no rank; they are ranked past the weakest either way.

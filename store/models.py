@@ -74,11 +74,19 @@ async def models_page(
     return await paging.keyset_page(reader, _selected(selection), [model_order(sort)], window)
 
 
+# What the model orders' ranks stand for (store.orders): a position in a list of models is
+# found again by these after another load renumbers the ranks (store.paging).
+MODEL_NAME = (col(ModelRow.name), col(ModelRow.slug))
+MODEL_RELEASE = (col(ModelRow.release_date), *MODEL_NAME)
+
+
 def model_order(sort: Sort) -> SortKey:
     """The stored rank (store.orders) that orders models by `name` or `release_date`."""
     if sort.field == "name":
-        return SortKey(col(ModelRow.name_desc_rank if sort.descending else ModelRow.name_rank))
-    return SortKey(col(ModelRow.recency_rank if sort.descending else ModelRow.age_rank))
+        rank = ModelRow.name_desc_rank if sort.descending else ModelRow.name_rank
+        return SortKey(col(rank), stands_for=MODEL_NAME)
+    rank = ModelRow.recency_rank if sort.descending else ModelRow.age_rank
+    return SortKey(col(rank), stands_for=MODEL_RELEASE)
 
 
 async def models_count(reader: Reader, *, selection: ModelSelection) -> int:
@@ -108,7 +116,7 @@ def _sources_of(model_id: int) -> Template:
 async def sources_page(reader: Reader, *, model_id: int, window: Window) -> Page:
     """A page of a model's sources (rows of one source), in file order."""
     return await paging.keyset_page(
-        reader, _sources_of(model_id), [SortKey(col(SourceRow.id))], window
+        reader, _sources_of(model_id), [SortKey(col(SourceRow.id), stands_for=())], window
     )
 
 
@@ -148,7 +156,7 @@ async def branches_page(reader: Reader, *, model_id: int, level: int, window: Wi
     """A page of a model's profile at ``level``: its strongest treatment in each branch
     there where it has evidence (rows of branch row, node, node's counts), in tree order."""
     return await paging.keyset_page(
-        reader, _branches_at(model_id, level), [SortKey(col(NodeRow.pre))], window
+        reader, _branches_at(model_id, level), [SortKey(col(NodeRow.pre), stands_for=())], window
     )
 
 

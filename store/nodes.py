@@ -136,7 +136,9 @@ _BELOW = Template(
     "below",
     {},
 )
-_IN_PRE_ORDER = [SortKey(col(NodeRow.pre))]
+# Pre-order numbers are renumbered by a load that adds or moves a node, and a node's place
+# among its new neighbours says nothing of the old: a cursor here does not outlive a load.
+_IN_PRE_ORDER = [SortKey(col(NodeRow.pre), stands_for=())]
 _NO_DEPTH_LIMIT = 2**31 - 1
 
 

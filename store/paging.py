@@ -3,16 +3,32 @@ rows the client saw, so a page costs the same wherever it is in the list; read f
 from the start (or from a row), or backward from the end (or from a row).
 
 The API turns a page's key values into cursors (schema.pagination); here they are plain
-values."""
+values. Most keys are positions worked out at load time (a name's rank, a row's id), which
+another load renumbers. So a row's values also carry what each such key stands for (a
+name's rank: the name and the slug), and a position from an earlier load is found again
+by those: the row, if it is still in the list with the same values, is where the page
+goes on from; if it is not, the position has expired (ExpiredPositionError), never a page
+silently shifted."""
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, bindparam, func, or_, select
+from sqlalchemy import ColumnElement, Date, Integer, String, and_, bindparam, func, or_, select
+from sqlalchemy.types import TypeDecorator
 
 from store.reader import Reader
 from store.rows import AnySelect, Prepared
+
+
+class ExpiredPositionError(ValueError):
+    """A position from an earlier load (``bound``: `after` or `before`) whose row is no
+    longer in the list with the values it had, or whose keys nothing can find again."""
+
+    def __init__(self, message: str, bound: str) -> None:
+        super().__init__(message)
+        self.bound = bound
 
 
 class PositionError(ValueError):
@@ -28,6 +44,16 @@ class PositionError(ValueError):
 class SortKey:
     column: Any  # a column or SQL expression whose values are ints or strings, never null
     descending: bool = False
+    # For a position worked out at load time (a rank, a row id, a pre-order number): the
+    # columns whose values it stands for, by which a row is found again after another load
+    # (a name's rank: the name and the slug; unique together); () when nothing can find
+    # the row again. None: the column's own values are the same from load to load.
+    stands_for: tuple[Any, ...] | None = None
+
+
+def _meaning_columns(keys: Sequence[SortKey]) -> list[Any]:
+    """The columns a row's values carry besides its keys: what its positions stand for."""
+    return [column for key in keys if key.stands_for for column in key.stands_for]
 
 
 @dataclass(frozen=True)
@@ -43,6 +69,9 @@ class Window:
     before: Sequence[Any] | None = None
     from_end: bool = False
     with_total: bool = False
+    # Whether ``after`` and ``before`` were read from an earlier load: the rows they name
+    # are then found again by what their keys stand for (`SortKey.stands_for`).
+    from_earlier_load: bool = False
 
 
 @dataclass(frozen=True)
@@ -71,7 +100,9 @@ Listing = AnySelect | Template
 @dataclass(frozen=True)
 class Page:
     rows: list[tuple[Any, ...]]  # in the list's order, whichever end the page was read from
-    keys: list[tuple[Any, ...]]  # each row's sort-key values, for its cursor
+    # Each row's sort-key values, then what its positions stand for (as JSON can hold
+    # them: dates as ISO text), for its cursor.
+    keys: list[tuple[Any, ...]]
     has_next: bool  # whether the list has rows after the page's last (or after its place)
     has_previous: bool  # whether the list has rows before the page's first (or its place)
     total: int | None  # the whole list's length, when it came with the page
@@ -108,20 +139,107 @@ async def _rows(
 _INTEGERS = range(-(2**63), 2**63)
 
 
-def _check_position(keys: Sequence[SortKey], values: Sequence[Any], bound: str) -> None:
-    """``values`` (of the bound ``bound``) fit ``keys``: as many, each of its key's type
+def _check_position(keys: Sequence[SortKey], values: Sequence[Any], bound: str) -> list[Any]:
+    """The key values of ``values`` (of the bound ``bound``: the keys' values, then what
+    they stand for, or the keys' alone), checked to fit ``keys``: each of its key's type
     (an integer in range, or text), so that no statement is sent with a value the
     database would refuse."""
-    if len(values) != len(keys):
+    meaning = _meaning_columns(keys)
+    if len(values) not in (len(keys), len(keys) + len(meaning)):
         raise PositionError(f"{len(values)} values to page from, for {len(keys)} sort keys", bound)
+    for column, value in zip(meaning, values[len(keys) :], strict=False):
+        _column_value(column, value, bound)
+    values = list(values[: len(keys)])
     for key, value in zip(keys, values, strict=True):
-        wanted = key.column.type.python_type
+        wanted = _python_type(key.column)
         if wanted is int:
             fits = isinstance(value, int) and not isinstance(value, bool) and value in _INTEGERS
         else:
             fits = isinstance(value, wanted)
         if not fits:
             raise PositionError(f"{value!r} is not a {wanted.__name__} of this list's order", bound)
+    return values
+
+
+def _python_type(column: Any) -> type:
+    """What values of ``column`` are in Python: text (sqlmodel's AutoString says `object`),
+    dates, integers, or what the column's type says."""
+    kind = column.type
+    if isinstance(kind, TypeDecorator):
+        kind = kind.impl_instance
+    if isinstance(kind, String):
+        return str
+    if isinstance(kind, Date):
+        return date
+    if isinstance(kind, Integer):
+        return int
+    python_type: type = kind.python_type
+    return python_type
+
+
+def _column_value(column: Any, value: Any, bound: str) -> Any:
+    """``value``, as JSON held it, for a comparison with ``column``: a date from its ISO
+    text; null, text and integers as they are."""
+    wanted = _python_type(column)
+    if value is None or (isinstance(value, wanted) and not isinstance(value, bool)):
+        return value
+    if wanted is date and isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise PositionError(f"{value!r} is not a {wanted.__name__} of this list's order", bound)
+
+
+def _as_json(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, date) else value
+
+
+def _found_again_statement(
+    statement: AnySelect, keys: Sequence[SortKey], nulls: Sequence[bool]
+) -> AnySelect:
+    """The keys' values now of the row of ``statement`` whose stable keys have the values
+    `found0`... and whose positions stand for the values after them, null where ``nulls``
+    says (`IS NULL` there and `=` elsewhere, which both databases read from an index)."""
+    columns = [*(key.column for key in keys if key.stands_for is None), *_meaning_columns(keys)]
+    conditions = [
+        column.is_(None) if null else column == bindparam(f"found{i}")
+        for i, (column, null) in enumerate(zip(columns, nulls, strict=True))
+    ]
+    return statement.add_columns(*(key.column for key in keys)).where(*conditions).limit(1)
+
+
+async def _found_again(
+    reader: Reader, listing: Listing, keys: Sequence[SortKey], values: Sequence[Any], bound: str
+) -> list[Any]:
+    """The key values, in this load, of the row that ``values`` (read from an earlier
+    load: the keys' values, then what they stand for) named, found by its stable keys and
+    what its positions stand for; ExpiredPositionError when it is no longer in the list so."""
+    meaning = _meaning_columns(keys)
+    if any(key.stands_for == () for key in keys):
+        raise ExpiredPositionError("this list's order does not outlive a load", bound)
+    if len(values) != len(keys) + len(meaning):
+        raise ExpiredPositionError("the cursor was made before cursors outlived loads", bound)
+    _check_position(keys, values, bound)
+    stable = [
+        (key.column, value)
+        for key, value in zip(keys, values, strict=False)
+        if key.stands_for is None
+    ]
+    meant = list(zip(meaning, values[len(keys) :], strict=True))
+    params = {
+        f"found{i}": _column_value(column, value, bound)
+        for i, (column, value) in enumerate([*stable, *meant])
+        if value is not None
+    }
+    nulls = tuple(value is None for _, value in [*stable, *meant])
+    found = await _rows(
+        reader, listing, ("found", nulls), lambda s: _found_again_statement(s, keys, nulls), params
+    )
+    if not found:
+        gone = "its item is no longer in the list with the values it had"
+        raise ExpiredPositionError(gone, bound)
+    return list(found[0][-len(keys) :])
 
 
 def _beyond(
@@ -181,7 +299,7 @@ def _page_statement(
     from its end when ``backward``); the keys' values come last, and after them the whole
     list's length when ``total`` (a page without bounds only: the window counts what the
     WHERE leaves, before the LIMIT)."""
-    ordered = statement.add_columns(*(key.column for key in keys))
+    ordered = statement.add_columns(*(key.column for key in keys), *_meaning_columns(keys))
     if total:
         ordered = ordered.add_columns(func.count().over())
     ordered = _between(ordered, keys, after, before)
@@ -212,9 +330,14 @@ async def keyset_page(
     """The ``window`` of ``listing`` in the order of ``keys`` (whose last key must be
     unique), and whether rows lie before and after it: exactly, both ways."""
     after, before, backward = window.after, window.before, window.from_end
-    for bound, values in (("after", after), ("before", before)):
-        if values is not None:
-            _check_position(keys, values, bound)
+    if window.from_earlier_load:
+        if after is not None:
+            after = await _found_again(reader, listing, keys, after, "after")
+        if before is not None:
+            before = await _found_again(reader, listing, keys, before, "before")
+    else:
+        after = None if after is None else _check_position(keys, after, "after")
+        before = None if before is None else _check_position(keys, before, "before")
     bounds = {**_params("after", after), **_params("before", before)}
     total = after is None and before is None and window.with_total
     shape = (after is not None, before is not None, backward, total)
@@ -234,12 +357,13 @@ async def keyset_page(
     )
     size = window.size
     more_in_window = len(result) > size
-    width = len(keys) + total
+    carried = len(keys) + len(_meaning_columns(keys))
+    width = carried + total
     taken = result[:size]
     if backward:
         taken.reverse()
     rows = [row[:-width] for row in taken]
-    row_keys = [row[-width:][: len(keys)] for row in taken]
+    row_keys = [tuple(_as_json(value) for value in row[-width:][:carried]) for row in taken]
     length = (result[0][-1] if result else 0) if total else None
     # Rows lie before the page when the window had more at its start (read from the end),
     # or else when the list has any at or before `after`; after the page likewise. So a

@@ -8,7 +8,8 @@ from sqlmodel import col
 
 from store import paging
 from store.batches import PairsIn, rows_of_pairs
-from store.models import ModelSelection, model_conditions, model_order
+from store.methods import method_by_name
+from store.models import MODEL_RELEASE, ModelSelection, model_conditions, model_order
 from store.nodes import in_branch
 from store.paging import Listing, Page, Sort, SortKey, Template, Window
 from store.reader import Reader
@@ -31,10 +32,7 @@ _WITH_METHODS = (
     .join(MethodRow, col(MethodRow.id) == col(TreatmentRow.method_id))
     .join(MethodStatsRow, col(MethodStatsRow.method_id) == col(MethodRow.id))
 )
-_BY_STRENGTH_THEN_NAME = [
-    SortKey(col(TreatmentRow.strength_rank)),
-    SortKey(col(MethodRow.name_rank)),
-]
+_BY_STRENGTH_THEN_NAME = [SortKey(col(TreatmentRow.strength_rank)), method_by_name()]
 
 
 def first_page(rows: Sequence[TreatmentWithMethod], size: int, total: int) -> Page:
@@ -44,7 +42,10 @@ def first_page(rows: Sequence[TreatmentWithMethod], size: int, total: int) -> Pa
     shown = list(rows[:size])
     return Page(
         rows=shown,
-        keys=[(treatment.strength_rank, method.name_rank) for treatment, method, _ in shown],
+        keys=[
+            (treatment.strength_rank, method.name_rank, method.name, method.slug)
+            for treatment, method, _ in shown
+        ],
         has_next=len(rows) > size,
         has_previous=False,
         total=total,
@@ -120,7 +121,7 @@ async def method_treatments_page(
     return await paging.keyset_page(
         reader,
         _of_method(method_id, max_rank),
-        [SortKey(col(TreatmentRow.strength_rank)), SortKey(col(ModelRow.name_rank))],
+        [SortKey(col(TreatmentRow.strength_rank)), model_order(Sort("name"))],
         window,
     )
 
@@ -156,7 +157,7 @@ def _by_model_listing(
 def _by_model_keys(sort: Sort) -> list[SortKey]:
     if sort.field == "release_date" and sort.descending:
         # The default order (the seed page's), copied into the row: no join to order by.
-        return [SortKey(col(BranchModelRow.recency_rank))]
+        return [SortKey(col(BranchModelRow.recency_rank), stands_for=MODEL_RELEASE)]
     if sort.field in ("release_date", "name"):
         return [model_order(sort)]
     if sort.field == "strongest":
@@ -164,7 +165,7 @@ def _by_model_keys(sort: Sort) -> list[SortKey]:
         primary = SortKey(col(BranchModelRow.strongest_rank), descending=not sort.descending)
     else:
         primary = SortKey(col(BranchModelRow.method_count), descending=sort.descending)
-    return [primary, SortKey(col(ModelRow.name_rank))]
+    return [primary, model_order(Sort("name"))]
 
 
 async def by_model_page(

@@ -25,6 +25,12 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether the API refused a page's cursor: a load has overtaken it (CURSOR_EXPIRED), or
+ * it is not one of the API's (BAD_USER_INPUT, when the page had a cursor to give). */
+export function cursorRefused(code: string | null): boolean {
+  return code === "CURSOR_EXPIRED" || code === "BAD_USER_INPUT";
+}
+
 /** A field that takes arguments is nullable and null only beside its error (docs/api-guide.md,
  * "Errors stay on their field"); execute() throws on any error, so a page that has its data
  * has every such field. This tells the type checker so, and says so plainly if it ever isn't. */

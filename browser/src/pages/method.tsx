@@ -3,7 +3,7 @@
 // each with its first pieces of evidence and how many more it has.
 import { BrowserMethodDocument, type BrowserMethodQuery } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
-import { answered } from "../api";
+import { answered, cursorRefused } from "../api";
 import { useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
 import {
@@ -51,7 +51,7 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
   const pageUrl = (at: Place) => `${href.method(slug)}${placeQuery(at)}`;
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "error") {
-    return loaded.code === "BAD_USER_INPUT" && (place.after || place.before) ? (
+    return cursorRefused(loaded.code) && (place.after || place.before) ? (
       <PageGone message={loaded.message} firstPage={pageUrl({ ...place, after: null, before: null, from: 1 })} />
     ) : (
       <ApiProblem message={loaded.message} />

@@ -2,7 +2,7 @@
 // strongest first, a page at a time (?after= or ?before=, &from=, &size=: the shared
 // Pager), each with its first quotes of evidence and how many more it has.
 import { BrowserModelDocument, type BrowserModelQuery } from "../../../clients/typescript/src/gql/graphql";
-import { answered } from "../api";
+import { answered, cursorRefused } from "../api";
 import { useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
 import {
@@ -51,7 +51,7 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
   const pageUrl = (at: Place) => `${href.model(slug)}${placeQuery(at)}`;
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "error") {
-    return loaded.code === "BAD_USER_INPUT" && (place.after || place.before) ? (
+    return cursorRefused(loaded.code) && (place.after || place.before) ? (
       <PageGone message={loaded.message} firstPage={pageUrl({ ...place, after: null, before: null, from: 1 })} />
     ) : (
       <ApiProblem message={loaded.message} />

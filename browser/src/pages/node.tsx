@@ -8,7 +8,7 @@ import {
   type ModelTreatmentOrder,
 } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
-import { answered } from "../api";
+import { answered, cursorRefused } from "../api";
 import { useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
 import { ApiProblem, Badge, Breadcrumb, Heading, Loading, NotFound, PageGone, Pager, plural, useTitle } from "../ui";
@@ -168,7 +168,7 @@ export function NodePage({ path, place, sort }: { path: string; place: Place; so
   useTitle(node ? node.path : loaded.state === "loading" ? null : `No node ${path}`);
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "error") {
-    if (loaded.code === "BAD_USER_INPUT" && (place.after || place.before)) {
+    if (cursorRefused(loaded.code) && (place.after || place.before)) {
       const first = { ...place, after: null, before: null, from: 1 };
       return <PageGone message={loaded.message} firstPage={`${pageUrl(path, chosen.key, first)}#by-model`} />;
     }

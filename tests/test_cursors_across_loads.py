@@ -1,0 +1,204 @@
+"""Cursors across loads (issue 26 item 3): a cursor holds its row's sort-key values and what
+they stand for (a name's rank: the name and the slug), so a load that leaves the row where
+it sorts leaves the cursor valid, and the next page goes on from that row even when rows
+were added or removed around it. A cursor that can no longer be honoured (its row left the
+list or sorts differently, or the list's order does not outlive a load) is CURSOR_EXPIRED,
+never a silently shifted page. On both databases, through HTTP."""
+
+import json
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from api.ingest.load import load_directory
+
+from conftest import release_of, serve
+from tiny_dataset import write_files, write_tiny
+
+# Each list with its query (`$a`: the cursor), from pages of two.
+LISTS = {
+    "methods by name": "query($a: String) { methods(first: 2, after: $a) {"
+    " nodes { slug } pageInfo { endCursor } } }",
+    "methods by model count": "query($a: String) { methods(first: 2, after: $a,"
+    " orderBy: {field: MODEL_COUNT, direction: DESC}) { nodes { slug } pageInfo { endCursor } } }",
+    "models by release date": "query($a: String) { models(first: 2, after: $a,"
+    " orderBy: {field: RELEASE_DATE, direction: DESC}) { nodes { slug } pageInfo { endCursor } } }",
+    "models by name, backward": "query($a: String) { models(last: 2, before: $a) {"
+    " nodes { slug } pageInfo { endCursor: startCursor } } }",
+    "byModel": 'query($a: String) { node(slug: "alpha") { byModel(first: 2, after: $a) {'
+    " nodes { slug: id } pageInfo { endCursor } } } }",
+    "a method's treatments": 'query($a: String) { method(slug: "alpha") {'
+    " treatmentsConnection(first: 1, after: $a) { nodes { slug: id } pageInfo { endCursor } } } }",
+    "a model's treatments": 'query($a: String) { model(slug: "newest") {'
+    " treatments(first: 1, after: $a) { nodes { slug: id } pageInfo { endCursor } } } }",
+    "releases": "query($a: String) { releases(first: 1, after: $a) {"
+    " nodes { slug: number } pageInfo { endCursor } } }",
+}
+
+
+def _read(folder: Path, name: str) -> list[dict[str, Any]]:
+    lines = (folder / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def _files(folder: Path) -> dict[str, list[dict[str, Any]]]:
+    return {
+        name: _read(folder, name) for name in ("nodes", "models", "sources", "methods", "evidence")
+    }
+
+
+@pytest.fixture
+def loaded(
+    backend: str, new_database: Callable[[str, str], str], tmp_path: Path
+) -> Iterator[tuple[TestClient, str, Path]]:
+    """A server on a database of the tiny dataset, loaded twice (so that `releases` has a
+    page after its first), and the dataset's folder to change and load again."""
+    folder = tmp_path / "tiny"
+    write_tiny(folder)
+    url = new_database(backend, "cursors")
+    load_directory(folder, url)
+    load_directory(folder, url)
+    with serve(url, version_poll_seconds=0.05, response_cache=False) as client:
+        yield client, url, folder
+
+
+def _page(client: TestClient, document: str, cursor: str | None) -> dict[str, Any]:
+    response = client.post("/graphql", json={"query": document, "variables": {"a": cursor}})
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def _connection(data: dict[str, Any]) -> dict[str, Any]:
+    """The one connection in ``data``, however deep."""
+    while "pageInfo" not in data:
+        (data,) = (value for value in data.values() if isinstance(value, dict))
+    return data
+
+
+def _first_cursor(client: TestClient, document: str) -> tuple[str, list[Any]]:
+    """The end cursor of the first page, and the page after it (read before any load)."""
+    first = _connection(_page(client, document, None)["data"])
+    cursor = first["pageInfo"]["endCursor"]
+    following = _connection(_page(client, document, cursor)["data"])["nodes"]
+    assert following, "the list must have a second page for the test to mean anything"
+    return cursor, following
+
+
+def _reload(client: TestClient, url: str, folder: Path) -> None:
+    """Load ``folder`` and wait until the server serves the new release."""
+    before = client.post("/graphql", json={"query": "{ taxonomy { dataVersion } }"}).json()
+    load_directory(folder, url)
+    old = before["data"]["taxonomy"]["dataVersion"]
+    for _ in range(200):
+        now = client.post("/graphql", json={"query": "{ taxonomy { dataVersion } }"}).json()
+        if now["data"]["taxonomy"]["dataVersion"] != old:
+            assert release_of(now["data"]["taxonomy"]["dataVersion"]) == release_of(old) + 1
+            return
+        time.sleep(0.02)
+    raise AssertionError("the server did not move to the new release")
+
+
+def test_every_cursor_outlives_a_load_of_the_same_data(
+    loaded: tuple[TestClient, str, Path],
+) -> None:
+    client, url, folder = loaded
+    before = {name: _first_cursor(client, document) for name, document in LISTS.items()}
+    _reload(client, url, folder)
+    for name, document in LISTS.items():
+        cursor, following = before[name]
+        body = _page(client, document, cursor)
+        assert "errors" not in body, (name, body)
+        assert _connection(body["data"])["nodes"] == following, name
+
+
+def test_rows_added_and_removed_around_a_cursor_do_not_shift_its_next_page(
+    loaded: tuple[TestClient, str, Path],
+) -> None:
+    """Methods by name, a page of two: alpha method, Bravo method | Charlie method, Delta
+    method... Two methods added before the cursor's row (Bravo) and one removed after it
+    renumber every rank from the start; the next page still starts right after Bravo, as
+    the whole list read after the load says."""
+    client, url, folder = loaded
+    document = LISTS["methods by name"]
+    cursor, following = _first_cursor(client, document)
+    assert [m["slug"] for m in following] == ["m-charlie", "m-delta"]
+    files = _files(folder)
+    files["methods"] += [
+        {"slug": "m-aardvark", "name": "Aardvark method", "node": "gamma"},
+        {"slug": "m-abacus", "name": "abacus method", "node": "delta"},
+    ]
+    files["methods"] = [m for m in files["methods"] if m["slug"] != "m-charlie"]
+    files["evidence"] = [e for e in files["evidence"] if e["method"] != "m-charlie"]
+    _reload(client, url, write_files(folder.parent / "changed", files))
+    whole = client.post("/graphql", json={"query": "{ methods(first: 100) { nodes { slug } } }"})
+    order = [m["slug"] for m in whole.json()["data"]["methods"]["nodes"]]
+    assert order[:4] == ["m-aardvark", "m-abacus", "alpha", "m-bravo"]
+    body = _page(client, document, cursor)
+    assert "errors" not in body, body
+    assert [m["slug"] for m in _connection(body["data"])["nodes"]] == order[4:6]
+    assert order[4:6] == ["m-delta", "m-lonely"]
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ("renamed", "no longer in the list with the values it had"),
+        ("removed", "no longer in the list with the values it had"),
+    ],
+)
+def test_a_cursor_whose_row_moved_or_left_is_expired(
+    loaded: tuple[TestClient, str, Path], change: str, why: str
+) -> None:
+    client, url, folder = loaded
+    document = LISTS["methods by name"]
+    first = _connection(_page(client, document, None)["data"])
+    cursor = first["pageInfo"]["endCursor"]
+    last_slug = first["nodes"][-1]["slug"]
+    files = _files(folder)
+    if change == "renamed":
+        for method in files["methods"]:
+            if method["slug"] == last_slug:
+                method["name"] = "Zzz renamed"
+    else:
+        files["methods"] = [m for m in files["methods"] if m["slug"] != last_slug]
+        files["evidence"] = [e for e in files["evidence"] if e["method"] != last_slug]
+    changed = write_files(folder.parent / change, files)
+    _reload(client, url, changed)
+    body = _page(client, document, cursor)
+    (error,) = body["errors"]
+    assert error["extensions"]["code"] == "CURSOR_EXPIRED", error
+    assert why in error["message"]
+    assert "start again from the first page" in error["message"]
+    assert body["data"] == {"methods": None}
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        # Evidence in file order and a node's descendants in pre-order: positions a load
+        # renumbers with nothing to find them again by; a search's ranked offsets likewise.
+        'query($a: String) { model(slug: "newest") { evidence(first: 1, after: $a) {'
+        " pageInfo { endCursor } } } }",
+        'query($a: String) { node(slug: "alpha") { descendantsConnection(first: 1, after: $a)'
+        " { pageInfo { endCursor } } } }",
+        'query($a: String) { search(query: "method", first: 1, after: $a)'
+        " { pageInfo { endCursor } } }",
+    ],
+    ids=["evidence", "descendants", "search"],
+)
+def test_lists_whose_positions_do_not_outlive_a_load_say_so(
+    loaded: tuple[TestClient, str, Path], document: str
+) -> None:
+    client, url, folder = loaded
+    cursor = _connection(_page(client, document, None)["data"])["pageInfo"]["endCursor"]
+    assert "errors" not in _page(client, document, cursor)  # the same load: accepted
+    shutil.copytree(folder, folder.parent / "same")
+    _reload(client, url, folder.parent / "same")
+    (error,) = _page(client, document, cursor)["errors"]
+    assert error["extensions"]["code"] == "CURSOR_EXPIRED", error
+    assert "start again from the first page" in error["message"]
