@@ -28,7 +28,7 @@ _CHANGES = {
     "nodes": _NAMED,
     "methods": _NAMED,
     "models": "kind slug name",
-    "treatments": "kind modelSlug methodSlug before after",
+    "treatments": "kind modelSlug methodSlug fromStrength toStrength",
 }
 
 
@@ -172,7 +172,7 @@ def change_lines(head: dict[str, Any], rows: list[dict[str, Any]]) -> Iterator[s
 def _change_text(row: dict[str, Any]) -> str:
     record, kind = row["record"], row["kind"]
     if record == "treatment":
-        before, after = row["before"] or "-", row["after"] or "-"
+        before, after = row["fromStrength"] or "-", row["toStrength"] or "-"
         return f"treatment {kind:<12} {row['modelSlug']} / {row['methodSlug']}: {before} -> {after}"
     text = f"{record:<9} {kind:<12} {row['slug']} ({row['name']})"
     if kind == "RENAMED":

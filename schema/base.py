@@ -36,10 +36,15 @@ class RowField(StrawberryField):
         return self.read(source)
 
 
-def row_field(description: str, read: Callable[[Any], Any] | None = None) -> Any:
+def row_field(
+    description: str,
+    read: Callable[[Any], Any] | None = None,
+    *,
+    deprecation_reason: str | None = None,
+) -> Any:
     """Declare ``name: type = row_field("...")`` on a RowBacked type: its value is
     ``row.name``, or ``read(object)``."""
-    return RowField(description=description, read=read)
+    return RowField(description=description, read=read, deprecation_reason=deprecation_reason)
 
 
 def id_field(description: str, key: Callable[[Any], str] = lambda source: source.row.slug) -> Any:

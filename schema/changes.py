@@ -132,11 +132,21 @@ class TreatmentChange:
     model_slug: str = strawberry.field(description="The model's slug.")
     method_slug: str = strawberry.field(description="The method's slug.")
     before: Strength | None = strawberry.field(
-        description="The treatment in the earlier release; null if there was none."
+        description="The treatment in the earlier release; null if there was none.",
+        deprecation_reason="Use `fromStrength`, named as `fromName` and `fromPath` are.",
     )
     after: Strength | None = strawberry.field(
-        description="The treatment in the later release; null if there is none."
+        description="The treatment in the later release; null if there is none.",
+        deprecation_reason="Use `toStrength`, named as `toName` and `toPath` are.",
     )
+
+    @strawberry.field(description="The treatment in the earlier release; null if there was none.")
+    def from_strength(self) -> Strength | None:
+        return self.before
+
+    @strawberry.field(description="The treatment in the later release; null if there is none.")
+    def to_strength(self) -> Strength | None:
+        return self.after
 
     @strawberry.field(description="The model as served now; null when it no longer exists.")
     async def model(self, info: Info) -> ModelRef | None:

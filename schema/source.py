@@ -16,7 +16,14 @@ from store.tables import SourceRow
 class Source(Slugged):
     row: strawberry.Private[SourceRow]
 
-    title: str = row_field("The document's title.")
+    name: str = row_field(
+        "The document's title: its `name`, as every other type calls it.",
+        lambda source: source.row.title,
+    )
+    title: str = row_field(
+        "The document's title.",
+        deprecation_reason="Use `name`, as on every other type: the same value.",
+    )
 
     kind: SourceKind = row_field(
         "What kind of document it is.", lambda source: SourceKind(source.row.kind)

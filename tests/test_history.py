@@ -159,7 +159,7 @@ _FIELDS = {
     "nodes": _NAMED,
     "methods": _NAMED,
     "models": "kind slug name",
-    "treatments": "kind modelSlug methodSlug before after",
+    "treatments": "kind modelSlug methodSlug fromStrength toStrength",
 }
 
 
@@ -224,6 +224,26 @@ def test_changes_are_the_net_difference_of_the_two_releases_data(
     assert (summary["from"]["number"], summary["to"]["number"]) == (since, until)
     methods = expected["methods"]
     assert summary["summary"]["methods"]["renamed"] == sum(c[0] == "RENAMED" for c in methods)
+
+
+def test_the_old_names_of_renamed_fields_answer_the_same(history: History) -> None:
+    """`TreatmentChange.before`/`after` and `Source.title` are deprecated for
+    `fromStrength`/`toStrength` and `name` (issue 26 item 8): until they go, each answers
+    what its new name does."""
+    rows = _all_changes(history.api, "treatments", 1, 4)
+    old = history.api.query(
+        "{ changes(since: 1, until: 4) { treatments(first: 100) { nodes {"
+        " modelSlug methodSlug before after } } } }"
+    )["changes"]["treatments"]["nodes"]
+    assert rows
+    assert len(old) == len(rows)
+    assert [(r["modelSlug"], r["methodSlug"], r["before"], r["after"]) for r in old] == [
+        (r["modelSlug"], r["methodSlug"], r["fromStrength"], r["toStrength"]) for r in rows
+    ]
+    sources = history.api.query('{ model(slug: "kimi-k3") { sources { title name } } }')
+    listed = sources["model"]["sources"]
+    assert listed
+    assert all(source["title"] == source["name"] for source in listed)
 
 
 def test_the_edits_are_all_there_and_undone_ones_are_not(history: History) -> None:

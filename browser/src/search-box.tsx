@@ -22,7 +22,7 @@ export function describeHit(hit: Hit): { url: string; name: string; kind: string
       return { url: href.model(hit.slug), name: hit.name, kind: "model", detail: hit.organization ?? "" };
     default:
       // A source (a model's document) leads to its model's page, where its sources are listed.
-      return { url: href.model(hit.model.slug), name: hit.title, kind: "source", detail: hit.model.name };
+      return { url: href.model(hit.model.slug), name: hit.name, kind: "source", detail: hit.model.name };
   }
 }
 

@@ -168,9 +168,9 @@ function Lists({ changes, cursors, here }: { changes: Changes; cursors: Cursors;
               <Kind kind={change.kind} />
             </td>
             <td>
-              {change.before ? <Badge strength={change.before} /> : null}
-              {change.before && change.after ? " → " : null}
-              {change.after ? <Badge strength={change.after} /> : null}
+              {change.fromStrength ? <Badge strength={change.fromStrength} /> : null}
+              {change.fromStrength && change.toStrength ? " → " : null}
+              {change.toStrength ? <Badge strength={change.toStrength} /> : null}
             </td>
           </tr>
         ))}

@@ -34,7 +34,7 @@ function EvidenceList({ answer }: { answer: Treatment["evidenceConnection"] }) {
           {item.quote ? <blockquote>{item.quote}</blockquote> : null}
           <figcaption>
             <Badge strength={item.strength} />{" "}
-            {item.source ? <ExternalLink url={item.source.url}>{item.source.title}</ExternalLink> : "no source recorded"}
+            {item.source ? <ExternalLink url={item.source.url}>{item.source.name}</ExternalLink> : "no source recorded"}
             {item.locator ? `, ${item.locator}` : ""}
           </figcaption>
         </figure>

@@ -37,7 +37,7 @@ function EvidenceQuotes({ answer }: { answer: Treatment["evidenceConnection"] })
   return (
     <>
       {evidence.nodes.map((item) => (
-        <Quote key={item.id} quote={item.quote} source={item.source?.title} locator={item.locator} />
+        <Quote key={item.id} quote={item.quote} source={item.source?.name} locator={item.locator} />
       ))}
       <MoreEvidence evidence={evidence} />
     </>
@@ -73,7 +73,7 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
           <ul>
             {sources.nodes.map((source) => (
               <li key={source.id}>
-                <ExternalLink url={source.url}>{source.title}</ExternalLink>{" "}
+                <ExternalLink url={source.url}>{source.name}</ExternalLink>{" "}
                 <span class="count">
                   {KINDS[source.kind] ?? source.kind}
                   {source.publishedOn ? `, ${source.publishedOn}` : ""}

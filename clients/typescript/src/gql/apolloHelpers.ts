@@ -354,11 +354,12 @@ export type SearchSnippetFieldPolicy = {
 	highlights?: FieldPolicy<any> | FieldReadFunction<any>,
 	text?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type SourceKeySpecifier = ('id' | 'kind' | 'model' | 'publishedOn' | 'slug' | 'title' | 'url' | SourceKeySpecifier)[];
+export type SourceKeySpecifier = ('id' | 'kind' | 'model' | 'name' | 'publishedOn' | 'slug' | 'title' | 'url' | SourceKeySpecifier)[];
 export type SourceFieldPolicy = {
 	id?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
 	model?: FieldPolicy<any> | FieldReadFunction<any>,
+	name?: FieldPolicy<any> | FieldReadFunction<any>,
 	publishedOn?: FieldPolicy<any> | FieldReadFunction<any>,
 	slug?: FieldPolicy<any> | FieldReadFunction<any>,
 	title?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -400,15 +401,17 @@ export type TextRangeFieldPolicy = {
 	end?: FieldPolicy<any> | FieldReadFunction<any>,
 	start?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type TreatmentChangeKeySpecifier = ('after' | 'before' | 'kind' | 'method' | 'methodSlug' | 'model' | 'modelSlug' | TreatmentChangeKeySpecifier)[];
+export type TreatmentChangeKeySpecifier = ('after' | 'before' | 'fromStrength' | 'kind' | 'method' | 'methodSlug' | 'model' | 'modelSlug' | 'toStrength' | TreatmentChangeKeySpecifier)[];
 export type TreatmentChangeFieldPolicy = {
 	after?: FieldPolicy<any> | FieldReadFunction<any>,
 	before?: FieldPolicy<any> | FieldReadFunction<any>,
+	fromStrength?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
 	method?: FieldPolicy<any> | FieldReadFunction<any>,
 	methodSlug?: FieldPolicy<any> | FieldReadFunction<any>,
 	model?: FieldPolicy<any> | FieldReadFunction<any>,
-	modelSlug?: FieldPolicy<any> | FieldReadFunction<any>
+	modelSlug?: FieldPolicy<any> | FieldReadFunction<any>,
+	toStrength?: FieldPolicy<any> | FieldReadFunction<any>
 };
 export type TreatmentChangeConnectionKeySpecifier = ('edges' | 'nodes' | 'pageInfo' | 'totalCount' | TreatmentChangeConnectionKeySpecifier)[];
 export type TreatmentChangeConnectionFieldPolicy = {

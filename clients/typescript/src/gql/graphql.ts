@@ -127,7 +127,7 @@ export type BrowserChangesQueryVariables = Exact<{
 }>;
 
 
-export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, node: { id: string, slugPath: string } | null }> } | null, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, method: { id: string, slug: string } | null }> } | null, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, model: { id: string, slug: string } | null }> } | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, before: Strength | null, after: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } | null } | null };
+export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, node: { id: string, slugPath: string } | null }> } | null, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, method: { id: string, slug: string } | null }> } | null, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, model: { id: string, slug: string } | null }> } | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } | null } | null };
 
 export type BrowserHomeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -144,7 +144,7 @@ export type BrowserMethodQueryVariables = Exact<{
 }>;
 
 
-export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, adoption: Array<{ period: string, models: number, cumulativeModels: number }> | null, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatmentsConnection: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string, url: string | null } | null }> } | null }> } | null } | null };
+export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, adoption: Array<{ period: string, models: number, cumulativeModels: number }> | null, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatmentsConnection: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string, url: string | null } | null }> } | null }> } | null } | null };
 
 export type BrowserModelQueryVariables = Exact<{
   slug: string;
@@ -156,7 +156,7 @@ export type BrowserModelQueryVariables = Exact<{
 }>;
 
 
-export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, sourcesConnection: { totalCount: number, nodes: Array<{ id: string, title: string, kind: SourceKind, url: string | null, publishedOn: string | null }> } | null, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, title: string } | null }> } | null }> } | null } | null };
+export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, sourcesConnection: { totalCount: number, nodes: Array<{ id: string, name: string, kind: SourceKind, url: string | null, publishedOn: string | null }> } | null, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string } | null }> } | null }> } | null } | null };
 
 export type BrowserNodeQueryVariables = Exact<{
   path: string;
@@ -182,7 +182,7 @@ export type BrowserSearchQuery = { search: { totalCount: number, pageInfo: { has
       | { __typename: 'Method', id: string, slug: string, name: string, node: { id: string, path: string } }
       | { __typename: 'Model', id: string, slug: string, name: string, organization: string | null }
       | { __typename: 'Node', id: string, name: string, path: string, slugPath: string }
-      | { __typename: 'Source', id: string, title: string, model: { id: string, slug: string, name: string } }
+      | { __typename: 'Source', id: string, name: string, model: { id: string, slug: string, name: string } }
     > } | null };
 
 export type MethodsPageQueryVariables = Exact<{
@@ -329,8 +329,8 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         kind
         modelSlug
         methodSlug
-        before
-        after
+        fromStrength
+        toStrength
         model {
           id
           slug
@@ -483,7 +483,7 @@ export const BrowserMethodDocument = new TypedDocumentString(`
             locator
             source {
               id
-              title
+              name
               url
             }
           }
@@ -504,7 +504,7 @@ export const BrowserModelDocument = new TypedDocumentString(`
       totalCount
       nodes {
         id
-        title
+        name
         kind
         url
         publishedOn
@@ -550,7 +550,7 @@ export const BrowserModelDocument = new TypedDocumentString(`
             locator
             source {
               id
-              title
+              name
             }
           }
         }
@@ -678,7 +678,7 @@ export const BrowserSearchDocument = new TypedDocumentString(`
       }
       ... on Source {
         id
-        title
+        name
         model {
           id
           slug
