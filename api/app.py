@@ -1,5 +1,6 @@
 """The ASGI application: the taxonomy browser's pages (/, /nodes/..., /models/..., /methods/...,
-/search), GraphQL at /graphql (with GraphiQL), /healthz and /readyz."""
+/search, /changes and the indexes /models, /methods and /releases), GraphQL at /graphql (with
+GraphiQL), /healthz and /readyz."""
 
 import gc
 import logging

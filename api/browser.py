@@ -37,6 +37,10 @@ PAGE_PATHS = (
     "/methods/{slug}",
     "/search",
     "/changes",
+    # The indexes: paged, sortable and filterable tables of every model, method and release.
+    "/models",
+    "/methods",
+    "/releases",
 )
 
 # Whether a page's subject exists, asked as any client would; an unknown one's page is a 404
@@ -161,7 +165,8 @@ def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[HTMLResponse]
         status = 200
         if kind == "changes":
             status = await _releases_status(schema, request)
-        elif kind in SUBJECTS:
+        elif kind in SUBJECTS and SUBJECTS[kind][1] in request.path_params:
+            # (/models and /methods, the indexes, have no subject: always there.)
             document, parameter = SUBJECTS[kind]
             key = request.path_params[parameter]
             status = 404 if await _exists(schema, request, document, key) is False else 200

@@ -100,9 +100,10 @@ async function shot(name) {
   summary.screenshots.push(path);
 }
 
-/** The open page at 360, 768 and 1,600 px wide: nothing scrolls sideways (a screenshot of each). */
+/** The open page at 360, 390, 768 and 1,600 px wide: nothing scrolls sideways (a screenshot of
+ * each; a wide table scrolls inside its own box). */
 async function checkWidths(name) {
-  for (const width of [360, 768, 1600]) {
+  for (const width of [360, 390, 768, 1600]) {
     await page.setViewportSize({ width, height: 900 });
     const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     if (scroll > inner) fail(`${name}: at ${width} px the page is ${scroll} px wide`);
@@ -135,6 +136,7 @@ async function pageType(name, path, titleHas, status = 200) {
   }
   const title = await page.title();
   if (!title.includes(titleHas)) fail(`${name}: title ${JSON.stringify(title)} lacks ${JSON.stringify(titleHas)}`);
+  await checkHeader(name);
   await checkAxe(name);
   await shot(name);
   await page.emulateMedia({ colorScheme: "dark" });
@@ -142,7 +144,40 @@ async function pageType(name, path, titleHas, status = 200) {
   await page.emulateMedia({ colorScheme: "light" });
   if (status !== 200) expectFailed(status);
   clean(name);
-  step(`${name} (${path}): HTTP ${status}, title "${title}", one persisted GET, axe clean light and dark`);
+  step(`${name} (${path}): HTTP ${status}, title "${title}", one persisted GET, header links, axe clean light and dark`);
+}
+
+/** A query's data, asked of the API outside the page (what the page must show). */
+async function api(query, variables = {}) {
+  const response = await fetch(`${base}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
+  const { data, errors } = await response.json();
+  if (errors) fail(`the API refused ${query}: ${JSON.stringify(errors)}`);
+  return data;
+}
+
+let latestChanges = null;
+
+/** The header's links: Models, Methods, Releases, and Changes to what the latest release
+ * changed (the API's latest release against the one before it), or to /releases when there
+ * is no release before it. */
+async function checkHeader(name) {
+  if (latestChanges === null) {
+    const newest = (await api("{ releases(first: 1) { nodes { number changes { from { number } } } } }")).releases.nodes[0];
+    latestChanges = newest.changes ? `/changes?since=${newest.changes.from.number}&until=${newest.number}` : "/releases";
+  }
+  const nav = page.getByRole("navigation", { name: "Indexes" });
+  for (const [label, href] of [["Models", "/models"], ["Methods", "/methods"], ["Releases", "/releases"], ["Changes", latestChanges]]) {
+    const link = nav.getByRole("link", { name: label, exact: true });
+    try {
+      await link.and(page.locator(`[href="${href}"]`)).waitFor({ timeout: 5_000 });
+    } catch {
+      fail(`${name}: the header's ${label} link goes to ${await link.getAttribute("href").catch(() => "nowhere")}, not ${href}`);
+    }
+  }
 }
 
 /** The API's own adoption series for ``field`` (a query's selection), asked outside the page. */
@@ -253,6 +288,7 @@ async function fixtures(seedFile) {
     fail("the unknown node's page does not say so");
   }
   await pageType("unknown model", "/models/no-such-model", "No model", 404);
+  await indexes();
 
   // Links, back, forward and reload: each page from its URL alone.
   await open("/");
@@ -349,6 +385,191 @@ async function fixtures(seedFile) {
   step("an API error shows as a message on the page");
 }
 
+const NUMBER = new Intl.NumberFormat("en-US");
+
+/** The open index's rows, each its cells' text. */
+async function indexRows() {
+  return page.locator("table.index tbody tr").evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent.trim())));
+}
+
+/** Which column heads of the open index say they sort, and how: {Released: "descending"}. */
+async function sortedBy() {
+  const heads = await page.locator("table.index thead th[aria-sort]").evaluateAll((ths) =>
+    ths.map((th) => [th.querySelector("a")?.textContent.replace(/[▲▼]/g, "").trim() ?? th.textContent.trim(), th.getAttribute("aria-sort")]),
+  );
+  return Object.fromEntries(heads);
+}
+
+/** Checks the open index: its rows are ``expected`` (the API's), its sort is ``sorted``
+ * (aria-sort), its URL has ``want`` (see checkPage: a value, true for any, null for none). */
+async function checkIndex(where, { expected, sorted, want = {} }) {
+  const shown = await indexRows();
+  if (JSON.stringify(shown) !== JSON.stringify(expected)) {
+    fail(`${where}: the rows\n${JSON.stringify(shown)}\nare not the API's\n${JSON.stringify(expected)}`);
+  }
+  const sorts = await sortedBy();
+  if (JSON.stringify(sorts) !== JSON.stringify(sorted)) fail(`${where}: aria-sort says ${JSON.stringify(sorts)}, not ${JSON.stringify(sorted)}`);
+  const url = new URL(page.url());
+  for (const [key, value] of Object.entries(want)) {
+    const got = url.searchParams.get(key);
+    if (value === null ? got !== null : value === true ? !got : got !== value) fail(`${where}: the URL ${url.href} has ${key}=${got}, not ${value}`);
+  }
+}
+
+const MODELS_QUERY = `query ($first: Int, $after: String, $filter: ModelFilter, $orderBy: ModelOrder) {
+  models(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {
+    totalCount pageInfo { endCursor } nodes { name organization releaseDate branches { methodCount } } } }`;
+const METHODS_QUERY = `query ($first: Int, $after: String, $filter: MethodFilter, $orderBy: MethodOrder) {
+  methods(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {
+    totalCount pageInfo { endCursor } nodes { name strongest modelCount node { path } } } }`;
+
+/** The API's models as the models index shows them: name, organization, release date, methods. */
+async function apiModels(variables) {
+  const { models } = await api(MODELS_QUERY, { first: 25, ...variables });
+  const rows = models.nodes.map((model) => [
+    model.name,
+    model.organization ?? "unknown",
+    model.releaseDate ?? "unknown",
+    NUMBER.format(model.branches.reduce((sum, branch) => sum + branch.methodCount, 0)),
+  ]);
+  return { rows, total: models.totalCount, endCursor: models.pageInfo.endCursor };
+}
+
+/** The API's methods as the methods index shows them: name, where filed, strongest, models. */
+async function apiMethods(variables) {
+  const { methods } = await api(METHODS_QUERY, { first: 25, ...variables });
+  const rows = methods.nodes.map((method) => [
+    method.name,
+    method.node.path,
+    method.strongest?.toLowerCase() ?? "none",
+    NUMBER.format(method.modelCount),
+  ]);
+  return { rows, total: methods.totalCount, endCursor: methods.pageInfo.endCursor };
+}
+
+/** Clicks ``locator`` (a link or a button that changes the URL) and waits for the new page. */
+async function go(locator) {
+  const before = page.url();
+  await locator.click();
+  await page.waitForURL((url) => url.href !== before);
+  await settled();
+  return new URL(page.url());
+}
+
+/** The indexes on the fixtures: each page loads (one persisted GET, axe, widths), shows the
+ * API's first rows, sorts by its column heads (aria-sort, the URL), filters by its form (the
+ * URL), pages by the shared Pager, and keeps all of it on reload. */
+async function indexes() {
+  const models = await apiModels({});
+  await pageType("models", "/models", "Models");
+  await checkIndex("/models", { expected: models.rows, sorted: { Model: "ascending" }, want: { sort: null, dir: null } });
+  if ((await position()) !== `1–25 of ${models.total} models`) fail(`/models says ${await position()}`);
+  await checkWidths("models");
+  step(`/models: the API's first 25 of ${models.total} models by name (aria-sort ascending on Model)`);
+
+  // Sorting: by release date, newest first, then oldest first; the order is in the URL.
+  await go(page.getByRole("link", { name: "Released", exact: true }));
+  const newest = await apiModels({ orderBy: { field: "RELEASE_DATE", direction: "DESC" } });
+  await checkIndex("/models by release", { expected: newest.rows, sorted: { Released: "descending" }, want: { sort: "release", dir: "desc" } });
+  await go(page.getByRole("link", { name: "Released", exact: true }));
+  const oldest = await apiModels({ orderBy: { field: "RELEASE_DATE", direction: "ASC" } });
+  await checkIndex("/models by release, oldest first", { expected: oldest.rows, sorted: { Released: "ascending" }, want: { sort: "release", dir: "asc" } });
+  await page.reload();
+  await settled();
+  await checkIndex("/models by release, reloaded", { expected: oldest.rows, sorted: { Released: "ascending" }, want: { sort: "release", dir: "asc" } });
+  step("/models: the Released head sorts newest first, then oldest first (aria-sort, ?sort=release&dir=); a reload keeps it");
+
+  // Paging in that order: the next page is the API's next, and back.
+  await go(page.getByRole("link", { name: `Next ${models.total - 25} models`, exact: true }));
+  const second = await apiModels({ orderBy: { field: "RELEASE_DATE", direction: "ASC" }, after: oldest.endCursor });
+  await checkIndex("/models, second page", { expected: second.rows, sorted: { Released: "ascending" }, want: { sort: "release", after: true, from: "26" } });
+  if ((await position()) !== `26–${models.total} of ${models.total} models`) fail(`the second page says ${await position()}`);
+  await go(page.getByRole("link", { name: "Previous 25 models", exact: true }));
+  await checkIndex("/models, back to the first page", { expected: oldest.rows, sorted: { Released: "ascending" }, want: { after: null, before: null, sort: "release" } });
+  step(`/models: "Next ${models.total - 25} models" shows the API's 26–${models.total} in the same order, "Previous" the first page`);
+
+  // Filters: an organization (the API's first choice) and a date range, kept with the order.
+  const { organizations } = await api("{ organizations { name modelCount } }");
+  const org = organizations[0];
+  await page.getByLabel("Organization").selectOption(org.name);
+  await page.getByLabel("Released on or after").fill("2024-01-01");
+  await go(page.getByRole("button", { name: "Filter", exact: true }));
+  const filter = { organization: org.name, releasedAfter: "2024-01-01" };
+  const narrowed = await apiModels({ filter, orderBy: { field: "RELEASE_DATE", direction: "ASC" } });
+  if (!narrowed.total || narrowed.total >= models.total) fail(`the filter ${JSON.stringify(filter)} does not narrow: ${narrowed.total}`);
+  await checkIndex("/models filtered", {
+    expected: narrowed.rows,
+    sorted: { Released: "ascending" },
+    want: { org: org.name, "released-from": "2024-01-01", "released-to": null, sort: "release", dir: "asc", after: null },
+  });
+  const heading = await page.locator("#models-list").innerText();
+  if (heading !== `${narrowed.total} ${narrowed.total === 1 ? "model" : "models"} match the filters`) fail(`the filtered list's heading: ${heading}`);
+  await checkAxe("models filtered");
+  await page.reload();
+  await settled();
+  await checkIndex("/models filtered, reloaded", { expected: narrowed.rows, sorted: { Released: "ascending" }, want: { org: org.name } });
+  if ((await page.getByLabel("Organization").inputValue()) !== org.name) fail("the form does not show the organization filtered by");
+  await shot("models-filtered");
+  await go(page.getByRole("link", { name: "Clear the filters", exact: true }));
+  await checkIndex("/models unfiltered", { expected: oldest.rows, sorted: { Released: "ascending" }, want: { org: null, "released-from": null } });
+  // A name that matches nothing: no table, a way back.
+  await page.getByLabel("Name contains").fill("no model is called this");
+  await go(page.getByRole("button", { name: "Filter", exact: true }));
+  if (!(await page.locator("main").innerText()).includes("No model matches.")) fail("a filter matching nothing does not say so");
+  step(`/models: filtered by ${org.name} released from 2024-01-01: the API's ${narrowed.total} models, in the URL, kept by reload; "Clear the filters"`);
+
+  const methods = await apiMethods({});
+  await pageType("methods", "/methods", "Methods");
+  await checkIndex("/methods", { expected: methods.rows, sorted: { Method: "ascending" } });
+  await checkWidths("methods");
+  await go(page.getByRole("link", { name: "Model count", exact: true }));
+  const most = await apiMethods({ orderBy: { field: "MODEL_COUNT", direction: "DESC" } });
+  await checkIndex("/methods by model count", { expected: most.rows, sorted: { "Model count": "descending" }, want: { sort: "models", dir: "desc" } });
+  await go(page.getByRole("link", { name: "Strongest", exact: true }));
+  const strongest = await apiMethods({ orderBy: { field: "STRONGEST", direction: "DESC" } });
+  await checkIndex("/methods by strongest", { expected: strongest.rows, sorted: { Strongest: "descending" }, want: { sort: "strongest", dir: "desc" } });
+  await go(page.getByRole("link", { name: "Method", exact: true }));
+  await checkIndex("/methods by name again", { expected: methods.rows, sorted: { Method: "ascending" }, want: { sort: null, dir: null } });
+  step("/methods: sorted by Model count, Strongest and Method, each the API's order, aria-sort and the URL");
+  await go(page.getByRole("link", { name: `Next 25 methods`, exact: true }));
+  const next = await apiMethods({ after: methods.endCursor });
+  await checkIndex("/methods, second page", { expected: next.rows, sorted: { Method: "ascending" }, want: { after: true, from: "26" } });
+  if ((await position()) !== `26–50 of ${methods.total} methods`) fail(`the methods' second page says ${await position()}`);
+  await go(page.getByRole("link", { name: `${methods.total > 100 ? 100 : 50} methods a page`, exact: true }));
+  if (!(await position()).startsWith(`26–`)) fail(`at another size the page does not keep its first item: ${await position()}`);
+  // The branch filter: a root (from the API's roots), and at least used.
+  const root = (await api("{ roots { name slugPath } }")).roots[0];
+  await page.getByLabel("Branch").selectOption(root.slugPath);
+  await page.getByLabel("Strongest treatment").selectOption("used");
+  await go(page.getByRole("button", { name: "Filter", exact: true }));
+  const inBranch = await apiMethods({ first: Number(new URL(page.url()).searchParams.get("size")), filter: { branch: { path: root.slugPath }, minStrength: "USED" } });
+  if (!inBranch.total || inBranch.total >= methods.total) fail(`the branch filter does not narrow: ${inBranch.total}`);
+  await checkIndex("/methods in a branch", { expected: inBranch.rows, sorted: { Method: "ascending" }, want: { branch: root.slugPath, strength: "used", after: null } });
+  await checkAxe("methods filtered");
+  step(`/methods: pages by the Pager (26–50 of ${methods.total}), at another size keeps its first item, filtered to ${root.name} at used or stronger: the API's ${inBranch.total}`);
+  // A branch that is not there: the page says so, with a way back.
+  await open("/methods?branch=no/such/branch");
+  const said = await page.locator("main").innerText();
+  if (!said.includes("Not a filter this list takes") || !said.includes("Show the list without filters")) fail(`an unknown branch: ${said}`);
+  clean("methods");
+
+  const { releases } = await api("{ releases(first: 25) { totalCount nodes { number changes { from { number } summary { total } } } } }");
+  await pageType("releases", "/releases", "Releases");
+  const rows = await indexRows();
+  if (JSON.stringify(rows.map((row) => row[0])) !== JSON.stringify(releases.nodes.map((release) => String(release.number)))) {
+    fail(`/releases shows ${JSON.stringify(rows)}, the API has ${JSON.stringify(releases.nodes)}`);
+  }
+  if (JSON.stringify(await sortedBy()) !== JSON.stringify({ Release: "descending" })) fail(`/releases aria-sort: ${JSON.stringify(await sortedBy())}`);
+  for (const [index, release] of releases.nodes.entries()) {
+    const { changes } = release;
+    const link = await page.locator("table.index tbody tr").nth(index).locator("a").first().getAttribute("href").catch(() => null);
+    const wanted = changes && changes.summary.total ? `/changes?since=${changes.from.number}&until=${release.number}` : null;
+    if (link !== wanted) fail(`release ${release.number} links to ${link}, not ${wanted}`);
+  }
+  await checkWidths("releases");
+  step(`/releases: the API's ${releases.totalCount} releases newest first (aria-sort descending), each linked to its changes`);
+}
+
 /** After loading the fixtures, then an edited copy: node `serving` renamed "model serving",
  * method `fresh-method` ("Fresh Method") added at training parallelism. */
 async function changes() {
@@ -382,6 +603,17 @@ async function changes() {
   await page.getByRole("link", { name: "Fresh Method", exact: true }).click();
   await page.locator("main h1", { hasText: "Fresh Method" }).waitFor();
   step("the changes page lists the edits per kind, each linked to its page");
+  await pageType("releases", "/releases", "Releases");
+  const releaseRows = await indexRows();
+  if (releaseRows.length !== 2 || releaseRows[0][0] !== "2" || !releaseRows[0][3].startsWith("2 changes since release 1") || !releaseRows[1][3].startsWith("the first release kept")) {
+    fail(`/releases after two loads: ${JSON.stringify(releaseRows)}`);
+  }
+  await go(page.getByRole("link", { name: "2 changes since release 1", exact: true }));
+  if (new URL(page.url()).search !== "?since=1&until=2") fail(`release 2's changes link went to ${page.url()}`);
+  await open("/releases");
+  await go(page.getByRole("navigation", { name: "Indexes" }).getByRole("link", { name: "Changes", exact: true }));
+  await page.locator("main h1", { hasText: "Changes from release 1 to 2" }).waitFor();
+  step("/releases lists release 2 with its changes linked; the header's Changes link opens them");
   await pageType("unknown release", "/changes?since=9", "No such release", 404);
   const said = await page.locator("main").innerText();
   if (!said.includes("there is no release 9")) fail(`the unknown release's page says: ${said}`);

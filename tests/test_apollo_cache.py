@@ -49,6 +49,13 @@ VARIABLES: dict[str, dict[str, Any]] = {
     "BrowserModel": {"slug": "kimi-k3"},
     "BrowserNode": {"path": SEED_PATH},
     "BrowserSearch": {"query": "expert parallel"},
+    # The indexes as the browser asks for them: ordered, filtered (a root's branch), paged.
+    "BrowserModels": {"orderBy": {"field": "RELEASE_DATE", "direction": "DESC"}},
+    "BrowserMethods": {
+        "filter": {"branch": {"path": "optimization"}, "minStrength": "USED"},
+        "orderBy": {"field": "MODEL_COUNT", "direction": "DESC"},
+    },
+    "BrowserReleases": {},
 }
 
 

@@ -40,6 +40,11 @@ PAGES = [
     "/search?q=alpha",
     "/search?q=no+such+thing",
     "/changes?since=1",
+    "/models",
+    "/models?sort=release&dir=desc&org=nobody&released-from=2024-01-01&size=50",
+    "/methods",
+    "/methods?branch=no/such/branch&sort=models",  # the page says the branch is not there
+    "/releases",
 ]
 MAX_GZIPPED_BYTES = 150_000
 
@@ -106,6 +111,21 @@ def test_a_release_that_is_not_a_number_is_a_400(tiny: Api, query: str) -> None:
 def test_a_release_that_exists_is_a_200(tiny: Api, query: str) -> None:
     """`since` left out: the page asks for it."""
     assert tiny.client.get(f"/changes?{query}").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/releases/1", "/models/a/b", "/indexes"])
+def test_a_path_that_is_no_page_is_a_404(tiny: Api, path: str) -> None:
+    """The indexes are /models, /methods and /releases themselves; nothing lives below
+    /releases (a release's changes are /changes?since=)."""
+    page = tiny.client.get(path, headers={"accept": "text/html"})
+    assert page.status_code == 404
+
+
+def test_the_indexes_are_pages_of_their_own() -> None:
+    """/models and /methods are served beside /models/<slug> and /methods/<slug>, which ask
+    whether their subject exists; the indexes have no subject."""
+    for path in ("/models", "/methods", "/releases"):
+        assert path in browser.PAGE_PATHS
 
 
 def test_graphiql_stays_at_graphql(tiny: Api) -> None:
@@ -265,6 +285,8 @@ def test_the_browser_in_headless_chromium(
     load_directory(DEFAULT_FIXTURES_DIR, url)
     _drive("fixtures", url, str(SEED_PAGE), artifacts=tmp_path / "screenshots")
     for name in ("home", "node", "model", "method", "search", "unknown node"):
+        assert (tmp_path / "screenshots" / f"{name}.png").is_file()
+    for name in ("models", "models-filtered", "methods", "releases", "releases-390px"):
         assert (tmp_path / "screenshots" / f"{name}.png").is_file()
 
 

@@ -109,6 +109,9 @@ def test_there_are_example_operations() -> None:
         "BrowserMethod",
         "BrowserSearch",
         "BrowserChanges",
+        "BrowserModels",
+        "BrowserMethods",
+        "BrowserReleases",
     }
 
 

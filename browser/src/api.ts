@@ -20,6 +20,9 @@ export class ApiError extends Error {
   constructor(
     message: string,
     readonly code: string | null = null,
+    /** What the API answered beside its errors (the fields without one): for the parts of a
+     * page that do not need the refused field (the header's latest release). */
+    readonly partial: unknown = null,
   ) {
     super(message);
   }
@@ -104,6 +107,7 @@ export async function execute<TResult, TVariables>(
     throw new ApiError(
       `The API refused the request: ${body.errors.map((e) => e.message).join("; ")}`,
       body.errors[0].extensions?.code ?? null,
+      body.data ?? null,
     );
   }
   if (!body.data) throw new ApiError("The API answered without data. Reload to try again.");

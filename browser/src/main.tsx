@@ -6,11 +6,15 @@ import { render } from "preact";
 import { ChangesPage } from "./pages/changes";
 import { HomePage } from "./pages/home";
 import { MethodPage } from "./pages/method";
+import { MethodsPage } from "./pages/methods";
 import { ModelPage } from "./pages/model";
+import { ModelsPage } from "./pages/models";
 import { NodePage } from "./pages/node";
+import { ReleasesPage } from "./pages/releases";
 import { SearchPage } from "./pages/search";
 import { interceptLinks, route, type Route, useLocation } from "./router";
 import { SearchBox } from "./search-box";
+import { SiteNav } from "./site-nav";
 import { Problem, SITE } from "./ui";
 
 import "./style.css";
@@ -29,12 +33,20 @@ function Page({ at }: { at: Route }) {
       return <SearchPage q={at.q} after={at.after} />;
     case "changes":
       return <ChangesPage since={at.since} until={at.until} cursors={at.cursors} />;
+    case "models":
+      return <ModelsPage place={at.place} query={at.query} />;
+    case "methods":
+      return <MethodsPage place={at.place} query={at.query} />;
+    case "releases":
+      return <ReleasesPage place={at.place} query={at.query} />;
     default:
       return (
         <Problem title="No such page">
           <p>
             Nothing lives at <code>{at.path}</code>. Pages are <code>/nodes/…</code>, <code>/models/…</code>,{" "}
-            <code>/methods/…</code>, <code>/search?q=…</code> and <code>/changes?since=…</code>; start from <a href="/">the taxonomy’s roots</a>.
+            <code>/methods/…</code>, <code>/search?q=…</code>, <code>/changes?since=…</code> and the indexes{" "}
+            <code>/models</code>, <code>/methods</code> and <code>/releases</code>; start from{" "}
+            <a href="/">the taxonomy’s roots</a>.
           </p>
         </Problem>
       );
@@ -54,6 +66,7 @@ function App() {
         <a class="brand" href="/">
           {SITE}
         </a>
+        <SiteNav path={url.pathname} />
         {ownSearch ? null : <SearchBox key={url.href} id="site-search" />}
       </header>
       <main id="main">

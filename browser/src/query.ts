@@ -7,7 +7,7 @@ import { ApiError, execute } from "./api";
 
 export type Loaded<T> =
   | { state: "loading" }
-  | { state: "error"; message: string; code: string | null }
+  | { state: "error"; message: string; code: string | null; partial: T | null }
   | { state: "done"; data: T };
 
 export function useQuery<TResult, TVariables>(
@@ -30,10 +30,16 @@ export function useQuery<TResult, TVariables>(
         if (abort.signal.aborted) return;
         const message = error instanceof ApiError ? error.message : `Unexpected error: ${String(error)}`;
         const code = error instanceof ApiError ? error.code : null;
-        setLoaded({ key, value: { state: "error", message, code } });
+        const partial = error instanceof ApiError ? (error.partial as TResult | null) : null;
+        setLoaded({ key, value: { state: "error", message, code, partial } });
       },
     );
     return () => abort.abort();
   }, [document, key]);
   return loaded.key === key ? loaded.value : { state: "loading" };
+}
+
+/** What a page's query brought: its data, or beside an error what the API did answer. */
+export function answeredSoFar<T>(loaded: Loaded<T>): T | null {
+  return loaded.state === "done" ? loaded.data : loaded.state === "error" ? loaded.partial : null;
 }

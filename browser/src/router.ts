@@ -61,7 +61,13 @@ export type Route =
   | { page: "method"; slug: string; place: Place }
   | { page: "search"; q: string; after: string | null }
   | { page: "changes"; since: number | null; until: number | null; cursors: Cursors }
+  | { page: "models" | "methods" | "releases"; place: Place; query: URLSearchParams }
   | { page: "missing"; path: string };
+
+/** The indexes (/models, /methods, /releases): each a paged table; its order and filters
+ * are in the URL's query too, read by the page itself. */
+export const INDEXES = ["models", "methods", "releases"] as const;
+export type IndexName = (typeof INDEXES)[number];
 
 function decoded(part: string): string | null {
   try {
@@ -86,6 +92,8 @@ export function route(url: URL): Route {
     };
     return { page: "changes", since: releaseNumber(query.get("since")), until: releaseNumber(query.get("until")), cursors };
   }
+  const index = INDEXES.find((name) => path === `/${name}`);
+  if (index) return { page: index, place: place(query), query };
   const [, kind, ...rest] = path.split("/");
   const slug = decoded(rest.join("/").replace(/\/+$/, ""));
   if (slug) {
@@ -155,4 +163,5 @@ export const href = {
   model: (slug: string) => `/models/${encodeURIComponent(slug)}`,
   method: (slug: string) => `/methods/${encodeURIComponent(slug)}`,
   search: (q: string) => `/search?${new URLSearchParams({ q })}`,
+  index: (name: IndexName) => `/${name}`,
 };

@@ -67,7 +67,8 @@ function shownRange(list: PagedList, at: Place): [number, number] {
  * (``url`` of a place: the position, cursor and size in its query, the list's heading,
  * ``anchor``, as its fragment), so a reload or a shared link shows the same page; a page
  * reached that way opens at the list. ``children``: more controls (the node page's orders),
- * between the position and the links. */
+ * between the position and the links. ``sizes``: the page sizes offered, when a list cannot
+ * have them all (the releases index: the API's cost limit allows 25 releases' changes). */
 export function Pager({
   list,
   at,
@@ -76,6 +77,7 @@ export function Pager({
   anchor,
   url,
   children,
+  sizes = PAGE_SIZES,
 }: {
   list: PagedList;
   at: Place;
@@ -84,6 +86,7 @@ export function Pager({
   anchor: string;
   url: (place: Place) => string;
   children?: ComponentChildren;
+  sizes?: readonly number[];
 }) {
   useEffect(() => {
     if (window.location.hash === `#${anchor}`) document.getElementById(anchor)?.scrollIntoView();
@@ -129,10 +132,10 @@ export function Pager({
     <nav aria-label={label} class="table-controls pager">
       <p>
         <span class="position">{where}</span>
-        {totalCount > PAGE_SIZES[0] ? (
+        {totalCount > sizes[0] && sizes.length > 1 ? (
           <span class="sizes">
             {" · show "}
-            {PAGE_SIZES.map((size, index) => (
+            {sizes.map((size, index) => (
               <span key={size}>
                 {index ? " · " : ""}
                 {size === at.size ? (

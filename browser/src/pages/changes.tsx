@@ -6,8 +6,9 @@ import { useEffect } from "preact/hooks";
 
 import { BrowserChangesDocument, type BrowserChangesQuery } from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
-import { useQuery } from "../query";
+import { answeredSoFar, useQuery } from "../query";
 import { type Cursors, href } from "../router";
+import { useLatestRelease } from "../site-nav";
 import { ApiProblem, Badge, Heading, Loading, loadedAt, plural, Problem, useTitle } from "../ui";
 
 /** The page's changes, each of its four lists answered (see `answered`). */
@@ -208,6 +209,7 @@ export function ChangesPage({ since, until, cursors }: { since: number | null; u
     treatmentsAfter: cursors.treatments,
   };
   const loaded = useQuery(BrowserChangesDocument, variables);
+  useLatestRelease(answeredSoFar(loaded)?.latest);
   const answer = loaded.state === "done" ? answered(loaded.data.changes, "changes") : null;
   const changes = answer ? answeredLists(answer) : null;
   useTitle(changes ? `Changes from release ${changes.from.number} to ${changes.to.number}` : null);

@@ -2,19 +2,21 @@
 // them), its totals, the search box, and the latest release with what it changed.
 import { BrowserHomeDocument, type BrowserHomeQuery } from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
-import { useQuery } from "../query";
+import { answeredSoFar, useQuery } from "../query";
 import { changesUrl } from "./changes";
 import { href } from "../router";
 import { SearchBox } from "../search-box";
+import { useLatestRelease } from "../site-nav";
 import { ApiProblem, Heading, Loading, loadedAt, plural, useTitle } from "../ui";
 
 type Release = NonNullable<BrowserHomeQuery["releases"]>["nodes"][number];
-type Counts = NonNullable<Release["changes"]>["summary"]["nodes"];
+type Counts = Record<(typeof KINDS)[number], number>;
 
 const KINDS = ["added", "removed", "moved", "renamed", "strengthened", "weakened"] as const;
 
-/** One kind of record's changes in words: "2 added, 1 renamed"; "none" when nothing. */
-function changed(counts: Counts): string {
+/** One kind of record's changes in words: "2 added, 1 renamed"; "none" when nothing (the
+ * releases index says the same). */
+export function changed(counts: Counts): string {
   const parts = KINDS.filter((kind) => counts[kind]).map((kind) => `${counts[kind]} ${kind}`);
   return parts.length ? parts.join(", ") : "none";
 }
@@ -56,6 +58,7 @@ function LatestRelease({ release }: { release: Release | undefined }) {
 export function HomePage() {
   const loaded = useQuery(BrowserHomeDocument, {});
   useTitle("Machine-learning techniques by model");
+  useLatestRelease(answeredSoFar(loaded)?.releases);
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "error") return <ApiProblem message={loaded.message} />;
   const { taxonomy, roots } = loaded.data;

@@ -4,8 +4,9 @@
 import { BrowserMethodDocument, type BrowserMethodQuery } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
 import { answered, cursorRefused } from "../api";
-import { useQuery } from "../query";
+import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
+import { useLatestRelease } from "../site-nav";
 import {
   ApiProblem,
   Badge,
@@ -46,6 +47,7 @@ function EvidenceList({ answer }: { answer: Treatment["evidenceConnection"] }) {
 
 export function MethodPage({ slug, place }: { slug: string; place: Place }) {
   const loaded = useQuery(BrowserMethodDocument, { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW });
+  useLatestRelease(answeredSoFar(loaded)?.latest);
   const method = loaded.state === "done" ? loaded.data.method : null;
   useTitle(method ? method.name : loaded.state === "loading" ? null : `No method ${slug}`);
   const pageUrl = (at: Place) => `${href.method(slug)}${placeQuery(at)}`;

@@ -3,8 +3,9 @@
 // Pager), each with its first quotes of evidence and how many more it has.
 import { BrowserModelDocument, type BrowserModelQuery } from "../../../clients/typescript/src/gql/graphql";
 import { answered, cursorRefused } from "../api";
-import { useQuery } from "../query";
+import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
+import { useLatestRelease } from "../site-nav";
 import {
   ApiProblem,
   Badge,
@@ -46,6 +47,7 @@ function EvidenceQuotes({ answer }: { answer: Treatment["evidenceConnection"] })
 
 export function ModelPage({ slug, place }: { slug: string; place: Place }) {
   const loaded = useQuery(BrowserModelDocument, { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW });
+  useLatestRelease(answeredSoFar(loaded)?.latest);
   const model = loaded.state === "done" ? loaded.data.model : null;
   useTitle(model ? model.name : loaded.state === "loading" ? null : `No model ${slug}`);
   const pageUrl = (at: Place) => `${href.model(slug)}${placeQuery(at)}`;

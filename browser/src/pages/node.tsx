@@ -9,8 +9,9 @@ import {
 } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
 import { answered, cursorRefused } from "../api";
-import { useQuery } from "../query";
+import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
+import { useLatestRelease } from "../site-nav";
 import { ApiProblem, Badge, Breadcrumb, Heading, Loading, NotFound, PageGone, Pager, plural, useTitle } from "../ui";
 
 type Node = NonNullable<BrowserNodeQuery["node"]>;
@@ -164,6 +165,7 @@ export function NodePage({ path, place, sort }: { path: string; place: Place; so
   const chosen = ORDERS.find((order) => order.key === sort) ?? ORDERS[0];
   const variables = { path, ...pageArguments(place), orderBy: chosen.order };
   const loaded = useQuery(BrowserNodeDocument, variables);
+  useLatestRelease(answeredSoFar(loaded)?.latest);
   const node = loaded.state === "done" ? loaded.data.node : null;
   useTitle(node ? node.path : loaded.state === "loading" ? null : `No node ${path}`);
   if (loaded.state === "loading") return <Loading />;

@@ -1,8 +1,9 @@
 // `/search?q=`: the ranked hits of every kind (nodes, methods, models, sources), paged (?after=).
 import { BrowserSearchDocument } from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
-import { useQuery } from "../query";
+import { answeredSoFar, useQuery } from "../query";
 import { href } from "../router";
+import { useLatestRelease } from "../site-nav";
 import { describeHit, SearchBox } from "../search-box";
 import { ApiProblem, Heading, Loading, plural, useTitle } from "../ui";
 
@@ -10,6 +11,7 @@ const PAGE_SIZE = 20;
 
 function Results({ q, after }: { q: string; after: string | null }) {
   const loaded = useQuery(BrowserSearchDocument, { query: q, first: PAGE_SIZE, after });
+  useLatestRelease(answeredSoFar(loaded)?.latest);
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "error") return <ApiProblem message={loaded.message} />;
   const { totalCount, nodes, pageInfo } = answered(loaded.data.search, "search");

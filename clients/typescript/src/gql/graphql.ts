@@ -55,6 +55,35 @@ export type MethodOrderField =
   /** By the strongest treatment over all models. Natural direction DESC (CORE first); ASC is MENTIONED first. Either way methods that no model treats come last; ties by name case-insensitively, then slug. */
   | 'STRONGEST';
 
+/** Narrows a list of models; every given condition must hold. */
+export type ModelFilter = {
+  /** Only models first seen in a release after this release number (new since that release; see `firstSeen` and `releases`). */
+  firstSeenAfter?: number | null | undefined;
+  /** Only models whose name contains this text (any case). */
+  nameContains?: string | null | undefined;
+  /** Only models of this organization (exact, any case). */
+  organization?: string | null | undefined;
+  /** Only models released on or after this date. */
+  releasedAfter?: string | null | undefined;
+  /** Only models released on or before this date. */
+  releasedBefore?: string | null | undefined;
+};
+
+/** How to order models. */
+export type ModelOrder = {
+  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest). */
+  direction?: OrderDirection | null | undefined;
+  /** What to order by. */
+  field: ModelOrderField;
+};
+
+/** Fields that models can be ordered by. */
+export type ModelOrderField =
+  /** By name case-insensitively, equal names by slug. Natural direction ASC (A to Z); DESC is Z to A, equal names still by slug A to Z. */
+  | 'NAME'
+  /** By release date. Natural direction DESC (the newest first); ASC is the oldest first. Either way models without a release date come after every dated one, and models released the same day or undated are ordered by name case-insensitively, then slug. */
+  | 'RELEASE_DATE';
+
 /** How to order the rows of a By-model table. */
 export type ModelTreatmentOrder = {
   /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest). */
@@ -127,7 +156,7 @@ export type BrowserChangesQueryVariables = Exact<{
 }>;
 
 
-export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, node: { id: string, slugPath: string } | null }> } | null, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, method: { id: string, slug: string } | null }> } | null, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, model: { id: string, slug: string } | null }> } | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } | null } | null };
+export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, node: { id: string, slugPath: string } | null }> } | null, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, method: { id: string, slug: string } | null }> } | null, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, model: { id: string, slug: string } | null }> } | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserHomeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -144,7 +173,19 @@ export type BrowserMethodQueryVariables = Exact<{
 }>;
 
 
-export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, adoption: Array<{ period: string, models: number, cumulativeModels: number }> | null, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatmentsConnection: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string, url: string | null } | null }> } | null }> } | null } | null };
+export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, adoption: Array<{ period: string, models: number, cumulativeModels: number }> | null, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatmentsConnection: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string, url: string | null } | null }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+
+export type BrowserMethodsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+  filter?: MethodFilter | null | undefined;
+  orderBy?: MethodOrder | null | undefined;
+}>;
+
+
+export type BrowserMethodsQuery = { methods: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number, node: { id: string, path: string, slugPath: string } }> } | null, roots: Array<{ id: string, name: string, slugPath: string, children: Array<{ id: string, name: string, slugPath: string }> }>, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserModelQueryVariables = Exact<{
   slug: string;
@@ -156,7 +197,19 @@ export type BrowserModelQueryVariables = Exact<{
 }>;
 
 
-export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, sourcesConnection: { totalCount: number, nodes: Array<{ id: string, name: string, kind: SourceKind, url: string | null, publishedOn: string | null }> } | null, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string } | null }> } | null }> } | null } | null };
+export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, sourcesConnection: { totalCount: number, nodes: Array<{ id: string, name: string, kind: SourceKind, url: string | null, publishedOn: string | null }> } | null, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string } | null }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+
+export type BrowserModelsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+  filter?: ModelFilter | null | undefined;
+  orderBy?: ModelOrder | null | undefined;
+}>;
+
+
+export type BrowserModelsQuery = { models: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, slug: string, name: string, organization: string | null, releaseDate: string | null, branches: Array<{ id: string, methodCount: number }> | null }> } | null, organizations: Array<{ name: string, modelCount: number }> | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserNodeQueryVariables = Exact<{
   path: string;
@@ -169,7 +222,17 @@ export type BrowserNodeQueryVariables = Exact<{
 }>;
 
 
-export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, models: number, cumulativeModels: number }> | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null };
+export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, models: number, cumulativeModels: number }> | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+
+export type BrowserReleasesQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type BrowserReleasesQuery = { releases: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, number: number, loadedAt: string, note: string | null, changes: { isEmpty: boolean, from: { id: string, number: number }, summary: { total: number, nodes: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, methods: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, models: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, treatments: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number } } } | null }> } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserSearchQueryVariables = Exact<{
   query: string;
@@ -183,7 +246,7 @@ export type BrowserSearchQuery = { search: { totalCount: number, pageInfo: { has
       | { __typename: 'Model', id: string, slug: string, name: string, organization: string | null }
       | { __typename: 'Node', id: string, name: string, path: string, slugPath: string }
       | { __typename: 'Source', id: string, name: string, model: { id: string, slug: string, name: string } }
-    > } | null };
+    > } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type MethodsPageQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -344,6 +407,18 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       }
     }
   }
+  latest: releases(first: 1) {
+    nodes {
+      id
+      number
+      changes {
+        from {
+          id
+          number
+        }
+      }
+    }
+  }
 }
     `) as unknown as TypedDocumentString<BrowserChangesQuery, BrowserChangesQueryVariables>;
 export const BrowserHomeDocument = new TypedDocumentString(`
@@ -491,8 +566,74 @@ export const BrowserMethodDocument = new TypedDocumentString(`
       }
     }
   }
+  latest: releases(first: 1) {
+    nodes {
+      id
+      number
+      changes {
+        from {
+          id
+          number
+        }
+      }
+    }
+  }
 }
     `) as unknown as TypedDocumentString<BrowserMethodQuery, BrowserMethodQueryVariables>;
+export const BrowserMethodsDocument = new TypedDocumentString(`
+    query BrowserMethods($first: Int = 25, $after: String, $last: Int, $before: String, $filter: MethodFilter, $orderBy: MethodOrder) {
+  methods(
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+    filter: $filter
+    orderBy: $orderBy
+  ) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      hasPreviousPage
+      startCursor
+      endCursor
+    }
+    nodes {
+      id
+      slug
+      name
+      strongest
+      modelCount
+      node {
+        id
+        path
+        slugPath
+      }
+    }
+  }
+  roots {
+    id
+    name
+    slugPath
+    children {
+      id
+      name
+      slugPath
+    }
+  }
+  latest: releases(first: 1) {
+    nodes {
+      id
+      number
+      changes {
+        from {
+          id
+          number
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BrowserMethodsQuery, BrowserMethodsQueryVariables>;
 export const BrowserModelDocument = new TypedDocumentString(`
     query BrowserModel($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3) {
   model(slug: $slug) {
@@ -557,8 +698,67 @@ export const BrowserModelDocument = new TypedDocumentString(`
       }
     }
   }
+  latest: releases(first: 1) {
+    nodes {
+      id
+      number
+      changes {
+        from {
+          id
+          number
+        }
+      }
+    }
+  }
 }
     `) as unknown as TypedDocumentString<BrowserModelQuery, BrowserModelQueryVariables>;
+export const BrowserModelsDocument = new TypedDocumentString(`
+    query BrowserModels($first: Int = 25, $after: String, $last: Int, $before: String, $filter: ModelFilter, $orderBy: ModelOrder) {
+  models(
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+    filter: $filter
+    orderBy: $orderBy
+  ) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      hasPreviousPage
+      startCursor
+      endCursor
+    }
+    nodes {
+      id
+      slug
+      name
+      organization
+      releaseDate
+      branches(level: 1) {
+        id
+        methodCount
+      }
+    }
+  }
+  organizations {
+    name
+    modelCount
+  }
+  latest: releases(first: 1) {
+    nodes {
+      id
+      number
+      changes {
+        from {
+          id
+          number
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BrowserModelsQuery, BrowserModelsQueryVariables>;
 export const BrowserNodeDocument = new TypedDocumentString(`
     query BrowserNode($path: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $orderBy: ModelTreatmentOrder, $methodsPerRow: Int = 20) {
   node(path: $path) {
@@ -643,8 +843,97 @@ export const BrowserNodeDocument = new TypedDocumentString(`
       }
     }
   }
+  latest: releases(first: 1) {
+    nodes {
+      id
+      number
+      changes {
+        from {
+          id
+          number
+        }
+      }
+    }
+  }
 }
     `) as unknown as TypedDocumentString<BrowserNodeQuery, BrowserNodeQueryVariables>;
+export const BrowserReleasesDocument = new TypedDocumentString(`
+    query BrowserReleases($first: Int = 25, $after: String, $last: Int, $before: String) {
+  releases(first: $first, after: $after, last: $last, before: $before) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      hasPreviousPage
+      startCursor
+      endCursor
+    }
+    nodes {
+      id
+      number
+      loadedAt
+      note
+      changes {
+        isEmpty
+        from {
+          id
+          number
+        }
+        summary {
+          total
+          nodes {
+            added
+            removed
+            moved
+            renamed
+            strengthened
+            weakened
+            total
+          }
+          methods {
+            added
+            removed
+            moved
+            renamed
+            strengthened
+            weakened
+            total
+          }
+          models {
+            added
+            removed
+            moved
+            renamed
+            strengthened
+            weakened
+            total
+          }
+          treatments {
+            added
+            removed
+            moved
+            renamed
+            strengthened
+            weakened
+            total
+          }
+        }
+      }
+    }
+  }
+  latest: releases(first: 1) {
+    nodes {
+      id
+      number
+      changes {
+        from {
+          id
+          number
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BrowserReleasesQuery, BrowserReleasesQueryVariables>;
 export const BrowserSearchDocument = new TypedDocumentString(`
     query BrowserSearch($query: String!, $first: Int = 20, $after: String) {
   search(query: $query, first: $first, after: $after) {
@@ -683,6 +972,18 @@ export const BrowserSearchDocument = new TypedDocumentString(`
           id
           slug
           name
+        }
+      }
+    }
+  }
+  latest: releases(first: 1) {
+    nodes {
+      id
+      number
+      changes {
+        from {
+          id
+          number
         }
       }
     }

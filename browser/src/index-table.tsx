@@ -1,0 +1,186 @@
+// What the indexes (/models, /methods, /releases) share: their state in the URL (filters,
+// order, page: every index page is its URL alone), sortable column heads, the filter form
+// over the table, and the table's wrapper, which scrolls sideways on a narrow screen rather
+// than the page. Paging is the shared Pager's (ui.tsx).
+import type { ComponentChildren } from "preact";
+
+import { cursorRefused } from "./api";
+import { navigate, type Place, placeQuery } from "./router";
+import { ApiProblem, PageGone, Problem } from "./ui";
+
+export type Direction = "asc" | "desc";
+
+/** A column the API can order by: its key in the URL (``?sort=``), its head, the API's
+ * order field and that field's natural direction (A to Z; the largest, strongest or newest
+ * first). */
+export type Column<F extends string> = { key: string; label: string; field: F; natural: Direction };
+
+/** An index as its URL says: the page's path, its filters (by their name in the URL), its
+ * order (``?sort=``, ``?dir=``; the first column in its natural direction when not given)
+ * and where its list is (``?after=``/``?before=``, ``&from=``, ``&size=``). */
+export type IndexState<F extends string> = {
+  path: string;
+  columns: readonly Column<F>[];
+  filters: Record<string, string>;
+  /** Null for an index of one order, the API's (the releases, newest first). */
+  column: Column<F> | null;
+  dir: Direction;
+  place: Place;
+};
+
+export function indexState<F extends string>(
+  path: string,
+  columns: readonly Column<F>[],
+  filterNames: readonly string[],
+  query: URLSearchParams,
+  place: Place,
+): IndexState<F> {
+  const column = columns.find((candidate) => candidate.key === query.get("sort")) ?? columns[0] ?? null;
+  const given = query.get("dir");
+  const dir = column && (given === "asc" || given === "desc") ? given : (column?.natural ?? "asc");
+  const filters: Record<string, string> = {};
+  for (const name of filterNames) {
+    const value = query.get(name)?.trim();
+    if (value) filters[name] = value;
+  }
+  return { path, columns, filters, column, dir, place };
+}
+
+/** The API's `orderBy` for the index's order (null: the API's own). */
+export function orderBy<F extends string>(state: IndexState<F>): { field: F; direction: "ASC" | "DESC" } | null {
+  return state.column && { field: state.column.field, direction: state.dir === "asc" ? "ASC" : "DESC" };
+}
+
+export function filtered(state: IndexState<string>): boolean {
+  return Object.keys(state.filters).length > 0;
+}
+
+/** The index's URL with ``change``: another order or other filters open the list's first
+ * page at the same size; without them, ``place`` says which page. */
+export function indexUrl<F extends string>(
+  state: IndexState<F>,
+  change: { column?: Column<F>; dir?: Direction; filters?: Record<string, string>; place?: Place } = {},
+): string {
+  const column = change.column ?? state.column;
+  const dir = change.dir ?? state.dir;
+  const filters = change.filters ?? state.filters;
+  const reordered = change.column !== undefined || change.dir !== undefined || change.filters !== undefined;
+  const firstPage: Place = { after: null, before: null, from: 1, size: state.place.size };
+  const at = change.place ?? (reordered ? firstPage : state.place);
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
+  if (column && (column !== state.columns[0] || dir !== column.natural)) {
+    params.set("sort", column.key);
+    params.set("dir", dir);
+  }
+  return `${state.path}${placeQuery(at, params)}`;
+}
+
+/** A sortable column's head: a link to the index ordered by it (from its natural direction;
+ * the other way round when it is the order already). The current order's head says which
+ * way it sorts (`aria-sort`), and shows it with an arrow. */
+export function SortHeader<F extends string>({
+  state,
+  column,
+  numeric = false,
+}: {
+  state: IndexState<F>;
+  column: Column<F>;
+  numeric?: boolean;
+}) {
+  const current = column === state.column;
+  const next: Direction = current ? (state.dir === "asc" ? "desc" : "asc") : column.natural;
+  return (
+    <th scope="col" aria-sort={current ? (state.dir === "asc" ? "ascending" : "descending") : undefined} class={numeric ? "sortable number" : "sortable"}>
+      <a href={indexUrl(state, { column, dir: next })}>
+        {column.label}
+        {current ? (
+          <span class="arrow" aria-hidden="true">
+            {state.dir === "asc" ? " ▲" : " ▼"}
+          </span>
+        ) : null}
+      </a>
+    </th>
+  );
+}
+
+/** The filter form over an index's table: its fields (``children``, each named as its
+ * filter in the URL) go into the URL on submit, which opens the first page of the list so
+ * narrowed, in the same order and at the same page size. */
+export function FilterForm<F extends string>({
+  state,
+  label,
+  children,
+}: {
+  state: IndexState<F>;
+  label: string;
+  children: ComponentChildren;
+}) {
+  const names = (form: HTMLFormElement) => [...new FormData(form).keys()];
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const filters: Record<string, string> = {};
+    for (const name of names(form)) {
+      const value = String(new FormData(form).get(name) ?? "").trim();
+      if (value) filters[name] = value;
+    }
+    navigate(indexUrl(state, { filters }));
+  };
+  return (
+    <form class="filters" aria-label={label} onSubmit={submit} action={state.path} method="get">
+      <div class="fields">{children}</div>
+      <p class="actions">
+        <button type="submit">Filter</button>
+        {filtered(state) ? <a href={indexUrl(state, { filters: {} })}>Clear the filters</a> : null}
+      </p>
+    </form>
+  );
+}
+
+/** A labelled field of the filter form. */
+export function Field({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <label class="field">
+      <span>{label}</span>
+      {children}
+    </label>
+  );
+}
+
+/** A table that scrolls sideways inside its box when the screen is narrower than it: the
+ * box is a labelled region that takes the focus, so the keyboard can scroll it too. */
+export function TableScroll({ labelledBy, children }: { labelledBy: string; children: ComponentChildren }) {
+  return (
+    <div class="table-scroll" role="region" aria-labelledby={labelledBy} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
+/** An index the API would not answer: a page of it whose cursor is gone (a new load), a
+ * filter it refuses (a branch that is not there, a date that is no date), or its failure. */
+export function IndexProblem<F extends string>({
+  state,
+  error,
+}: {
+  state: IndexState<F>;
+  error: { message: string; code: string | null };
+}) {
+  const { after, before } = state.place;
+  if (cursorRefused(error.code) && (after || before)) {
+    const firstPage: Place = { after: null, before: null, from: 1, size: state.place.size };
+    return <PageGone message={error.message} firstPage={indexUrl(state, { place: firstPage })} />;
+  }
+  if (filtered(state) && (error.code === "BAD_USER_INPUT" || error.code === "NOT_FOUND")) {
+    return (
+      <Problem title="Not a filter this list takes">
+        <p>{error.message}</p>
+        <p>
+          <a href={indexUrl(state, { filters: {} })}>Show the list without filters</a>.
+        </p>
+      </Problem>
+    );
+  }
+  return <ApiProblem message={error.message} />;
+}
