@@ -27,7 +27,7 @@ _NAMED = "kind slug name fromPath toPath fromName toName"
 _CHANGES = {
     "nodes": _NAMED,
     "methods": _NAMED,
-    "models": "kind slug name",
+    "models": "kind slug name fromName toName",
     "treatments": "kind modelSlug methodSlug fromStrength toStrength",
 }
 

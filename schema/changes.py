@@ -114,11 +114,17 @@ class MethodChange:
         return refs.method(*found) if found else None
 
 
-@strawberry.type(description="A model added or removed, named by its slug.")
+@strawberry.type(description="A model added, removed or renamed, named by its slug.")
 class ModelChange:
-    kind: ChangeKind = strawberry.field(description="What changed: ADDED or REMOVED.")
+    kind: ChangeKind = strawberry.field(description="What changed: ADDED, REMOVED or RENAMED.")
     slug: str = strawberry.field(description="The model's slug.")
     name: str = strawberry.field(description="Its name in the later release (if removed: before).")
+    from_name: str | None = strawberry.field(
+        description="Its name in the earlier release; null if it was not there."
+    )
+    to_name: str | None = strawberry.field(
+        description="Its name in the later release; null if it is not there."
+    )
 
     @strawberry.field(description="The model as served now; null when it no longer exists.")
     async def model(self, info: Info) -> ModelRef | None:
@@ -245,7 +251,7 @@ class Changes:
         paging = Paging(first, after, last, before)
         return await self._page(info, "method", _method_change, paging, kinds, branch, within)
 
-    @strawberry.field(description="Models added or removed.")
+    @strawberry.field(description="Models added, removed or renamed.")
     async def models(
         self,
         info: Info,
@@ -341,6 +347,8 @@ async def _model_change(comparison: Comparison, change: NetChange) -> ModelChang
         kind=ChangeKind(change.kind),
         slug=change.key[0],
         name=str(_named(change, 1) or _named(change, 0)),
+        from_name=_named(change, 0),
+        to_name=_named(change, 1),
     )
 
 

@@ -84,7 +84,7 @@ def _named(
             continue
         if place is not None and old[place] != new[place]:
             changes.add(("MOVED", slug, name, from_path, to_path, *names))
-        if old["name"] != new["name"] and kind_of_record != "models":
+        if old["name"] != new["name"]:
             changes.add(("RENAMED", slug, name, from_path, to_path, *names))
     return changes
 
@@ -97,9 +97,11 @@ def method_changes(before: Snapshot, after: Snapshot) -> set[NamedChange]:
     return _named(before, after, "methods", "node")
 
 
-def model_changes(before: Snapshot, after: Snapshot) -> set[tuple[str, str, str]]:
-    """(kind, slug, name): models are only added or removed."""
-    return {change[:3] for change in _named(before, after, "models", None)}
+def model_changes(
+    before: Snapshot, after: Snapshot
+) -> set[tuple[str, str, str, str | None, str | None]]:
+    """(kind, slug, name, fromName, toName): models added, removed or renamed."""
+    return {(*change[:3], *change[5:]) for change in _named(before, after, "models", None)}
 
 
 def treatment_changes(

@@ -67,7 +67,9 @@ def _second(folder: Path) -> None:
     removed = training[3]["slug"]
     methods = [m for m in methods if m["slug"] != removed]
     evidence = [e for e in evidence if e["method"] != removed]
-    # Models: one added (with evidence), one removed (with its sources and evidence).
+    # Models: one added (with evidence), one removed (with its sources and evidence), one
+    # renamed.
+    models[0]["name"] = "Renamed Model"
     gone = models[-1]["slug"]
     models = [*models[:-1], {"slug": "new-model", "name": "New Model", "release_date": None}]
     sources = [s for s in sources if s["model"] != gone]
@@ -158,7 +160,7 @@ _NAMED = "kind slug name fromPath toPath fromName toName"
 _FIELDS = {
     "nodes": _NAMED,
     "methods": _NAMED,
-    "models": "kind slug name",
+    "models": "kind slug name fromName toName",
     "treatments": "kind modelSlug methodSlug fromStrength toStrength",
 }
 
@@ -214,7 +216,7 @@ def test_changes_are_the_net_difference_of_the_two_releases_data(
     summary = history.api.query(
         """query ($since: Int!, $until: Int) { changes(since: $since, until: $until) {
             isEmpty from { number } to { number }
-            summary { total nodes { total moved } methods { total renamed }
+            summary { total nodes { total moved } methods { total renamed } models { renamed }
                       treatments { strengthened weakened } } } }""",
         {"since": since, "until": until},
     )["changes"]
@@ -224,6 +226,8 @@ def test_changes_are_the_net_difference_of_the_two_releases_data(
     assert (summary["from"]["number"], summary["to"]["number"]) == (since, until)
     methods = expected["methods"]
     assert summary["summary"]["methods"]["renamed"] == sum(c[0] == "RENAMED" for c in methods)
+    models = expected["models"]
+    assert summary["summary"]["models"]["renamed"] == sum(c[0] == "RENAMED" for c in models)
 
 
 def test_the_old_names_of_renamed_fields_answer_the_same(history: History) -> None:
@@ -255,7 +259,7 @@ def test_the_edits_are_all_there_and_undone_ones_are_not(history: History) -> No
     kinds = {record: {change[0] for change in rows} for record, rows in second.items()}
     assert kinds["nodes"] == {"ADDED", "REMOVED", "MOVED", "RENAMED"}
     assert kinds["methods"] == {"ADDED", "REMOVED", "MOVED", "RENAMED"}
-    assert kinds["models"] == {"ADDED", "REMOVED"}
+    assert kinds["models"] == {"ADDED", "REMOVED", "RENAMED"}
     assert kinds["treatments"] == {"ADDED", "REMOVED", "STRENGTHENED", "WEAKENED"}
     net = _expected(history, 1, 3)
     slugs = {change[1] for change in net["methods"]}

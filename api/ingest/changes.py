@@ -2,9 +2,9 @@
 first release of each record it loads (DESIGN §5).
 
 Compared by slug: a node is moved when its parent's slug differs, a method when its
-node's slug does, either is renamed when its name differs; models are only added or
-removed. The first load has no release before it and records no change (all of it would
-be a copy of the data, which change rows are not): every record is first seen in it."""
+node's slug does; any of them, models too, is renamed when its name differs. The first
+load has no release before it and records no change (all of it would be a copy of the
+data, which change rows are not): every record is first seen in it."""
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -33,7 +33,7 @@ def _compare(
     rows: list[ChangeRow] = []
     for slug in sorted(before.states.keys() | after.keys()):
         old, new = before.states.get(slug), after.get(slug)
-        if old == new or (not places and old is not None and new is not None):
+        if old == new:
             continue
         row = (release, slug, old[0] if old else None, new[0] if new else None)
         rows.append(row + ((old[1] if old else None, new[1] if new else None) if places else ()))

@@ -152,12 +152,14 @@ export type ModelFieldPolicy = {
 	sourcesConnection?: FieldPolicy<any> | FieldReadFunction<any>,
 	treatments?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type ModelChangeKeySpecifier = ('kind' | 'model' | 'name' | 'slug' | ModelChangeKeySpecifier)[];
+export type ModelChangeKeySpecifier = ('fromName' | 'kind' | 'model' | 'name' | 'slug' | 'toName' | ModelChangeKeySpecifier)[];
 export type ModelChangeFieldPolicy = {
+	fromName?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
 	model?: FieldPolicy<any> | FieldReadFunction<any>,
 	name?: FieldPolicy<any> | FieldReadFunction<any>,
-	slug?: FieldPolicy<any> | FieldReadFunction<any>
+	slug?: FieldPolicy<any> | FieldReadFunction<any>,
+	toName?: FieldPolicy<any> | FieldReadFunction<any>
 };
 export type ModelChangeConnectionKeySpecifier = ('edges' | 'nodes' | 'pageInfo' | 'totalCount' | ModelChangeConnectionKeySpecifier)[];
 export type ModelChangeConnectionFieldPolicy = {
