@@ -1,6 +1,7 @@
 """`changes(since:, until:)`: what changed between two releases, net (DESIGN §5)."""
 
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from enum import Enum
 from typing import Annotated, Any
 
@@ -27,7 +28,7 @@ from schema.release import Release, release_version
 from store.change_lists import Filters, changes_count, changes_page, net_change
 from store.net_changes import NetChange
 from store.release_changes import Comparison
-from store.releases import retained_range
+from store.releases import release_served_at, retained_range
 from store.tables import ReleaseRow
 
 
@@ -379,8 +380,40 @@ async def changes_between(info: Info, since: int, to: ReleaseRow) -> Changes:
     return Changes(from_=Release(row=start), to=Release(row=to), comparison=comparison)
 
 
-async def changes_query(info: Info, since: int, until: int | None) -> Changes:
-    """`changes(since:, until:)`, its release numbers checked against those retained."""
+async def _served_at(info: Info, argument: str, moment: datetime) -> int:
+    number = await release_served_at(info.context.reader, moment)
+    if number is None:
+        raise NotFoundError(
+            f"`{argument}`: no release was served at {moment.isoformat()}, before the first "
+            "load; see `releases` for when each was loaded"
+        )
+    return number
+
+
+async def changes_query(
+    info: Info,
+    since: int | None,
+    until: int | None,
+    from_: datetime | None = None,
+    to: datetime | None = None,
+) -> Changes:
+    """`changes(since:, until:)` or `changes(from:, to:)`, its releases checked against
+    those retained."""
+    if (since is None) == (from_ is None):
+        raise BadUserInputError(
+            "give the earlier release by exactly one of `since` (its number) or `from` (a "
+            "moment it was served at)"
+        )
+    if until is not None and to is not None:
+        raise BadUserInputError(
+            "give the later release by at most one of `until` (its number) or `to` (a moment "
+            "it was served at); the newest when neither"
+        )
+    if from_ is not None:
+        since = await _served_at(info, "from", from_)
+    if to is not None:
+        until = await _served_at(info, "to", to)
+    assert since is not None
     oldest, newest = await retained_range(info.context.reader)
     if oldest is None or newest is None:
         raise NotFoundError("no release yet: load data first (`taxonomy load DIRECTORY`)")
@@ -399,6 +432,6 @@ async def changes_query(info: Info, since: int, until: int | None) -> Changes:
             f"`since` ({since}) is after `until` ({until}): changes run from an earlier "
             "release to a later one"
         )
-    to = await info.context.loaders.release_by_number.load(until)
-    assert to is not None  # every number from the oldest to the newest is retained
-    return await changes_between(info, since, to)
+    later = await info.context.loaders.release_by_number.load(until)
+    assert later is not None  # every number from the oldest to the newest is retained
+    return await changes_between(info, since, later)

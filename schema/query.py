@@ -1,5 +1,6 @@
 """The root `Query`: entry points to nodes, methods, models, search and any object by ID."""
 
+from datetime import datetime
 from typing import Annotated, cast
 
 import strawberry
@@ -216,19 +217,42 @@ class Query:
 
     @strawberry.field(
         description="What changed from release `since` to release `until`, net: compare any "
-        "two retained releases (`since` = `until` is no change). The first release records "
-        "no changes: it has no release before it."
+        "two retained releases (`since` = `until` is no change). Give the releases by number "
+        "(`since`, `until`) or by the moments they were served at (`from`, `to`: the release "
+        "then served, the newest loaded at or before it). The first release records no "
+        "changes: it has no release before it."
     )
     async def changes(
         self,
         info: Info,
-        since: Annotated[int, strawberry.argument(description="The earlier release's number.")],
+        since: Annotated[
+            int | None,
+            strawberry.argument(description="The earlier release's number; or give `from`."),
+        ] = None,
         until: Annotated[
             int | None,
-            strawberry.argument(description="The later release's number; the newest when null."),
+            strawberry.argument(
+                description="The later release's number; or give `to`; the newest when "
+                "neither is given."
+            ),
+        ] = None,
+        from_: Annotated[
+            datetime | None,
+            strawberry.argument(
+                name="from",
+                description="The earlier release as the one served at this moment (a zone-less "
+                "one is UTC); instead of `since`.",
+            ),
+        ] = None,
+        to: Annotated[
+            datetime | None,
+            strawberry.argument(
+                description="The later release as the one served at this moment (a zone-less "
+                "one is UTC); instead of `until`."
+            ),
         ] = None,
     ) -> Changes | None:
-        return await changes_query(info, since, until)
+        return await changes_query(info, since, until, from_, to)
 
     @strawberry.field(description="Totals of the whole taxonomy, its depth, and its data version.")
     async def taxonomy(self, info: Info) -> TaxonomySummary:

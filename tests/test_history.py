@@ -230,6 +230,40 @@ def test_changes_are_the_net_difference_of_the_two_releases_data(
     assert summary["summary"]["models"]["renamed"] == sum(c[0] == "RENAMED" for c in models)
 
 
+def test_changes_between_moments_are_those_between_the_releases_then_served(
+    history: History,
+) -> None:
+    """`changes(from:, to:)` names each release by a moment it was served at: the newest
+    loaded at or before it (a zone-less moment is UTC)."""
+    releases = history.api.query("{ releases(first: 10) { nodes { number loadedAt } } }")
+    loaded = {r["number"]: r["loadedAt"] for r in releases["releases"]["nodes"]}
+    summary = "{ from { number } to { number } summary { total } }"
+
+    def compared(arguments: str) -> tuple[int, int, int]:
+        data = history.api.query(f"{{ changes({arguments}) {summary} }}")["changes"]
+        return data["from"]["number"], data["to"]["number"], data["summary"]["total"]
+
+    for since, until in ((1, 2), (1, 4), (2, 3)):
+        by_number = compared(f"since: {since}, until: {until}")
+        # At the very moment of a load, and a moment later: the same release.
+        assert compared(f'from: "{loaded[since]}", to: "{loaded[until]}"') == by_number
+        zoneless = loaded[until].removesuffix("+00:00")
+        assert compared(f'since: {since}, to: "{zoneless}"') == by_number
+    assert compared(f'from: "{loaded[2]}"')[:2] == (2, 4)  # `to` left out: the newest
+
+    def refused(arguments: str) -> dict[str, Any]:
+        given = f"({arguments})" if arguments else ""
+        (error,) = history.api.errors(f"{{ changes{given} {{ isEmpty }} }}")
+        return error
+
+    before_any = refused('from: "2000-01-01T00:00:00+00:00"')
+    assert before_any["extensions"]["code"] == "NOT_FOUND"
+    assert "no release was served at 2000-01-01" in before_any["message"]
+    both = (f'since: 1, from: "{loaded[1]}"', f'since: 1, until: 2, to: "{loaded[2]}"')
+    for arguments in (*both, ""):
+        assert refused(arguments)["extensions"]["code"] == "BAD_USER_INPUT", arguments
+
+
 def test_the_old_names_of_renamed_fields_answer_the_same(history: History) -> None:
     """`TreatmentChange.before`/`after` and `Source.title` are deprecated for
     `fromStrength`/`toStrength` and `name` (issue 26 item 8): until they go, each answers
