@@ -47,9 +47,9 @@ $(BROWSER_APP): $(BROWSER_MODULES) browser/build.mjs $(wildcard browser/src/* br
 		$(wildcard browser/operations/*) clients/typescript/src/gql/graphql.ts
 	cd browser && npm run --silent build
 
-browser: ## Debian's Chromium, for the tests of GraphiQL and the taxonomy browser in a headless browser
-	test -x /usr/bin/chromium || { $(RETRY) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(RETRY) apt-get install -y -qq chromium >/dev/null; }
+browser: ## Debian's Chromium, for the tests of GraphiQL and the taxonomy browser in a headless browser, and wrk, the load generator of the many-clients test
+	test -x /usr/bin/chromium -a -x /usr/bin/wrk || { $(RETRY) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(RETRY) apt-get install -y -qq chromium wrk >/dev/null; }
 
 serve: install ## Serve the default fixtures: the taxonomy browser on http://127.0.0.1:8000/, GraphiQL at /graphql
 	$(VENV)/bin/taxonomy serve

@@ -67,12 +67,17 @@ class DataVersion:
         if self._before_read is not None:
             await self._before_read()
         reading = asyncio.ensure_future(self._read())
-        done, _ = await asyncio.wait({reading}, timeout=self._timeout)
+        try:
+            done, _ = await asyncio.wait({reading}, timeout=self._timeout)
+        except asyncio.CancelledError:
+            # The poll is stopping: the read is called off too, and `stop` lets it end
+            # (closing its connection), rather than leaving it unstarted or half-open
+            # when the loop closes.
+            self._leave_behind(reading)
+            raise
         if not done:
             # Not awaited: ending a hanging connection can hang as well.
-            reading.cancel()
-            self._left_behind.add(reading)
-            reading.add_done_callback(self._left_behind.discard)
+            self._leave_behind(reading)
             log.warning("the data version did not come within %g s", self._timeout)
             self.current = None
         else:
@@ -80,6 +85,11 @@ class DataVersion:
             if self.current is not None and self.current != seen and self._on_change:
                 self._on_change(self.current)
         return self.current
+
+    def _leave_behind(self, reading: "asyncio.Task[str | None]") -> None:
+        reading.cancel()
+        self._left_behind.add(reading)
+        reading.add_done_callback(self._left_behind.discard)
 
     async def _read(self) -> str | None:
         try:

@@ -55,7 +55,7 @@ def test_organizations_in_a_branch_are_its_by_model_rows(api: Api) -> None:
         assert answer == expected, branch
     assert expected != _organizations_of(_fixture_models())  # a branch narrows it
     unknown = api.post(ORGANIZATIONS, {"branch": {"slugPath": "optimization/nope"}})
-    assert unknown["data"] is None
+    assert unknown["data"] == {"organizations": None}  # the field alone: it takes arguments
     assert (
         unknown["errors"][0]["extensions"]["code"] == "NOT_FOUND"
     )  # narrows by a node that is not there
