@@ -53,8 +53,8 @@ def _client(url: str) -> TestClient:
 
 
 def _ask(client: TestClient, query: str, first: int = DEPTH) -> list[tuple[str, str]]:
-    body = client.post("/graphql", json={"query": SEARCH, "variables": {"q": query, "first": first}})
-    answer = body.json()
+    variables = {"q": query, "first": first}
+    answer = client.post("/graphql", json={"query": SEARCH, "variables": variables}).json()
     assert not answer.get("errors"), answer
     return [
         (edge["node"]["__typename"].lower(), edge["node"]["slug"])
