@@ -123,11 +123,15 @@ class SearchFacet:
 @strawberry.type(
     name="SearchConnection",
     description="A page of search hits, best first, ranked the same on every database: the "
-    "name or an alias equal to the query, then names starting with it, then every query word "
-    "in the name, the aliases, the matching aids or organization, the description, several "
-    "fields. A word also finds words it starts, words of the same stem "
-    "(`parallelisms` finds `parallelism`) and, from 4 letters, words one typo away (two from 8 "
-    "letters: `transfomer` finds `Transformer`), ranked below exact words.",
+    "name or an alias equal to the query, then equal by stems or with spaces and hyphens set "
+    "aside (`transformers` -> Transformer, `mobilenet v2` -> MobileNetV2), then names "
+    "starting with it so (`batchnorm` -> Batch Normalization), then every query word in the "
+    "name, the aliases, the matching aids or organization, the description, several fields. "
+    "A word also finds words it starts, words of the same Snowball stem (`parallelisms` finds "
+    "`parallelism`), a name's words it runs together (`rcnn`), its runs of letters and digits "
+    "(`resnet50`: `resnet`, `50`) and, from 4 letters, words one typo away (two from 8 "
+    "letters: `transfomer` finds `Transformer`), ranked below exact words. A paper that is a "
+    "model and its source is one hit (`roles`).",
 )
 class SearchConnection(Connection[SearchHit]):
     edges: list[SearchHitEdge] = strawberry.field(  # type: ignore[assignment]
