@@ -13,8 +13,10 @@ field, sorted by word, so a word prefix is one contiguous slice; descriptions' t
 kept (highlights are made from the rows a page reads anyway). Entries are numbered in
 ranking order (shorter name, then type, then slug), so sets of entries are Python ints
 used as bitmaps, and a set's members in ascending order are already ranked. At size L
-(about 213,000 entries, 2.6 million word occurrences) a catalogue takes about 50 MB and
-6-8 s to build on a busy 2-core machine (about 120 MB at its peak); a process builds it
+(about 213,000 entries, 2.6 million word occurrences) a catalogue takes about 57 MB and
+4-10 s to build on a busy 2-core machine (about 140 MB at its peak; names' keys for
+whole-name equality kept as hashes, names run together as text for prefixes and
+typos); a process builds it
 as soon as it sees a new data version (store.search_cache). See bench/RESULTS.md.
 """
 
@@ -128,13 +130,13 @@ class Postings:
 
 
 class Keys:
-    """Entries by a text's key (store.search_text.key), sorted: exact and prefix lookups."""
+    """Entries by a text's key, sorted: exact and prefix lookups."""
 
-    def __init__(self, pairs: list[tuple[str, int]]) -> None:
-        # Sorted by key, then entry (the pairs come in entry order; the sort is stable).
-        pairs.sort(key=lambda pair: pair[0])
-        self.keys = [key for key, _ in pairs]
-        self.entries = array("i", [entry for _, entry in pairs])
+    def __init__(self, keys: list[str], entries: Sequence[int]) -> None:
+        # By key, then entry (entries come in ascending order; the sort is stable).
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        self.keys = [keys[position] for position in order]
+        self.entries = array("i", [entries[position] for position in order])
 
     def equal(self, key: str) -> Sequence[int]:
         low = bisect.bisect_left(self.keys, key)
@@ -143,6 +145,32 @@ class Keys:
     def starting_with(self, prefix: str) -> Sequence[int]:
         low = bisect.bisect_left(self.keys, prefix)
         return self.entries[low : bisect.bisect_left(self.keys, prefix + "\U0010ffff", lo=low)]
+
+
+class Hashes:
+    """Entries by a text's key, for equality only: each key kept as its hash (12 bytes an
+    entry with its entry number, not the key's text). Python's 64-bit string hash, the
+    same for every lookup of the process: a false match of a query with one of 213,000
+    keys (size L) comes about once in 10^14 searches."""
+
+    def __init__(self) -> None:
+        self.hashes = array("q")
+        self.entries = array("i")
+
+    def add(self, key: str, entry: int) -> None:
+        self.hashes.append(hash(key))
+        self.entries.append(entry)
+
+    def sort(self) -> "Hashes":
+        order = sorted(range(len(self.hashes)), key=self.hashes.__getitem__)
+        self.hashes = array("q", [self.hashes[position] for position in order])
+        self.entries = array("i", [self.entries[position] for position in order])
+        return self
+
+    def equal(self, key: str) -> Sequence[int]:
+        value = hash(key)
+        low = bisect.bisect_left(self.hashes, value)
+        return self.entries[low : bisect.bisect_right(self.hashes, value, lo=low)]
 
 
 def _terms(found: list[str]) -> set[str]:
@@ -191,31 +219,27 @@ class Catalogue:
             return " ".join([stem_of[word] for word in found])
 
         by_field: list[dict[str, list[int]]] = [{} for _ in FIELDS]
-        names: list[tuple[str, int]] = []
-        aliases: list[tuple[str, int]] = []
-        loose_names: list[tuple[str, int]] = []
-        loose_aliases: list[tuple[str, int]] = []
-        squashed_names: list[tuple[str, int]] = []
+        names, aliases, stemmed_names, loose_aliases = Hashes(), Hashes(), Hashes(), Hashes()
+        squashed_names: list[str] = []
         words = search_text.words
         for index, (name_key, entry) in enumerate(keyed):
             name_words = name_key.split()
-            names.append((name_key, index))
+            names.add(name_key, index)
             squashed = search_text.squashed(name_words)
-            squashed_names.append((squashed, index))
-            loose_names.append((squashed, index))
+            squashed_names.append(squashed)
             stemmed = stem_key(name_words)
             if stemmed != squashed:
-                loose_names.append((stemmed, index))
+                stemmed_names.add(stemmed, index)
             name_terms = _terms(name_words)
             alias_words: set[str] = set()
             for alias in entry.aliases:
                 found = words(alias)
-                aliases.append((" ".join(found), index))
+                aliases.add(" ".join(found), index)
                 squashed = search_text.squashed(found)
-                loose_aliases.append((squashed, index))
+                loose_aliases.add(squashed, index)
                 stemmed = stem_key(found)
                 if stemmed != squashed:
-                    loose_aliases.append((stemmed, index))
+                    loose_aliases.add(stemmed, index)
                 alias_words.update(_terms(found))
             other_words: set[str] = set()
             for other in entry.other:
@@ -236,15 +260,18 @@ class Catalogue:
         self.vocabulary = sorted(set().union(*by_field))
         self.postings = [Postings(by_term, self.vocabulary, self.size) for by_term in by_field]
         del by_field
-        self.names = Keys(names)
-        self.aliases = Keys(aliases)
-        # Names and aliases by their stems' key and run together (search_text.stem_key,
-        # squashed): "transformers" is the Transformer's name, "mobilenet v2" MobileNetV2's.
-        self.loose_names = Keys(loose_names)
-        self.loose_aliases = Keys(loose_aliases)
+        self.names = names.sort()
+        self.aliases = aliases.sort()
+        # Names and aliases by their stems' key (search_text.stem_key, where it is not the
+        # name run together) and run together (squashed): "transformers" is the
+        # Transformer's name so, "mobilenet v2" MobileNetV2's; names run together also by
+        # their starts ("batchnorm").
+        self.squashed_names = Keys(squashed_names, range(self.count))
+        self.stemmed_names = stemmed_names.sort()
+        self.loose_aliases = loose_aliases.sort()
         # Names run together, by length: those a few typos from a query run together.
         by_length: dict[int, tuple[list[str], list[int]]] = {}
-        for squashed, index in squashed_names:
+        for index, squashed in enumerate(squashed_names):
             bucket = by_length.setdefault(len(squashed), ([], []))
             bucket[0].append(squashed)
             bucket[1].append(index)

@@ -46,7 +46,16 @@ from enum import IntEnum
 from cachetools import LRUCache
 
 from store import search_text
-from store.search_catalogue import FIELDS, KINDS, Catalogue, Field, Keys, bitmap_of, members
+from store.search_catalogue import (
+    FIELDS,
+    KINDS,
+    Catalogue,
+    Field,
+    Hashes,
+    Keys,
+    bitmap_of,
+    members,
+)
 
 TIERS = 10
 # The tiers that compare the query with a name or alias as a whole (0 to 4).
@@ -277,15 +286,16 @@ def _whole(catalogue: Catalogue, typed: Sequence[str]) -> Whole:
     stemmed = search_text.stem_key(typed)
     size = catalogue.size
 
-    def loose(keys: Keys) -> int:
-        return bitmap_of((*keys.equal(squashed), *keys.equal(stemmed)), size)
+    def loose(*keys: Keys | Hashes) -> int:
+        texts = {squashed, stemmed}
+        return bitmap_of((entry for found in keys for t in texts for entry in found.equal(t)), size)
 
     tiers = (
         bitmap_of(catalogue.names.equal(key), size),
         bitmap_of(catalogue.aliases.equal(key), size),
-        loose(catalogue.loose_names),
+        loose(catalogue.squashed_names, catalogue.stemmed_names),
         loose(catalogue.loose_aliases),
-        bitmap_of(catalogue.loose_names.starting_with(squashed), size),
+        bitmap_of(catalogue.squashed_names.starting_with(squashed), size),
     )
     near: dict[int, list[int]] = {}
     limit = search_text.typos_allowed(squashed)
