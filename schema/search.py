@@ -97,9 +97,9 @@ class SearchHitEdge(Edge[SearchHit]):
         "-> Transformer, `mobilenet v2` -> MobileNetV2), 3 an alias is so, 4 the name run "
         "together starts with the query run together (`batchnorm` -> Batch Normalization), "
         "then every word in 5 the name (or the name run together a typo or two from the "
-        "query), 6 the aliases, 7 the matching aids or organization, 8 the description, 9 "
-        "several fields. Equal scores are ordered by shorter name, then type (node, method, "
-        "model, source), then slug."
+        "query, up to 20 letters), 6 the aliases, 7 the matching aids or organization, 8 the "
+        "description, 9 several fields. Equal scores are ordered by shorter name, then type "
+        "(node, method, model, source), then slug."
     )
     roles: list[SearchType] = strawberry.field(
         description="Every type the hit is, in the order NODES, METHODS, MODELS, SOURCES: a "
