@@ -44,6 +44,7 @@ _KINDS = {
     SearchType.MODELS: "model",
     SearchType.SOURCES: "source",
 }
+_TYPES = {kind: type_ for type_, kind in _KINDS.items()}
 
 
 @strawberry.enum(description="The field of a hit in which the search found the query's words.")
@@ -90,11 +91,21 @@ class SearchSnippet:
 )
 class SearchHitEdge(Edge[SearchHit]):
     score: int = strawberry.field(
-        description="How well the hit matches, higher first: (8 - tier) * 10000 - 100 * "
+        description="How well the hit matches, higher first: (10 - tier) * 10000 - 100 * "
         "typos - words found by prefix or stem; tiers: 0 the name is the query, 1 an alias "
-        "is, 2 the name starts with it, then every word in 3 the name, 4 the aliases, 5 the "
-        "matching aids or organization, 6 the description, 7 several fields. Equal scores "
-        "are ordered by shorter name, then type (node, method, model, source), then slug."
+        "is, 2 the name is the query by its words' stems or run together (`transformers` "
+        "-> Transformer, `mobilenet v2` -> MobileNetV2), 3 an alias is so, 4 the name run "
+        "together starts with the query run together (`batchnorm` -> Batch Normalization), "
+        "then every word in 5 the name (or the name run together a typo or two from the "
+        "query, up to 20 letters), 6 the aliases, 7 the matching aids or organization, 8 the "
+        "description, 9 several fields. Equal scores are ordered by shorter name, then type "
+        "(node, method, model, source), then slug."
+    )
+    roles: list[SearchType] = strawberry.field(
+        description="Every type the hit is, in the order NODES, METHODS, MODELS, SOURCES: a "
+        "paper that stands as a model and is that model's source (titled as the model is "
+        "named) is one hit, `[MODELS, SOURCES]`, the model (the source with a `types` "
+        "filter that allows sources and not models)."
     )
     matched_field: SearchField = strawberry.field(
         description="The field that decided the hit's rank (for words spread over several "
@@ -103,18 +114,35 @@ class SearchHitEdge(Edge[SearchHit]):
     snippet: SearchSnippet = strawberry.field(description="The matched field, highlighted.")
 
 
+@strawberry.type(description="The number of a search's hits of one type.")
+class SearchFacet:
+    type: SearchType = strawberry.field(description="The type.")
+    count: int = strawberry.field(description="Hits of that type.")
+
+
 @strawberry.type(
     name="SearchConnection",
     description="A page of search hits, best first, ranked the same on every database: the "
-    "name or an alias equal to the query, then names starting with it, then every query word "
-    "in the name, the aliases, the matching aids or organization, the description, several "
-    "fields. A word also finds words it starts, words of the same stem "
-    "(`parallelisms` finds `parallelism`) and, from 4 letters, words one typo away (two from 8 "
-    "letters: `transfomer` finds `Transformer`), ranked below exact words.",
+    "name or an alias equal to the query, then equal by stems or with spaces and hyphens set "
+    "aside (`transformers` -> Transformer, `mobilenet v2` -> MobileNetV2), then names "
+    "starting with it so (`batchnorm` -> Batch Normalization), then every query word in the "
+    "name, the aliases, the matching aids or organization, the description, several fields. "
+    "A word also finds words it starts, words of the same Snowball stem (`parallelisms` finds "
+    "`parallelism`), a name's words it runs together (`rcnn`), its runs of letters and digits "
+    "(`resnet50`: `resnet`, `50`) and, from 4 letters, words one typo away (two from 8 "
+    "letters: `transfomer` finds `Transformer`), ranked below exact words. A paper that is a "
+    "model and its source is one hit (`roles`).",
 )
 class SearchConnection(Connection[SearchHit]):
     edges: list[SearchHitEdge] = strawberry.field(  # type: ignore[assignment]
         description="The page's hits, with their cursors, scores and snippets."
+    )
+    facets: list[SearchFacet] = strawberry.field(
+        extensions=[MeteredList()],
+        description="How many hits the query has of each type, every type listed (NODES, "
+        "METHODS, MODELS, SOURCES), whatever `types` says: what `totalCount` would be with "
+        "`types: [that type]`. A hit with two roles (a model that is also its paper) counts "
+        "for both.",
     )
 
 
@@ -162,6 +190,7 @@ async def search(
             end_cursor=edges[-1].cursor_text() if edges else None,
         ),
         count=total,
+        facets=[SearchFacet(type=kind, count=ranked.facets[_KINDS[kind]]) for kind in SearchType],
     )
 
 
@@ -175,7 +204,8 @@ async def _nothing_found(info: Info, paging: Paging, list_name: str) -> SearchCo
     page_info = PageInfo(
         has_next_page=False, has_previous_page=offset > 0, start_cursor=None, end_cursor=None
     )
-    return SearchConnection(edges=[], page_info=page_info, count=none)
+    facets = [SearchFacet(type=kind, count=0) for kind in SearchType]
+    return SearchConnection(edges=[], page_info=page_info, count=none, facets=facets)
 
 
 Texts = dict[Field, list[str | None]]
@@ -239,6 +269,7 @@ async def _edge(
         cursor_of=cursor_of,
         node=item,
         score=hit.score,
+        roles=[_TYPES[role] for role in hit.roles],
         matched_field=matched,
         snippet=SearchSnippet(
             text=snippet.text,
@@ -251,10 +282,14 @@ def _snippet(
     hit: Hit, texts: Texts, highlighter: Highlighter
 ) -> tuple[Field, search_snippet.Snippet]:
     """The hit's field (the first with a mark, for a hit over several fields) and snippet."""
+    if hit.whole is not None:  # the name matched as a whole
+        return Field.NAME, search_snippet.marked_start(texts[Field.NAME][0] or "", hit.whole)
     fields = [hit.field] if hit.field is not None else list(Field)
     for field in fields:
         found = search_snippet.best(texts.get(field, []), highlighter)
         if found is not None:
             return field, found
     name = texts[Field.NAME][0] or ""
+    if hit.field is Field.NAME:  # a name a typo or two from the query run together
+        return Field.NAME, search_snippet.marked_start(name, search_snippet.ALL)
     return Field.NAME, search_snippet.Snippet(name, [])

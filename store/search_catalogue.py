@@ -13,8 +13,10 @@ field, sorted by word, so a word prefix is one contiguous slice; descriptions' t
 kept (highlights are made from the rows a page reads anyway). Entries are numbered in
 ranking order (shorter name, then type, then slug), so sets of entries are Python ints
 used as bitmaps, and a set's members in ascending order are already ranked. At size L
-(about 213,000 entries, 2.6 million word occurrences) a catalogue takes about 50 MB and
-6-8 s to build on a busy 2-core machine (about 120 MB at its peak); a process builds it
+(about 213,000 entries, 2.6 million word occurrences) a catalogue takes about 57 MB and
+4-10 s to build on a busy 2-core machine (about 140 MB at its peak; names' keys for
+whole-name equality kept as hashes, names run together as text for prefixes and
+typos); a process builds it
 as soon as it sees a new data version (store.search_cache). See bench/RESULTS.md.
 """
 
@@ -22,11 +24,13 @@ import bisect
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import IntEnum
 from itertools import accumulate
 from typing import Any
 
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
 from sqlalchemy import select
 
 from store import search_text
@@ -61,6 +65,8 @@ class Entry:
     aliases: Sequence[str]
     other: Sequence[str]
     description: str | None
+    # The entry's other roles, (kind, ref_id): a model's paper of the same title.
+    also: tuple[tuple[str, int], ...] = ()
 
 
 def bitmap_of(indices: Iterable[int], size: int) -> int:
@@ -124,12 +130,13 @@ class Postings:
 
 
 class Keys:
-    """Entries by a text's key (store.search_text.key), sorted: exact and prefix lookups."""
+    """Entries by a text's key, sorted: exact and prefix lookups."""
 
-    def __init__(self, pairs: list[tuple[str, int]]) -> None:
-        pairs.sort()
-        self.keys = [key for key, _ in pairs]
-        self.entries = array("i", [entry for _, entry in pairs])
+    def __init__(self, keys: list[str], entries: Sequence[int]) -> None:
+        # By key, then entry (entries come in ascending order; the sort is stable).
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        self.keys = [keys[position] for position in order]
+        self.entries = array("i", [entries[position] for position in order])
 
     def equal(self, key: str) -> Sequence[int]:
         low = bisect.bisect_left(self.keys, key)
@@ -138,6 +145,42 @@ class Keys:
     def starting_with(self, prefix: str) -> Sequence[int]:
         low = bisect.bisect_left(self.keys, prefix)
         return self.entries[low : bisect.bisect_left(self.keys, prefix + "\U0010ffff", lo=low)]
+
+
+class Hashes:
+    """Entries by a text's key, for equality only: each key kept as its hash (12 bytes an
+    entry with its entry number, not the key's text). Python's 64-bit string hash, the
+    same for every lookup of the process: a false match of a query with one of 213,000
+    keys (size L) comes about once in 10^14 searches."""
+
+    def __init__(self) -> None:
+        self.hashes = array("q")
+        self.entries = array("i")
+
+    def add(self, key: str, entry: int) -> None:
+        self.hashes.append(hash(key))
+        self.entries.append(entry)
+
+    def sort(self) -> "Hashes":
+        order = sorted(range(len(self.hashes)), key=self.hashes.__getitem__)
+        self.hashes = array("q", [self.hashes[position] for position in order])
+        self.entries = array("i", [self.entries[position] for position in order])
+        return self
+
+    def equal(self, key: str) -> Sequence[int]:
+        value = hash(key)
+        low = bisect.bisect_left(self.hashes, value)
+        return self.entries[low : bisect.bisect_right(self.hashes, value, lo=low)]
+
+
+def _terms(found: list[str]) -> set[str]:
+    """A name's or alias's words and their runs of letters and of digits ("resnet50" ->
+    "resnet", "50")."""
+    terms = set(found)
+    for word in found:
+        if not word.isalpha() and not word.isdigit():
+            terms.update(search_text.parts(word))
+    return terms
 
 
 class Catalogue:
@@ -155,27 +198,54 @@ class Catalogue:
         self.size = (self.count + 7) // 8
         self.kinds = [entry.kind for _, entry in keyed]
         self.ref_ids = array("i", [entry.ref_id for _, entry in keyed])
+        # Entries with more than one role (a model and its paper): index -> other roles.
+        self.also = {index: entry.also for index, (_, entry) in enumerate(keyed) if entry.also}
         self.all = (1 << self.count) - 1
-        self.by_kind = {
-            kind: bitmap_of((i for i, k in enumerate(self.kinds) if k == kind), self.size)
-            for kind in KINDS
-        }
+        # Entries by role: an entry that is a model and a source is in both.
+        of_kind: dict[str, list[int]] = {kind: [] for kind in KINDS}
+        for index, kind in enumerate(self.kinds):
+            of_kind[kind].append(index)
+        for index, roles in self.also.items():
+            for kind, _ in roles:
+                of_kind[kind].append(index)
+        self.by_kind = {kind: bitmap_of(found, self.size) for kind, found in of_kind.items()}
+        del of_kind
+        stem_of: dict[str, str] = {}
+
+        def stem_key(found: list[str]) -> str:
+            for word in found:
+                if word not in stem_of:
+                    stem_of[word] = search_text.stem(word)
+            return " ".join([stem_of[word] for word in found])
+
         by_field: list[dict[str, list[int]]] = [{} for _ in FIELDS]
-        names: list[tuple[str, int]] = []
-        aliases: list[tuple[str, int]] = []
+        names, aliases, stemmed_names, loose_aliases = Hashes(), Hashes(), Hashes(), Hashes()
+        squashed_names: list[str] = []
         words = search_text.words
         for index, (name_key, entry) in enumerate(keyed):
-            names.append((name_key, index))
+            name_words = name_key.split()
+            names.add(name_key, index)
+            squashed = search_text.squashed(name_words)
+            squashed_names.append(squashed)
+            stemmed = stem_key(name_words)
+            if stemmed != squashed:
+                stemmed_names.add(stemmed, index)
+            name_terms = _terms(name_words)
             alias_words: set[str] = set()
             for alias in entry.aliases:
                 found = words(alias)
-                aliases.append((" ".join(found), index))
-                alias_words.update(found)
+                aliases.add(" ".join(found), index)
+                squashed = search_text.squashed(found)
+                loose_aliases.add(squashed, index)
+                stemmed = stem_key(found)
+                if stemmed != squashed:
+                    loose_aliases.add(stemmed, index)
+                alias_words.update(_terms(found))
             other_words: set[str] = set()
             for other in entry.other:
                 other_words.update(words(other))
             for field, found_words in (
-                (Field.NAME, set(name_key.split())),
+                (Field.NAME, name_terms),
                 (Field.ALIAS, alias_words),
                 (Field.OTHER, other_words),
                 (Field.DESCRIPTION, set(words(entry.description)) if entry.description else ()),
@@ -190,18 +260,51 @@ class Catalogue:
         self.vocabulary = sorted(set().union(*by_field))
         self.postings = [Postings(by_term, self.vocabulary, self.size) for by_term in by_field]
         del by_field
-        self.names = Keys(names)
-        self.aliases = Keys(aliases)
+        self.names = names.sort()
+        self.aliases = aliases.sort()
+        # Names and aliases by their stems' key (search_text.stem_key, where it is not the
+        # name run together) and run together (squashed): "transformers" is the
+        # Transformer's name so, "mobilenet v2" MobileNetV2's; names run together also by
+        # their starts ("batchnorm").
+        self.squashed_names = Keys(squashed_names, range(self.count))
+        self.stemmed_names = stemmed_names.sort()
+        self.loose_aliases = loose_aliases.sort()
+        # Names run together, by length: those a few typos from a query run together.
+        by_length: dict[int, tuple[list[str], list[int]]] = {}
+        for index, squashed in enumerate(squashed_names):
+            bucket = by_length.setdefault(len(squashed), ([], []))
+            bucket[0].append(squashed)
+            bucket[1].append(index)
+        self._by_length = {
+            length: (keys, array("i", found)) for length, (keys, found) in by_length.items()
+        }
+        del squashed_names
         # Typo and stem lookups consider words of letters only (numbers are not misspelt).
         self._stems: dict[str, list[int]] = {}
         self._bigrams: dict[str, array[int]] = {}
-        for term_id, term in enumerate(self.vocabulary):
-            if not term.isalpha():
-                continue
-            self._stems.setdefault(search_text.stem(term), []).append(term_id)
+        alphabetic = [(t, term) for t, term in enumerate(self.vocabulary) if term.isalpha()]
+        stems = search_text.stems([term for _, term in alphabetic])
+        for (term_id, term), stemmed in zip(alphabetic, stems, strict=True):
+            self._stems.setdefault(stemmed, []).append(term_id)
             if len(term) >= 3:
                 for pair in search_text.bigrams(term):
                     self._bigrams.setdefault(pair, array("i")).append(term_id)
+
+    def near_names(self, squashed: str, limit: int) -> list[tuple[int, int]]:
+        """(edits, entry) of the names that, run together, are 1 to ``limit`` edits from
+        ``squashed`` (a query run together: "efficent net" finds EfficientNet)."""
+        found: list[tuple[int, int]] = []
+        for length in range(len(squashed) - limit, len(squashed) + limit + 1):
+            bucket = self._by_length.get(length)
+            if bucket is None:
+                continue
+            keys, entries = bucket
+            for _, distance, position in process.extract_iter(
+                squashed, keys, scorer=OSA.distance, score_cutoff=limit
+            ):
+                if distance:
+                    found.append((int(distance), entries[position]))
+        return found
 
     def term_id(self, term: str) -> int | None:
         found = bisect.bisect_left(self.vocabulary, term)
@@ -215,6 +318,7 @@ class Catalogue:
         return low, bisect.bisect_left(self.vocabulary, prefix + "\U0010ffff", lo=low)
 
     def same_stem(self, word: str) -> list[int]:
+        """The terms (of letters) of ``word``'s stem."""
         return self._stems.get(search_text.stem(word), [])
 
     def near(self, word: str, limit: int) -> list[tuple[int, int]]:
@@ -257,10 +361,25 @@ async def read_entries(reader: Any) -> tuple[str | None, list[Entry]]:
         )
     ).all():
         entries.append(Entry("method", row[0], row[1], row[2], row[3] or (), (), row[4]))
+    models: dict[int, Entry] = {}
     for row in (
         await reader.execute(select(model.c.id, model.c.slug, model.c.name, model.c.organization))
     ).all():
-        entries.append(Entry("model", row[0], row[1], row[2], (), [row[3]] if row[3] else (), None))
-    for row in (await reader.execute(select(source.c.id, source.c.slug, source.c.title))).all():
-        entries.append(Entry("source", row[0], row[1], row[2], (), (), None))
+        models[row[0]] = Entry(
+            "model", row[0], row[1], row[2], (), [row[3]] if row[3] else (), None
+        )
+    # A source titled as its model names it (a paper standing as its model, as in Papers
+    # with Code) is the same thing: one entry, the model's, with the source as a role.
+    also: dict[int, list[tuple[str, int]]] = {}
+    for row in (
+        await reader.execute(select(source.c.id, source.c.slug, source.c.title, source.c.model_id))
+    ).all():
+        owner = models.get(row[3])
+        if owner is not None and search_text.key(row[2]) == search_text.key(owner.name):
+            also.setdefault(row[3], []).append(("source", row[0]))
+        else:
+            entries.append(Entry("source", row[0], row[1], row[2], (), (), None))
+    for model_id, entry in models.items():
+        roles = also.get(model_id)
+        entries.append(replace(entry, also=tuple(sorted(roles))) if roles else entry)
     return version, entries

@@ -5,7 +5,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from store import search_text
-from store.search_rank import Highlighter
+from store.search_rank import ALL, Highlighter
+
+__all__ = ["ALL", "Snippet", "best", "marked", "marked_start"]
 
 # A long text (a description) is cut to about this many characters around its first match.
 WINDOW = 160
@@ -19,20 +21,47 @@ class Snippet:
     ranges: list[tuple[int, int]]  # (start, end), end exclusive
 
 
+def _add(ranges: list[tuple[int, int]], start: int, stop: int) -> None:
+    if ranges and ranges[-1][1] >= start:
+        ranges[-1] = (ranges[-1][0], max(ranges[-1][1], stop))
+    else:
+        ranges.append((start, stop))
+
+
+def _typed(start: int, end: int, folded: str, length: int) -> int:
+    """Where the mark of the first ``length`` letters of a word ends: the typed part, when
+    the word's folded form lines up with its text; otherwise the whole word."""
+    return start + length if len(folded) == end - start and length < len(folded) else end
+
+
 def marked(text: str, highlighter: Highlighter) -> Snippet:
-    """``text`` whole, with the words ``highlighter`` finds marked."""
+    """``text`` whole, with the words ``highlighter`` finds marked, and neighbouring words
+    it finds run together ("multihead" in "Multi-Head")."""
+    ranges: list[tuple[int, int]] = []
+    found = list(search_text.spans(text))
+    for number, (start, end, folded) in enumerate(found):
+        length = highlighter.marks(folded)
+        if length:
+            _add(ranges, start, _typed(start, end, folded, length))
+        if number + 1 < len(found):
+            after_start, after_end, after = found[number + 1]
+            both = highlighter.marks(folded + after)
+            if both > len(folded) and both > highlighter.marks(after):
+                _add(ranges, start, end)
+                _add(ranges, after_start, _typed(after_start, after_end, after, both - len(folded)))
+    return Snippet(text, sorted(ranges))
+
+
+def marked_start(text: str, letters: int) -> Snippet:
+    """``text`` with the first ``letters`` letters of its words marked, all of them for a
+    large number: a name matched as a whole ("batchnorm" marks "Batch Norm" in "Batch
+    Normalization")."""
     ranges: list[tuple[int, int]] = []
     for start, end, folded in search_text.spans(text):
-        length = highlighter.marks(folded)
-        if not length:
-            continue
-        # A prefix match marks the typed part, when the word's folded form lines up
-        # with its text; otherwise (and for whole-word matches) the whole word.
-        stop = start + length if len(folded) == end - start else end
-        if ranges and ranges[-1][1] >= start:
-            ranges[-1] = (ranges[-1][0], max(ranges[-1][1], stop))
-        else:
-            ranges.append((start, stop))
+        if letters <= 0:
+            break
+        _add(ranges, start, _typed(start, end, folded, min(letters, len(folded))))
+        letters -= len(folded)
     return Snippet(text, ranges)
 
 

@@ -4,13 +4,20 @@ One definition for the index (store.search_catalogue), the query (store.search_r
 the highlights (store.search_snippet), so that what is found is what is highlighted."""
 
 import re
+import threading
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from itertools import pairwise
+
+import Stemmer
+from rapidfuzz.distance import OSA
 
 # A word: a run of letters and digits (an underscore separates words, as in slugs).
 WORD = re.compile(r"[^\W_]+")
 # Query words beyond this many are ignored: a pasted essay cannot make a huge query.
 MAX_QUERY_WORDS = 32
+# The runs of letters and the runs of digits of a word ("resnet50" -> "resnet", "50").
+_PART = re.compile(r"[^\W\d_]+|\d+")
 
 
 def fold(text: str) -> str:
@@ -39,19 +46,71 @@ def spans(text: str) -> Iterator[tuple[int, int, str]]:
             yield match.start(), match.end(), folded
 
 
+# PyStemmer's stemmers are not thread-safe, and catalogues are built in worker threads.
+_stemmers = threading.local()
+
+
+def _stemmer() -> "Stemmer.Stemmer":
+    found: Stemmer.Stemmer | None = getattr(_stemmers, "english", None)
+    if found is None:
+        found = _stemmers.english = Stemmer.Stemmer("english")
+    return found
+
+
 def stem(word: str) -> str:
-    """A light English stem: plurals and the like ("parallelisms" -> "parallelism",
-    "policies" -> "policy"), nothing cleverer; words of digits, or of 3 letters or fewer,
-    stay as they are."""
+    """The word's English Snowball stem (PyStemmer): plurals and inflections fold together
+    ("transformers" -> "transform", "functions" -> "function"); words with digits, or of
+    3 letters or fewer, stay as they are."""
     if len(word) <= 3 or not word.isalpha():
         return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+    stemmed: str = _stemmer().stemWord(word)
+    return stemmed
+
+
+def stems(found: Sequence[str]) -> list[str]:
+    """``stem`` of each of ``found``, in one call to the stemmer."""
+    stemmed: list[str] = _stemmer().stemWords(found)
+    return [
+        word if len(word) <= 3 or not word.isalpha() else result
+        for word, result in zip(found, stemmed, strict=True)
+    ]
+
+
+def stem_key(found: Sequence[str]) -> str:
+    """The stems of ``found`` (folded words) joined by spaces: what names are compared by
+    when plurals and inflections are set aside ("Activation Functions" ->
+    "activ function", as "activation function" is)."""
+    return " ".join(stem(word) for word in found)
+
+
+def squashed(found: Sequence[str]) -> str:
+    """``found`` (folded words) run together: what names are compared by when spaces and
+    hyphens are set aside ("MobileNetV2", "mobilenet v2" -> "mobilenetv2"; "Batch
+    Normalization" starts with "batchnorm")."""
+    return "".join(found)
+
+
+def parts(word: str) -> list[str]:
+    """The runs of letters and of digits of a folded word that has both ("resnet50" ->
+    ["resnet", "50"], "1x1" -> ["1", "x", "1"]); [] for a word of one kind."""
+    found = _PART.findall(word)
+    return found if len(found) > 1 else []
+
+
+def split_words(found: Sequence[str]) -> list[str]:
+    """Folded words with letters and digits run together split apart, so that "resnet50"
+    finds what "resnet 50" and "ResNet-50" find."""
+    result: list[str] = []
+    for word in found:
+        result.extend(parts(word) or [word])
+    return result
+
+
+def joined(found: Sequence[str]) -> list[str]:
+    """Neighbouring words of a name run together ("batch normalization" ->
+    "batchnormalization", "faster r cnn" -> "fasterr", "rcnn"): what a compound typed as
+    one word ("batchnorm", "rcnn", "multihead") finds."""
+    return [a + b for a, b in pairwise(found)]
 
 
 def typos_allowed(word: str) -> int:
@@ -65,23 +124,9 @@ def typos_allowed(word: str) -> int:
 def edit_distance(a: str, b: str, limit: int) -> int:
     """The optimal-string-alignment distance between ``a`` and ``b`` (insertions,
     deletions, substitutions and swaps of neighbours, so "dropuot" is one edit from
-    "dropout"), or ``limit + 1`` as soon as it must exceed ``limit``."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        current = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                value = min(value, previous2[j - 2] + 1)
-            current[j] = value
-        if min(current) > limit:
-            return limit + 1
-        previous2, previous = previous, current
-    return min(previous[-1], limit + 1)
+    "dropout"; rapidfuzz's), or ``limit + 1`` when it exceeds ``limit``."""
+    distance: int = OSA.distance(a, b, score_cutoff=limit)
+    return distance
 
 
 def bigrams(word: str) -> set[str]:

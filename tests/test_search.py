@@ -1,7 +1,10 @@
 """Search for autocomplete, through the schema over HTTP: the ranking on the real datasets
-(named queries and their expected top hits), typos, stems, the `types` filter, scores,
-matched fields and highlights, paging, and the same hits on SQLite and PostgreSQL."""
+(named queries and their expected top hits), searches typed as people type them (the
+recall list of bench/search_queries.json), typos, stems, the `types` filter, facets, one
+hit per paper with its roles, scores, matched fields and highlights, paging, and the same
+hits on SQLite and PostgreSQL."""
 
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -11,16 +14,18 @@ import pytest
 
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
+from store import search_text
 
-from conftest import BACKENDS, Api, serve
+from conftest import BACKENDS, ROOT, Api, serve
 
 SEARCH = """
 query($q: String!, $first: Int, $after: String, $types: [SearchType!]) {
   search(query: $q, first: $first, after: $after, types: $types) {
     totalCount
+    facets { type count }
     pageInfo { hasNextPage endCursor }
     edges {
-      score matchedField
+      score matchedField roles
       snippet { text highlights { start end } }
       node {
         __typename
@@ -127,8 +132,13 @@ def test_description_hits_are_cut_around_the_match(pwc: Api) -> None:
 
 def test_types_filter(pwc: Api) -> None:
     assert {kind for kind, _ in top(pwc, "transformer", 20, types=["NODES"])} == {"Node"}
-    sources = search(pwc, "adam", 5, types=["SOURCES", "MODELS"])
-    assert {e["node"]["__typename"] for e in sources["edges"]} == {"Source", "Model"}
+    # A PwC paper is a model and its source: one hit, the model, when models are allowed;
+    # the source when only sources are.
+    papers = search(pwc, "adam", 5, types=["SOURCES", "MODELS"])
+    assert {e["node"]["__typename"] for e in papers["edges"]} == {"Model"}
+    sources = search(pwc, "adam", 5, types=["SOURCES"])
+    assert {e["node"]["__typename"] for e in sources["edges"]} == {"Source"}
+    assert sources["totalCount"] == papers["totalCount"]
     everything = search(pwc, "adam", 1)["totalCount"]
     methods = search(pwc, "adam", 1, types=["METHODS"])["totalCount"]
     assert 0 < methods < everything
@@ -166,10 +176,91 @@ def test_pages_continue_the_ranking(pwc: Api) -> None:
     assert page["totalCount"] == whole["totalCount"]
 
 
+RECALL = json.loads((ROOT / "bench" / "search_queries.json").read_text())["queries"]
+
+
+@pytest.mark.parametrize(
+    ("query", "kind", "slug"),
+    [(item["query"], item["kind"], item["slug"]) for item in RECALL],
+    ids=[item["query"] for item in RECALL],
+)
+def test_pwc_typed_queries_find_the_answer_in_the_top_3(
+    pwc: Api, query: str, kind: str, slug: str
+) -> None:
+    """bench/search_recall.py's list: each search as people type it, and what it means."""
+    assert (kind.capitalize(), slug) in top(pwc, query, 3)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected", "marks"),
+    [
+        # A plural of the name (the node of that name first).
+        ("transformers", ("Method", "transformer"), ["Transformer"]),
+        # Digits run together, a version with a space, a name with spaces: run together.
+        ("gpt3", ("Method", "gpt-3"), ["GPT", "3"]),
+        ("mobilenet v2", ("Method", "mobilenetv2"), ["MobileNetV2"]),
+        ("mobile net v3", ("Method", "mobilenetv3"), ["MobileNetV3"]),
+        # A short form: the start of the name run together, marked as far as typed.
+        ("batchnorm", ("Method", "batch-normalization"), ["Batch", "Norm"]),
+        # A compound inside a name.
+        ("cascade maskrcnn", ("Method", "cascade-mask-r-cnn"), ["Cascade", "Mask", "R", "CNN"]),
+        ("multihead attention", ("Method", "multi-head-attention"), ["Multi", "Head", "Attention"]),
+        # A typo in a name run together.
+        ("efficent net", ("Method", "efficientnet"), ["EfficientNet"]),
+    ],
+)
+def test_loose_names_are_found_and_marked(
+    pwc: Api, query: str, expected: tuple[str, str], marks: list[str]
+) -> None:
+    edges = search(pwc, query, 3)["edges"]
+    (edge,) = [e for e in edges if (e["node"]["__typename"], e["node"]["slug"]) == expected]
+    assert edge["matchedField"] == "NAME"
+    assert marked(edge) == marks
+
+
+def test_a_paper_that_is_a_model_and_a_source_is_one_hit_with_both_roles(pwc: Api) -> None:
+    found = search(pwc, "attention is all you need", 20)
+    papers = [e for e in found["edges"] if e["node"]["slug"].startswith("attention-is-all")]
+    assert [(e["node"]["__typename"], e["roles"]) for e in papers] == [
+        ("Model", ["MODELS", "SOURCES"]),
+        ("Model", ["MODELS", "SOURCES"]),
+    ]
+    assert papers[0]["node"]["slug"] == "attention-is-all-you-need"
+    assert not [e for e in found["edges"] if e["node"]["__typename"] == "Source"]
+    # Asked for sources alone, the same paper stands as its source, with the same roles.
+    sources = search(pwc, "attention is all you need", 1, types=["SOURCES"])["edges"]
+    assert [(e["node"]["__typename"], e["node"]["slug"], e["roles"]) for e in sources] == [
+        ("Source", "attention-is-all-you-need-paper", ["MODELS", "SOURCES"])
+    ]
+    # Methods keep their own role.
+    assert search(pwc, "dropout", 1)["edges"][0]["roles"] == ["METHODS"]
+
+
+@pytest.mark.parametrize("query", ["attention", "batchnorm", "resnet50", "transformers"])
+def test_facets_count_each_type_whatever_the_filter(pwc: Api, query: str) -> None:
+    whole = search(pwc, query, 1)
+    facets = {facet["type"]: facet["count"] for facet in whole["facets"]}
+    assert list(facets) == ["NODES", "METHODS", "MODELS", "SOURCES"]
+    for type_, count in facets.items():
+        alone = search(pwc, query, 1, types=[type_])
+        assert alone["totalCount"] == count, type_
+        assert alone["facets"] == whole["facets"]
+    # A paper counts for models and sources, once in the total.
+    assert facets["MODELS"] == facets["SOURCES"]
+    assert whole["totalCount"] == facets["NODES"] + facets["METHODS"] + facets["MODELS"]
+
+
+def test_a_search_with_no_words_has_zero_facets(pwc: Api) -> None:
+    assert {facet["count"] for facet in search(pwc, " - ")["facets"]} == {0}
+
+
 QUERIES = [
     "transformer", "gan", "bert", "adam", "transfomer", "dropuot", "parallelisms", "poincare",
     "multi-head", "attention", "conv net", "a", "expert parallel", "pipeline", "GO:0016070",
     "protein", "mitochondrial", "cell cycle", "gamma", "method",
+    # Searches as people type them: plurals, digits, short forms, versions, typos, titles.
+    "transformers", "resnet50", "gpt 3", "mobilenet v2", "batchnorm", "multihead attention",
+    "efficent net", "attention is all you need", "normalization batch", "rcnn", "proteins",
 ]  # fmt: skip
 
 
@@ -204,3 +295,17 @@ def test_a_load_changes_what_search_finds(
                 break
             time.sleep(0.02)
         assert after > 0
+
+
+def test_words_are_read_by_snowball_stems_and_rapidfuzz_distances() -> None:
+    assert search_text.stem("transformers") == search_text.stem("transformer") == "transform"
+    assert search_text.stem("policies") == search_text.stem("policy")
+    assert search_text.stem("gans") == "gan"
+    assert search_text.stem("50") == "50"
+    assert search_text.parts("resnet50") == ["resnet", "50"]
+    assert search_text.parts("1x1") == ["1", "x", "1"]
+    assert search_text.parts("dropout") == []
+    assert search_text.split_words(["gpt3", "v2"]) == ["gpt", "3", "v", "2"]
+    assert search_text.squashed(search_text.words("MobileNet V2")) == "mobilenetv2"
+    assert search_text.edit_distance("dropuot", "dropout", 1) == 1  # a swap is one edit
+    assert search_text.edit_distance("abcd", "wxyz", 2) == 3

@@ -75,6 +75,7 @@ export const typePolicies = {
   ReleaseEdge: merged,
   ReleaseTotals: merged,
   SearchConnection: merged,
+  SearchFacet: merged,
   SearchHitEdge: merged,
   SearchSnippet: merged,
   SourceConnection: merged,

@@ -336,18 +336,25 @@ export type ReleaseTotalsFieldPolicy = {
 	nodes?: FieldPolicy<any> | FieldReadFunction<any>,
 	sources?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type SearchConnectionKeySpecifier = ('edges' | 'nodes' | 'pageInfo' | 'totalCount' | SearchConnectionKeySpecifier)[];
+export type SearchConnectionKeySpecifier = ('edges' | 'facets' | 'nodes' | 'pageInfo' | 'totalCount' | SearchConnectionKeySpecifier)[];
 export type SearchConnectionFieldPolicy = {
 	edges?: FieldPolicy<any> | FieldReadFunction<any>,
+	facets?: FieldPolicy<any> | FieldReadFunction<any>,
 	nodes?: FieldPolicy<any> | FieldReadFunction<any>,
 	pageInfo?: FieldPolicy<any> | FieldReadFunction<any>,
 	totalCount?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type SearchHitEdgeKeySpecifier = ('cursor' | 'matchedField' | 'node' | 'score' | 'snippet' | SearchHitEdgeKeySpecifier)[];
+export type SearchFacetKeySpecifier = ('count' | 'type' | SearchFacetKeySpecifier)[];
+export type SearchFacetFieldPolicy = {
+	count?: FieldPolicy<any> | FieldReadFunction<any>,
+	type?: FieldPolicy<any> | FieldReadFunction<any>
+};
+export type SearchHitEdgeKeySpecifier = ('cursor' | 'matchedField' | 'node' | 'roles' | 'score' | 'snippet' | SearchHitEdgeKeySpecifier)[];
 export type SearchHitEdgeFieldPolicy = {
 	cursor?: FieldPolicy<any> | FieldReadFunction<any>,
 	matchedField?: FieldPolicy<any> | FieldReadFunction<any>,
 	node?: FieldPolicy<any> | FieldReadFunction<any>,
+	roles?: FieldPolicy<any> | FieldReadFunction<any>,
 	score?: FieldPolicy<any> | FieldReadFunction<any>,
 	snippet?: FieldPolicy<any> | FieldReadFunction<any>
 };
@@ -591,6 +598,10 @@ export type StrictTypedTypePolicies = {
 	SearchConnection?: Omit<TypePolicy, "fields" | "keyFields"> & {
 		keyFields?: false | SearchConnectionKeySpecifier | (() => undefined | SearchConnectionKeySpecifier),
 		fields?: SearchConnectionFieldPolicy,
+	},
+	SearchFacet?: Omit<TypePolicy, "fields" | "keyFields"> & {
+		keyFields?: false | SearchFacetKeySpecifier | (() => undefined | SearchFacetKeySpecifier),
+		fields?: SearchFacetFieldPolicy,
 	},
 	SearchHitEdge?: Omit<TypePolicy, "fields" | "keyFields"> & {
 		keyFields?: false | SearchHitEdgeKeySpecifier | (() => undefined | SearchHitEdgeKeySpecifier),
