@@ -19,8 +19,10 @@ from store.reader import InLoopReader, sqlite_connection
 from conftest import Api
 from tiny_dataset import write_files
 
-# SQLite calls the handler every this many instructions.
-_STEP = 100
+# SQLite calls the handler every this many instructions of a statement (its count starts
+# again with each statement): a step of 100 counted a request of a few small statements as
+# nothing at all, so the step is small enough to see each one.
+_STEP = 5
 
 # The newest model's By-model row in the large root: one method, whatever else the root
 # holds. And the prolific model's treatments in the small root: one method too.
