@@ -282,5 +282,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Mount(ASSETS_URL, StaticFiles(directory=ASSETS_DIR, check_dir=False)),
             Mount(browser.ASSETS_URL, browser.immutable_assets()),
         ],
+        # A path that is no page: the browser's friendly 404 page.
+        exception_handlers={404: browser.no_page},
         lifespan=lifespan,
     )

@@ -15,10 +15,11 @@ from html import escape
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.staticfiles import StaticFiles
 from strawberry import Schema
 
+from api import graphiql
 from api.html_page import html_page
 from api.middleware import ASGIApp, Message, Receive, Scope, Send
 from api.persisted_queries import load_allowlist
@@ -41,7 +42,10 @@ PAGE_PATHS = (
     "/models",
     "/methods",
     "/releases",
+    # Help for newcomers: what the strengths and the counts mean.
+    "/about",
 )
+
 
 # Whether a page's subject exists, asked as any client would; an unknown one's page is a 404
 # (its script says so in words). By kind (the URL's first segment): the query, and where the
@@ -69,6 +73,14 @@ _COLOR_SCHEME = '    <meta name="color-scheme" content="light dark">'
 _APP = '    <div id="app">{body}</div>'
 
 _LOADING = '<main><p role="status">Loading the taxonomy browser…</p></main>'
+# An unknown path's page before its script runs (or without it): the same words.
+_NO_PAGE = """<main>
+      <h1>There is no page here</h1>
+      <p>The link may be mistyped, or it may be old: the taxonomy is updated from time to
+      time. Start from <a href="/">the home page</a>, <a href="/search">search</a>, or see every
+      <a href="/models">model</a>, <a href="/methods">method</a> and
+      <a href="/releases">release</a>.</p>
+    </main>"""
 
 _MISSING = """<main>
       <h1>The taxonomy browser is not built</h1>
@@ -103,8 +115,8 @@ def persisted_documents() -> dict[str, str]:
     return load_allowlist(path) if path.is_file() else {}
 
 
-def browser_page() -> tuple[str, str]:
-    """The page's HTML and its Content-Security-Policy."""
+def browser_page(body: str = _LOADING) -> tuple[str, str]:
+    """The page's HTML (``body`` in it until the script runs) and its Content-Security-Policy."""
     assets = built_assets()
     if assets is None:
         missing = escape(str((ASSETS_DIR / MANIFEST).relative_to(ASSETS_DIR.parents[2])))
@@ -115,7 +127,7 @@ def browser_page() -> tuple[str, str]:
         f'    <link rel="stylesheet" href="{ASSETS_URL}/{escape(assets["style"])}">\n'
         f'    <script type="module" src="{ASSETS_URL}/{escape(assets["script"])}"></script>'
     )
-    return html_page(_TITLE, head, _APP.format(body=_LOADING)), PAGE_POLICY
+    return html_page(_TITLE, head, _APP.format(body=body)), PAGE_POLICY
 
 
 async def _exists(schema: Schema, request: Request, document: str, key: str | int) -> bool | None:
@@ -181,6 +193,26 @@ def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[HTMLResponse]
         )
 
     return page
+
+
+# Where a 404 is a missing file, not a missing page: answered as plain as before.
+_FILES = (f"{ASSETS_URL}/", f"{graphiql.ASSETS_URL}/")
+
+
+async def no_page(request: Request, exc: Exception) -> Response:
+    """The app's 404 (a path no route takes, or a file not there): to a GET or HEAD of a
+    path outside the asset folders, the browser's page, which says in plain words that there
+    is no page here and links on (its script does, and its HTML before the script runs);
+    else the plain 404 it was."""
+    del exc  # a 404 says all there is to say
+    if request.method not in ("GET", "HEAD") or request.url.path.startswith(_FILES):
+        return PlainTextResponse("Not Found", status_code=404)
+    html, policy = browser_page(_NO_PAGE)
+    return HTMLResponse(
+        html,
+        status_code=404,
+        headers={"content-security-policy": policy, "cache-control": "no-cache"},
+    )
 
 
 def immutable_assets() -> ASGIApp:

@@ -17,8 +17,14 @@
 //     keeping the page); /changes?since=1 pages the newest comparison. The rows of every page
 //     are printed in the summary, for tests/test_browser.py to compare with the reference.
 //   node browser-test.mjs BASE_URL hostile ARTIFACTS_DIR
-//     names made of markup and script (tests/test_browser.py's dataset) show as text; the
-//     server keeps no persisted query, so each page falls back to POSTing its document.
+//     names made of markup and script (tests/test_browser.py's dataset) show as text, and a
+//     description's `javascript:` link as its text alone; the server keeps no persisted
+//     query, so each page falls back to POSTing its document.
+//   node browser-test.mjs GO_URL datasets PWC_URL DEEP_NODE METHOD ARTIFACTS_DIR
+//     the real datasets (../shared/testdata), each served: the Gene Ontology's deepest node
+//     DEEP_NODE has a folded breadcrumb that unfolds, and nothing scrolls sideways at 390 px;
+//     the Papers with Code method METHOD's markdown description shows as paragraphs, bold
+//     and http(s) links, no raw markdown; the home page's counts have thousands separators.
 //   node browser-test.mjs BASE_URL method-paging METHOD MODEL ARTIFACTS_DIR
 //     the fixtures and more models (tests/test_browser.py's): METHOD's page lists its models
 //     25 a page ("26–50 of 60 models"), by its next and previous links, at 50 a page by its
@@ -36,9 +42,9 @@ import { chromium } from "playwright-core";
 import { localChromium } from "../tests/local_chromium.mjs";
 
 const [base, mode, ...rest] = process.argv.slice(2);
-if (!["fixtures", "hostile", "changes", "paging", "method-paging"].includes(mode) || !base) {
+if (!["fixtures", "hostile", "changes", "paging", "method-paging", "datasets"].includes(mode) || !base) {
   console.error(
-    "usage: node browser-test.mjs BASE fixtures SEED.txt DIR | BASE hostile|changes|paging DIR | BASE method-paging METHOD MODEL DIR",
+    "usage: node browser-test.mjs BASE fixtures SEED.txt DIR | BASE hostile|changes|paging DIR | BASE method-paging METHOD MODEL DIR | GO datasets PWC DEEP_NODE METHOD DIR",
   );
   process.exit(2);
 }
@@ -112,6 +118,16 @@ async function checkWidths(name) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+/** The open page at 390 px wide (a phone): nothing scrolls sideways. */
+async function checkNarrow(name) {
+  await page.setViewportSize({ width: 390, height: 900 });
+  const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (scroll > 390) fail(`${name}: at 390 px the page is ${scroll} px wide`);
+  await shot(`${name}-390px`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  return scroll;
+}
+
 /** Drops the console's line about a response of ``status``, which that page is meant to have. */
 function expectFailed(status) {
   const line = problems.findIndex((p) => p.startsWith("console error: Failed to load resource") && p.includes(`status of ${status}`));
@@ -170,7 +186,7 @@ async function checkHeader(name) {
     latestChanges = newest.changes ? `/changes?since=${newest.changes.from.number}&until=${newest.number}` : "/releases";
   }
   const nav = page.getByRole("navigation", { name: "Indexes" });
-  for (const [label, href] of [["Models", "/models"], ["Methods", "/methods"], ["Releases", "/releases"], ["Changes", latestChanges]]) {
+  for (const [label, href] of [["Models", "/models"], ["Methods", "/methods"], ["Releases", "/releases"], ["Changes", latestChanges], ["Help", "/about"]]) {
     const link = nav.getByRole("link", { name: label, exact: true });
     try {
       await link.and(page.locator(`[href="${href}"]`)).waitFor({ timeout: 5_000 });
@@ -180,34 +196,56 @@ async function checkHeader(name) {
   }
 }
 
-/** The API's own adoption series for ``field`` (a query's selection), asked outside the page. */
+/** The API's own adoption series for ``field`` (a query's selection), asked outside the page,
+ * and how many models it leaves out for want of a release date. */
 async function apiAdoption(field) {
   const response = await fetch(`${base}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query: `{ ${field} { adoption { period models cumulativeModels } } }` }),
+    body: JSON.stringify({ query: `{ ${field} { adoption { period models cumulativeModels } undatedModels } }` }),
   });
   const { data } = await response.json();
-  return Object.values(data)[0].adoption;
+  return Object.values(data)[0];
 }
 
-/** The open page's adoption chart: a bar per period of the API's series, and the hidden
- * table's numbers (what a screen reader reads) the API's, period by period. */
+/** The open page's adoption chart: two charts, each with labelled ticks on both axes (their
+ * values in order, from 0, the top at or over the series' largest); a bar and a dot per
+ * period of the API's series, each period with a tooltip (<title>) of its numbers; the
+ * hidden table's numbers (what a screen reader reads) the API's, period by period; and,
+ * when the API counts undated models, the note that they are not plotted. */
 async function checkAdoption(name, field) {
-  const expected = await apiAdoption(field);
+  const { adoption: expected, undatedModels } = await apiAdoption(field);
   if (!expected.length) fail(`${name}: the API's adoption series is empty, nothing to chart`);
   const bars = await page.locator(".adoption svg rect.bar").count();
   if (bars !== expected.length) fail(`${name}: ${bars} bars in the adoption chart, the API has ${expected.length} periods`);
   const rows = await page.locator(".adoption table tbody tr").evaluateAll((trs) =>
     trs.map((tr) => [...tr.children].map((cell) => cell.textContent)),
   );
-  const wanted = expected.map((point) => [point.period, String(point.models), String(point.cumulativeModels)]);
+  const wanted = expected.map((point) => [point.period, NUMBER.format(point.models), NUMBER.format(point.cumulativeModels)]);
   if (JSON.stringify(rows) !== JSON.stringify(wanted)) {
     fail(`${name}: the adoption table ${JSON.stringify(rows)} is not the API's ${JSON.stringify(wanted)}`);
   }
   const line = (await page.locator(".adoption svg polyline.total").getAttribute("points")) ?? "";
   if (line.split(" ").length !== expected.length) fail(`${name}: the running-total line has points ${line}`);
-  step(`${name}: the adoption chart has the API's ${bars} periods as bars, a line and a table of the numbers`);
+  const ticks = {};
+  for (const [chart, largest] of [["per-period", Math.max(...expected.map((p) => p.models))], ["running", expected.at(-1).cumulativeModels]]) {
+    const y = (await page.locator(`.adoption .${chart} .y-tick text`).allTextContents()).map((t) => Number(t.replace(/,/g, "")));
+    const x = await page.locator(`.adoption .${chart} .x-tick text`).allTextContents();
+    if (y.length < 2 || y[0] !== 0 || y.at(-1) < largest || y.some((v, i) => i && v <= y[i - 1])) fail(`${name}: the ${chart} chart's y ticks ${y} (largest ${largest})`);
+    if (x.length < Math.min(2, expected.length) || x.some((t) => !expected.some((p) => p.period === t))) fail(`${name}: the ${chart} chart's x ticks ${x}`);
+    const titles = await page.locator(`.adoption .${chart} .point > title`).allTextContents();
+    if (titles.length !== expected.length) fail(`${name}: the ${chart} chart has ${titles.length} tooltips, not ${expected.length}`);
+    for (const [index, point] of expected.entries()) {
+      const want = `${point.period} (`;
+      if (!titles[index].startsWith(want) || !titles[index].includes(`${NUMBER.format(point.cumulativeModels)} in all`)) fail(`${name}: tooltip ${titles[index]}`);
+    }
+    ticks[chart] = `${y.length} y ticks, ${x.length} x ticks`;
+  }
+  const note = await page.locator(".adoption .undated").allTextContents();
+  const wantNote = undatedModels === 0 ? [] : [undatedModels === 1 ? "1 model has no release date and is not plotted." : `${NUMBER.format(undatedModels)} models have no release date and are not plotted.`];
+  if (JSON.stringify(note) !== JSON.stringify(wantNote)) fail(`${name}: the undated note ${JSON.stringify(note)}, the API has ${undatedModels} undated models`);
+  step(`${name}: the adoption chart has the API's ${bars} periods as bars and a line, each with a tooltip; per period ${ticks["per-period"]}, running total ${ticks.running}; a table of the numbers; ${undatedModels} undated models noted`);
+  return undatedModels;
 }
 
 async function fixtures(seedFile) {
@@ -232,6 +270,12 @@ async function fixtures(seedFile) {
   summary.seedRows = rows.length - 1;
   step(`the seed page's ${seed.length} lines show in order; its ${rows.length - 1} By-model rows exactly`);
   await checkAdoption("the seed page", 'node(path: "optimization/training-parallelism")');
+  // What the badges and the counts mean, one link away.
+  for (const [link, to] of [["What these mean", "/about#strengths"], ["What these counts mean", "/about#counts"]]) {
+    const found = page.locator(`main a[href="${to}"]`, { hasText: link });
+    if (!(await found.count())) fail(`the seed page has no "${link}" link to ${to}`);
+  }
+  step("the seed page links its strength legend and its counts to the help page");
 
   // A repeat view: the hash is known now, so one GET and no POST.
   await open(seedPath);
@@ -280,8 +324,41 @@ async function fixtures(seedFile) {
   }
   step("axe-core reports an image without alt as critical (so it is really checking)");
   await pageType("model", "/models/kimi-k3", "Kimi K3");
+  await checkNarrow("model");
   await pageType("method", "/methods/expert-parallelism", "Expert Parallelism");
   await checkAdoption("the method page", 'method(slug: "expert-parallelism")');
+  await checkNarrow("method");
+
+  // The help page: linked from every page's header (checkHeader), it says what the
+  // strengths and the counts mean, and its sections are the links' targets.
+  await pageType("help", "/about", "How to read these pages");
+  const help = await page.locator("main").innerText();
+  for (const words of ["Core, used and mentioned", "In this branch", "Filed here", "The By-model table", "The adoption chart", "Releases and changes"]) {
+    if (!help.includes(words)) fail(`the help page does not explain "${words}"`);
+  }
+  for (const id of ["strengths", "counts", "by-model", "adoption", "releases"]) {
+    if (!(await page.locator(`#${id}`).count())) fail(`the help page has no #${id}`);
+  }
+  await checkNarrow("help");
+  await open("/nodes/optimization/training-parallelism");
+  await page.getByRole("navigation", { name: "Indexes" }).getByRole("link", { name: "Help", exact: true }).click();
+  await page.waitForURL(`${base}/about`);
+  await page.locator("main h1", { hasText: "How to read these pages" }).waitFor();
+  step("the help page explains strengths, counts, the By-model table, the chart and releases; the header's Help link opens it");
+
+  // A path that is no page: HTTP 404, and the page says so plainly, with ways on.
+  await open("/no/such/page", 404);
+  const missing = await page.locator("main").innerText();
+  if (!missing.includes("There is no page here") || /Not Found/.test(missing)) fail(`the unknown path's page says: ${missing}`);
+  for (const to of ["/", "/search", "/models", "/methods", "/releases", "/about"]) {
+    if (!(await page.locator(`main a[href="${to}"]`).count())) fail(`the unknown path's page has no link to ${to}`);
+  }
+  if ((await page.title()) !== "There is no page here · Taxonomy browser") fail(`the unknown path's title: ${await page.title()}`);
+  await checkAxe("unknown path");
+  await shot("unknown path");
+  expectFailed(404);
+  clean("unknown path");
+  step("an unknown path: HTTP 404, \"There is no page here\" with links home, to search, the indexes and help; axe clean");
   await pageType("search", "/search?q=parallel", "parallel");
   await pageType("unknown node", "/nodes/optimization/no-such-node", "No node", 404);
   if (!(await page.locator("main").innerText()).includes("This taxonomy has no node at optimization/no-such-node")) {
@@ -318,6 +395,9 @@ async function fixtures(seedFile) {
   const rowsOf = () => page.locator(".by-model tbody tr").count();
   if ((await rowsOf()) !== 25) fail(`the first page of architecture has ${await rowsOf()} rows`);
   if ((await position()) !== "1–25 of 27 models") fail(`the first page of architecture says ${await position()}`);
+  const undated = await checkAdoption("architecture", 'node(path: "architecture")');
+  if (!undated) fail("architecture has no undated models in the fixtures: the undated note is untested");
+  await checkNarrow("architecture");
   await page.getByRole("link", { name: "Next 2 models" }).click();
   await page.waitForURL(/\/nodes\/architecture\?after=[^&]+&from=26#by-model$/);
   await page.getByRole("link", { name: "Previous 25 models" }).waitFor();
@@ -377,7 +457,9 @@ async function fixtures(seedFile) {
   await page.goto(`${base}/models/kimi-k3`);
   await page.getByRole("alert").waitFor();
   const said = await page.getByRole("alert").innerText();
-  if (!said.includes("The API did not answer") || !said.includes("HTTP 503")) fail(`the API error says: ${said}`);
+  const details = await page.locator("[role=alert] details").textContent();
+  if (!said.includes("This page could not be loaded") || !said.includes("reload the page") || /API|HTTP/.test(said)) fail(`the API error says: ${said}`);
+  if (!details.includes("HTTP 503")) fail(`the API error's details: ${details}`);
   await shot("api-error");
   await context.unroute("**/graphql?**");
   expectFailed(503);
@@ -885,14 +967,74 @@ async function hostile() {
     if (injected.pwned !== null || injected.elements || injected.scripted) {
       fail(`${name}: markup from the data took effect: ${JSON.stringify(injected)}`);
     }
+    if (name === "method") {
+      // The description's markdown link to a javascript: URL is its text alone.
+      const link = await page.locator(".description a").count();
+      if (link || !text.includes("click me") || text.includes("](javascript:")) fail(`method: the javascript: link shows as ${link} links in ${text}`);
+    }
     await shot(`hostile-${name}`);
     clean(name);
     step(`${name}: markup and script in names show as text, nothing runs (GET, then POST)`);
   }
 }
 
+/** The real datasets: ``base`` serves the Gene Ontology's, ``pwc`` the Papers with Code
+ * catalogue's (tests/test_browser.py loads them). */
+async function datasets(pwc, deepNode, markdownMethod) {
+  // The GO's deepest node: its breadcrumb folds the middle levels, and unfolds on request.
+  const level = deepNode.split("/").length;
+  await open(`/nodes/${deepNode}`);
+  const crumbs = () => page.locator("nav.breadcrumb li").count();
+  const folded = await crumbs();
+  if (folded !== 1 + 1 + 1 + 2 + 1) fail(`the breadcrumb of a node at level ${level} shows ${folded} items, not Taxonomy, the first, …, the last two and the node`);
+  await checkNarrow("go-deepest");
+  await checkAxe("go-deepest");
+  await page.locator("nav.breadcrumb button").click();
+  if ((await crumbs()) !== level + 1) fail(`unfolded, the breadcrumb shows ${await crumbs()} items, not ${level + 1}`);
+  const width = await checkNarrow("go-deepest-unfolded");
+  step(`the GO's deepest node (level ${level}): its breadcrumb shows ${folded} items, ${level + 1} unfolded; at 390 px the page is ${width} px wide`);
+  clean("go");
+
+  // Papers with Code: a method's markdown is paragraphs, bold and http(s) links, not marks.
+  const url = `${pwc}/methods/${markdownMethod}`;
+  graphql.length = 0;
+  await page.goto(url, { waitUntil: "load" });
+  await page.locator("main h1").waitFor();
+  await page.waitForLoadState("networkidle");
+  const description = page.locator("main .description");
+  const text = await description.innerText();
+  const strong = await description.locator("strong").allTextContents();
+  const links = await description.locator("a").evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href")]));
+  if (!strong.length || /\*\*|\]\(/.test(text)) fail(`${markdownMethod}: the description shows markdown: ${text}`);
+  if (!links.length || links.some(([, href]) => !/^https?:\/\//.test(href))) fail(`${markdownMethod}: the description's links ${JSON.stringify(links)}`);
+  await checkAxe("pwc-method");
+  await checkNarrow("pwc-method");
+  step(`${markdownMethod}: its description is markdown rendered: ${strong.length} bold, ${links.length} http(s) links (${links[0][0]}), no ** or ](`);
+
+  // Counts of a thousand and more have thousands separators.
+  await page.goto(`${pwc}/`, { waitUntil: "load" });
+  await page.locator("main h1").waitFor();
+  const { taxonomy } = await (await fetch(`${pwc}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: "{ taxonomy { methodCount modelCount } }" }),
+  })).json().then((answer) => answer.data);
+  const lead = await page.locator("main .lead").innerText();
+  for (const count of [taxonomy.methodCount, taxonomy.modelCount]) {
+    if (count < 1000) fail(`the PwC catalogue has ${count}: no thousands to separate`);
+    if (!lead.includes(NUMBER.format(count)) || lead.includes(String(count))) fail(`the home page's counts lack thousands separators: ${lead}`);
+  }
+  await page.goto(`${pwc}/methods`, { waitUntil: "load" });
+  await page.locator("nav.pager .position").waitFor();
+  const shownAt = await position();
+  if (!shownAt.includes(`of ${NUMBER.format(taxonomy.methodCount)} methods`)) fail(`/methods says ${shownAt}`);
+  step(`thousands separated: the home page says ${NUMBER.format(taxonomy.methodCount)} methods and ${NUMBER.format(taxonomy.modelCount)} models; /methods "${shownAt}"`);
+  clean("pwc");
+}
+
 try {
   if (mode === "fixtures") await fixtures(rest[0]);
+  else if (mode === "datasets") await datasets(rest[0], rest[1], rest[2]);
   else if (mode === "changes") await changes();
   else if (mode === "paging") await paging();
   else if (mode === "method-paging") await methodPaging(rest[0], rest[1]);

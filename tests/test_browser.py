@@ -24,8 +24,8 @@ from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 
 import reference_history as ref
-from conftest import SEED_PAGE, Api, serve
-from processes import drive_browser
+from conftest import DATASETS, SEED_PAGE, Api, serve
+from processes import drive_browser, running_server
 from tiny_dataset import write_files
 
 BROWSER = Path(__file__).resolve().parents[1] / "browser"
@@ -45,6 +45,7 @@ PAGES = [
     "/methods",
     "/methods?branch=no/such/branch&sort=models",  # the page says the branch is not there
     "/releases",
+    "/about",
 ]
 MAX_GZIPPED_BYTES = 150_000
 
@@ -113,12 +114,40 @@ def test_a_release_that_exists_is_a_200(tiny: Api, query: str) -> None:
     assert tiny.client.get(f"/changes?{query}").status_code == 200
 
 
-@pytest.mark.parametrize("path", ["/releases/1", "/models/a/b", "/indexes"])
+@pytest.mark.parametrize("path", ["/releases/1", "/models/a/b", "/indexes", "/no/such/page"])
 def test_a_path_that_is_no_page_is_a_404(tiny: Api, path: str) -> None:
     """The indexes are /models, /methods and /releases themselves; nothing lives below
-    /releases (a release's changes are /changes?since=)."""
+    /releases (a release's changes are /changes?since=). The 404 is the browser's page,
+    whose HTML says so in plain words before its script runs (which says the same)."""
     page = tiny.client.get(path, headers={"accept": "text/html"})
     assert page.status_code == 404
+    assert page.headers["content-type"].startswith("text/html")
+    assert page.headers["content-security-policy"] == PAGE_POLICY
+    assert "There is no page here" in page.text
+    assert "Not Found" not in page.text
+    assert assets(page.text)
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("POST", "/no/such/page"),
+        ("GET", f"{ASSETS_URL}/main-OLD.js"),
+        ("GET", "/graphiql-assets/x"),
+    ],
+)
+def test_a_missing_file_or_a_post_is_a_plain_404(tiny: Api, method: str, path: str) -> None:
+    """Not a page: a script tag or an API client gets the plain 404 it always did."""
+    answer = tiny.client.request(method, path)
+    assert answer.status_code == 404
+    assert answer.text == "Not Found"
+
+
+def test_a_trailing_slash_still_redirects(tiny: Api) -> None:
+    """The friendly 404 comes after Starlette's own redirect of /search/ to /search."""
+    answer = tiny.client.get("/search/", follow_redirects=False)
+    assert answer.status_code == 307
+    assert answer.headers["location"].endswith("/search")
 
 
 def test_the_indexes_are_pages_of_their_own() -> None:
@@ -236,7 +265,8 @@ HOSTILE: dict[str, list[dict[str, Any]]] = {
             "slug": "evil-method",
             "name": f"evil method {MARKS}",
             "node": "evil",
-            "description": MARKS,
+            # A description is markdown: its link to a javascript: URL shows as its text.
+            "description": f"{MARKS}\n\n[click me](javascript:window.__pwned=4)",
             "aliases": [MARKS],
         }
     ],
@@ -288,6 +318,49 @@ def test_the_browser_in_headless_chromium(
         assert (tmp_path / "screenshots" / f"{name}.png").is_file()
     for name in ("models", "models-filtered", "methods", "releases", "releases-390px"):
         assert (tmp_path / "screenshots" / f"{name}.png").is_file()
+    for name in ("help", "help-390px", "unknown path", "method-390px", "architecture-390px"):
+        assert (tmp_path / "screenshots" / f"{name}.png").is_file()
+
+
+def _deepest_node(folder: Path) -> str:
+    """The slug path of the deepest node of a dataset folder (the first of the deepest)."""
+    nodes = [json.loads(line) for line in (folder / "nodes.jsonl").read_text("utf-8").splitlines()]
+    parents = {node["slug"]: node["parent"] for node in nodes if node}
+
+    def path(slug: str) -> list[str]:
+        parent = parents[slug]
+        return [*path(parent), slug] if parent else [slug]
+
+    deepest: list[str] = max((path(slug) for slug in parents), key=len)
+    return "/".join(deepest)
+
+
+# A Papers with Code method whose description has bold, links and paragraphs in markdown.
+PWC_MARKDOWN_METHOD = "qhadam"
+
+
+@chromium
+def test_the_real_datasets_in_headless_chromium(
+    new_database: Callable[[str, str], str], tmp_path: Path
+) -> None:
+    """The Gene Ontology's deepest node (level 13): its breadcrumb folds and unfolds, and
+    nothing scrolls sideways at 390 px; a Papers with Code method's markdown description is
+    rendered (bold, http(s) links); its 1,919 methods and 1,365 models show as such. On
+    SQLite only: the page does not depend on the database."""
+    go, pwc = new_database("sqlite", "browser_go"), new_database("sqlite", "browser_pwc")
+    load_directory(DATASETS["go"], go)
+    load_directory(DATASETS["pwc"], pwc)
+    deepest = _deepest_node(DATASETS["go"])
+    assert deepest.count("/") >= 10, deepest
+    with running_server(pwc) as pwc_base:
+        _drive(
+            "datasets",
+            go,
+            pwc_base,
+            deepest,
+            PWC_MARKDOWN_METHOD,
+            artifacts=tmp_path / "screenshots",
+        )
 
 
 def _edited_fixtures(folder: Path) -> Path:

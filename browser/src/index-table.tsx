@@ -1,7 +1,7 @@
 // What the indexes (/models, /methods, /releases) share: their state in the URL (filters,
 // order, page: every index page is its URL alone), sortable column heads, the filter form
-// over the table, and the table's wrapper, which scrolls sideways on a narrow screen rather
-// than the page. Paging is the shared Pager's (ui.tsx).
+// over the table. The table's wrapper, which scrolls sideways on a narrow screen rather than
+// the page, and paging are every table's (ui.tsx: TableScroll, Pager).
 import type { ComponentChildren } from "preact";
 
 import { cursorRefused } from "./api";
@@ -145,16 +145,6 @@ export function Field({ label, children }: { label: string; children: ComponentC
       <span>{label}</span>
       {children}
     </label>
-  );
-}
-
-/** A table that scrolls sideways inside its box when the screen is narrower than it: the
- * box is a labelled region that takes the focus, so the keyboard can scroll it too. */
-export function TableScroll({ labelledBy, children }: { labelledBy: string; children: ComponentChildren }) {
-  return (
-    <div class="table-scroll" role="region" aria-labelledby={labelledBy} tabIndex={0}>
-      {children}
-    </div>
   );
 }
 

@@ -3,6 +3,7 @@
 // same HTML (an empty #app, this script and its style sheet) at each of those URLs.
 import { render } from "preact";
 
+import { AboutPage } from "./pages/about";
 import { ChangesPage } from "./pages/changes";
 import { HomePage } from "./pages/home";
 import { MethodPage } from "./pages/method";
@@ -15,7 +16,7 @@ import { SearchPage } from "./pages/search";
 import { interceptLinks, route, type Route, useLocation } from "./router";
 import { SearchBox } from "./search-box";
 import { SiteNav } from "./site-nav";
-import { Problem, SITE } from "./ui";
+import { Problem, SITE, WaysOn } from "./ui";
 
 import "./style.css";
 
@@ -23,6 +24,8 @@ function Page({ at }: { at: Route }) {
   switch (at.page) {
     case "home":
       return <HomePage />;
+    case "about":
+      return <AboutPage />;
     case "node":
       return <NodePage key={at.path} path={at.path} place={at.place} sort={at.sort} />;
     case "model":
@@ -41,13 +44,12 @@ function Page({ at }: { at: Route }) {
       return <ReleasesPage place={at.place} query={at.query} />;
     default:
       return (
-        <Problem title="No such page">
+        <Problem title="There is no page here">
           <p>
-            Nothing lives at <code>{at.path}</code>. Pages are <code>/nodes/…</code>, <code>/models/…</code>,{" "}
-            <code>/methods/…</code>, <code>/search?q=…</code>, <code>/changes?since=…</code> and the indexes{" "}
-            <code>/models</code>, <code>/methods</code> and <code>/releases</code>; start from{" "}
-            <a href="/">the taxonomy’s roots</a>.
+            There is no page at <code>{at.path}</code>. The link may be mistyped, or it may be old: the taxonomy is
+            updated from time to time. From here you can go to:
           </p>
+          <WaysOn />
         </Problem>
       );
   }

@@ -56,6 +56,7 @@ export function pageArguments(at: Place): {
 
 export type Route =
   | { page: "home" }
+  | { page: "about" }
   | { page: "node"; path: string; place: Place; sort: string | null }
   | { page: "model"; slug: string; place: Place }
   | { page: "method"; slug: string; place: Place }
@@ -82,6 +83,7 @@ export function route(url: URL): Route {
   const path = url.pathname;
   const query = url.searchParams;
   if (path === "/") return { page: "home" };
+  if (path === "/about") return { page: "about" };
   if (path === "/search") return { page: "search", q: query.get("q") ?? "", after: query.get("after") };
   if (path === "/changes") {
     const cursors = {

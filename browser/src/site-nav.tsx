@@ -1,6 +1,6 @@
-// The header's links to the indexes (Models, Methods, Releases) and to Changes: what the
-// latest release changed against the one before it, or the releases index when there is no
-// release before it to compare with. The latest release comes with each page's own data
+// The header's links to the indexes (Models, Methods, Releases), to Changes and to Help (the
+// about page, for newcomers). Changes: what the latest release changed against the one
+// before it, or the releases index when there is no release before it to compare with. The latest release comes with each page's own data
 // (`latest` in its operation: no round trip of the header's own), so until a page has its
 // data, and on a page that has none, Changes leads to the releases index.
 import { useEffect, useState } from "preact/hooks";
@@ -70,6 +70,11 @@ export function SiteNav({ path }: { path: string }) {
         <li>
           <a href={changes} aria-current={current("/changes")}>
             Changes
+          </a>
+        </li>
+        <li>
+          <a href="/about" aria-current={current("/about")}>
+            Help
           </a>
         </li>
       </ul>

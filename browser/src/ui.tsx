@@ -1,7 +1,7 @@
 // Pieces every page uses. Every value from the API goes into the page as a text child or an
 // attribute, which Preact sets as text: nothing here ever parses API values as HTML.
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 
 import type { Strength } from "../../clients/typescript/src/gql/graphql";
 import { arrivedInPlace, href, PAGE_SIZES, type Place } from "./router";
@@ -26,15 +26,54 @@ export function loadedAt(value: unknown): string {
   return `${String(value).slice(0, 16).replace("T", " ")} UTC`;
 }
 
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
 const NUMBER = new Intl.NumberFormat("en-US");
 
-/** A count with thousands separators: 1,234. */
+/** A number as every page shows one, with thousands separators: 1,234. Every number on a
+ * page goes through this (plural() too), so that none shows as 1234. */
 export function thousands(count: number): string {
   return NUMBER.format(count);
+}
+
+/** A count and its noun: "1 model", "1,234 models". */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${thousands(count)} ${count === 1 ? one : many}`;
+}
+
+/** A table that scrolls sideways inside its box when the screen is narrower than it (the
+ * page itself never does): the box is a labelled region that takes the focus, so the
+ * keyboard can scroll it too. Every table of the browser is in one. Its name: the heading
+ * ``labelledBy``, or ``label`` when that heading already names its section (two regions of
+ * one name are one too many). */
+export function TableScroll({
+  labelledBy,
+  label,
+  children,
+}: {
+  labelledBy?: string;
+  label?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="table-scroll" role="region" aria-labelledby={labelledBy} aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
+/** The help page's URL, at one of its sections. */
+export function helpUrl(section: "strengths" | "counts" | "by-model" | "adoption" | "releases"): string {
+  return `/about#${section}`;
+}
+
+/** What the badges mean, one link away: the three strengths as badges, and a link to the
+ * help page's section on them. */
+export function StrengthLegend() {
+  return (
+    <p class="legend">
+      Treatments, strongest first: <Badge strength="CORE" /> <Badge strength="USED" /> <Badge strength="MENTIONED" />{" "}
+      <a href={helpUrl("strengths")}>What these mean</a>
+    </p>
+  );
 }
 
 /** A paged list as the pager needs it: any connection with these fields. */
@@ -186,18 +225,36 @@ export function Heading({ children }: { children: ComponentChildren }) {
 
 type Crumb = { name: string; slugPath: string };
 
+/** Above this many levels the breadcrumb shows the first and the last two, and a button
+ * between them that shows the rest. */
+const CRUMBS_SHOWN = 4;
+
+/** Where the page sits: the taxonomy, the nodes above, the page. Each level wraps onto the
+ * next line as a whole when the screen is narrow; a deep trail (the Gene Ontology's go 13
+ * levels down) is collapsed to its first and last levels until asked for. */
 export function Breadcrumb({ trail, current }: { trail: Crumb[]; current: string }) {
+  const [whole, setWhole] = useState(false);
+  const folded = !whole && trail.length > CRUMBS_SHOWN;
+  const hidden = folded ? trail.length - 3 : 0;
+  const shown = folded ? [trail[0], ...trail.slice(-2)] : trail;
   return (
     <nav aria-label="Breadcrumb" class="breadcrumb">
       <ol>
         <li>
           <a href="/">Taxonomy</a>
         </li>
-        {trail.map((crumb) => (
+        {shown.flatMap((crumb, index) => [
+          folded && index === 1 ? (
+            <li key="more" class="more-crumbs">
+              <button type="button" aria-label={`Show the ${hidden} levels between`} onClick={() => setWhole(true)}>
+                …
+              </button>
+            </li>
+          ) : null,
           <li key={crumb.slugPath}>
             <a href={href.node(crumb.slugPath)}>{crumb.name}</a>
-          </li>
-        ))}
+          </li>,
+        ])}
         <li aria-current="page">{current}</li>
       </ol>
     </nav>
@@ -223,22 +280,59 @@ export function Problem({ title, children }: { title: string; children: Componen
   );
 }
 
+/** Where to go from a page that is not there: home, search and the indexes. */
+export function WaysOn({ search }: { search?: string }) {
+  return (
+    <ul class="ways-on">
+      <li>
+        <a href="/">The taxonomy’s home page</a>: its main branches
+      </li>
+      <li>
+        <a href={search ? href.search(search) : "/search"}>{search ? `Search for “${search}”` : "Search"}</a>
+      </li>
+      <li>
+        Every <a href={href.index("models")}>model</a>, <a href={href.index("methods")}>method</a> and{" "}
+        <a href={href.index("releases")}>release</a>
+      </li>
+      <li>
+        <a href="/about">What the pages show</a>, for newcomers
+      </li>
+    </ul>
+  );
+}
+
 export function NotFound({ kind, slug }: { kind: string; slug: string }) {
+  const last = slug.split("/").pop() ?? slug;
   return (
     <Problem title={`No ${kind} “${slug}”`}>
       <p>
-        This taxonomy has no {kind} at <code>{slug}</code>. The link may be old (the data is
-        reloaded from time to time) or mistyped. <a href={href.search(slug.split("/").pop() ?? slug)}>Search for it</a>{" "}
-        or start from <a href="/">the taxonomy’s roots</a>.
+        This taxonomy has no {kind} at <code>{slug}</code>. The link may be old (the taxonomy is
+        updated from time to time, and things move or go) or mistyped. From here you can go to:
       </p>
+      <WaysOn search={last.replace(/-/g, " ")} />
     </Problem>
   );
 }
 
+/** A page whose data did not come: what happened and what to do, in plain words; the
+ * technical message folded away below, for a report. */
 export function ApiProblem({ message }: { message: string }) {
   return (
-    <Problem title="The API did not answer">
-      <p>{message}</p>
+    <Problem title="This page could not be loaded">
+      <p>
+        The server did not send what this page shows. This is usually brief: reload the page, or try again in a
+        few minutes. If it keeps happening, the service may be down for maintenance.
+      </p>
+      <p>
+        <button type="button" onClick={() => window.location.reload()}>
+          Reload this page
+        </button>{" "}
+        or <a href="/">go to the home page</a>.
+      </p>
+      <details>
+        <summary>Details, for a report</summary>
+        <p>{message}</p>
+      </details>
     </Problem>
   );
 }

@@ -9,7 +9,7 @@ import { answered } from "../api";
 import { answeredSoFar, useQuery } from "../query";
 import { type Cursors, href } from "../router";
 import { useLatestRelease } from "../site-nav";
-import { ApiProblem, Badge, Heading, Loading, loadedAt, plural, Problem, useTitle } from "../ui";
+import { ApiProblem, Badge, Heading, Loading, loadedAt, plural, Problem, TableScroll, thousands, useTitle } from "../ui";
 
 /** The page's changes, each of its four lists answered (see `answered`). */
 function answeredLists(changes: NonNullable<BrowserChangesQuery["changes"]>) {
@@ -63,20 +63,22 @@ function Section({
   return (
     <section aria-labelledby={anchor} class="changes">
       <h2 id={anchor}>
-        {title} <span class="count">{connection.totalCount}</span>
+        {title} <span class="count">{thousands(connection.totalCount)}</span>
       </h2>
-      <table>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th scope="col" key={column}>
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
+      <TableScroll label={`${title}: table`}>
+        <table>
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th scope="col" key={column}>
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{children}</tbody>
+        </table>
+      </TableScroll>
       {cursors[list] || hasNextPage ? (
         <nav aria-label={`${title}: pages`} class="table-controls">
           <p>
@@ -190,7 +192,7 @@ function Contents({ changes }: { changes: Changes }) {
         {lists.map((list) => (
           <li key={list}>
             <a href={`#changes-${list}`}>{list[0].toUpperCase() + list.slice(1)}</a>{" "}
-            <span class="count">{changes[list].totalCount}</span>
+            <span class="count">{thousands(changes[list].totalCount)}</span>
           </li>
         ))}
       </ul>

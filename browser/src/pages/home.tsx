@@ -5,9 +5,10 @@ import { answered } from "../api";
 import { answeredSoFar, useQuery } from "../query";
 import { changesUrl } from "./changes";
 import { href } from "../router";
+import { Markdown } from "../markdown";
 import { SearchBox } from "../search-box";
 import { useLatestRelease } from "../site-nav";
-import { ApiProblem, Heading, Loading, loadedAt, plural, useTitle } from "../ui";
+import { ApiProblem, Heading, Loading, loadedAt, plural, thousands, useTitle } from "../ui";
 
 type Release = NonNullable<BrowserHomeQuery["releases"]>["nodes"][number];
 type Counts = Record<(typeof KINDS)[number], number>;
@@ -17,7 +18,7 @@ const KINDS = ["added", "removed", "moved", "renamed", "strengthened", "weakened
 /** One kind of record's changes in words: "2 added, 1 renamed"; "none" when nothing (the
  * releases index says the same). */
 export function changed(counts: Counts): string {
-  const parts = KINDS.filter((kind) => counts[kind]).map((kind) => `${counts[kind]} ${kind}`);
+  const parts = KINDS.filter((kind) => counts[kind]).map((kind) => `${thousands(counts[kind])} ${kind}`);
   return parts.length ? parts.join(", ") : "none";
 }
 
@@ -71,6 +72,10 @@ export function HomePage() {
         taxonomy, from {plural(taxonomy.sourceCount, "source")} of {plural(taxonomy.modelCount, "model")} (
         {plural(taxonomy.evidenceCount, "piece")} of evidence).
       </p>
+      <p>
+        New here? <a href="/about">How to read these pages</a>: what core, used and mentioned mean, and what each
+        count counts.
+      </p>
       <SearchBox id="home-search" />
       <LatestRelease release={releases.nodes[0]} />
       <h2>Branches</h2>
@@ -84,13 +89,13 @@ export function HomePage() {
               {plural(root.counts.methodsInBranch, "method")} · {plural(root.counts.modelsInBranch, "model")} ·{" "}
               {plural(root.counts.childCount, "sub-branch", "sub-branches")}
             </p>
-            {root.description ? <p>{root.description}</p> : null}
+            {root.description ? <Markdown text={root.description} /> : null}
             {root.children.length ? (
               <ul class="children" aria-label={`Sub-branches of ${root.name}`}>
                 {root.children.map((child) => (
                   <li key={child.id}>
                     <a href={href.node(child.slugPath)}>{child.name}</a>{" "}
-                    <span class="count">{child.counts.methodsInBranch}</span>
+                    <span class="count">{thousands(child.counts.methodsInBranch)}</span>
                   </li>
                 ))}
               </ul>

@@ -20,8 +20,11 @@ import {
   PageGone,
   Pager,
   plural,
+  StrengthLegend,
+  TableScroll,
   useTitle,
 } from "../ui";
+import { Markdown } from "../markdown";
 
 type Treatment = NonNullable<NonNullable<BrowserMethodQuery["method"]>["treatmentsConnection"]>["nodes"][number];
 
@@ -78,37 +81,40 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
             "No model's documents describe it yet."
           )}
         </p>
-        {method.description ? <p class="description">{method.description}</p> : null}
+        {method.description ? <Markdown text={method.description} /> : null}
         {method.aliases.length ? <p>Also called: {method.aliases.join("; ")}.</p> : null}
         <section aria-labelledby="treatments">
           <h2 id="treatments">Treatments by model</h2>
           {treatments.totalCount ? (
             <>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Model</th>
-                    <th scope="col">treatment</th>
-                    <th scope="col">evidence</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {treatments.nodes.map((treatment) => (
-                    <tr key={treatment.id}>
-                      <th scope="row">
-                        <a href={href.model(treatment.model.slug)}>{treatment.model.name}</a>
-                        {treatment.model.releaseDate ? <span class="count"> {treatment.model.releaseDate}</span> : null}
-                      </th>
-                      <td>
-                        <Badge strength={treatment.strength} />
-                      </td>
-                      <td>
-                        <EvidenceList answer={treatment.evidenceConnection} />
-                      </td>
+              <StrengthLegend />
+              <TableScroll label="Treatments by model: table">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Model</th>
+                      <th scope="col">treatment</th>
+                      <th scope="col">evidence</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {treatments.nodes.map((treatment) => (
+                      <tr key={treatment.id}>
+                        <th scope="row">
+                          <a href={href.model(treatment.model.slug)}>{treatment.model.name}</a>
+                          {treatment.model.releaseDate ? <span class="count"> {treatment.model.releaseDate}</span> : null}
+                        </th>
+                        <td>
+                          <Badge strength={treatment.strength} />
+                        </td>
+                        <td>
+                          <EvidenceList answer={treatment.evidenceConnection} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
               <Pager
                 list={treatments}
                 at={place}
@@ -122,7 +128,11 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
             <p>No model's documents describe this method.</p>
           )}
         </section>
-        <AdoptionChart points={answered(method.adoption, "method.adoption")} subject="this method" />
+        <AdoptionChart
+          points={answered(method.adoption, "method.adoption")}
+          undated={answered(method.undatedModels, "method.undatedModels")}
+          subject="this method"
+        />
       </article>
     </>
   );

@@ -18,12 +18,11 @@ import {
   indexUrl,
   orderBy,
   SortHeader,
-  TableScroll,
 } from "../index-table";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place } from "../router";
 import { useLatestRelease } from "../site-nav";
-import { Badge, Heading, Loading, Pager, thousands, useTitle } from "../ui";
+import { Badge, Heading, Loading, Pager, TableScroll, thousands, useTitle } from "../ui";
 
 const COLUMNS: readonly Column<MethodOrderField>[] = [
   { key: "name", label: "Method", field: "NAME", natural: "asc" },

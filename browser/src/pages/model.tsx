@@ -19,6 +19,9 @@ import {
   Pager,
   Quote,
   plural,
+  StrengthLegend,
+  TableScroll,
+  thousands,
   useTitle,
 } from "../ui";
 
@@ -88,7 +91,7 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
         )}
         {sources.nodes.length < sources.totalCount ? (
           <p>
-            The first {sources.nodes.length} of {plural(sources.totalCount, "source")}.
+            The first {thousands(sources.nodes.length)} of {plural(sources.totalCount, "source")}.
           </p>
         ) : null}
       </section>
@@ -96,28 +99,30 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
       <section aria-labelledby="profile">
         <h2 id="profile">Profile by branch</h2>
         {model.branches?.length ? (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Branch</th>
-                <th scope="col">strongest</th>
-                <th scope="col">methods</th>
-              </tr>
-            </thead>
-            <tbody>
-              {model.branches.map((branch) => (
-                <tr key={branch.id}>
-                  <th scope="row">
-                    <a href={href.node(branch.node.slugPath)}>{branch.node.name}</a>
-                  </th>
-                  <td>
-                    <Badge strength={branch.strongest} />
-                  </td>
-                  <td class="number">{branch.methodCount}</td>
+          <TableScroll label="Profile by branch: table">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Branch</th>
+                  <th scope="col">strongest</th>
+                  <th scope="col">methods</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {model.branches.map((branch) => (
+                  <tr key={branch.id}>
+                    <th scope="row">
+                      <a href={href.node(branch.node.slugPath)}>{branch.node.name}</a>
+                    </th>
+                    <td>
+                      <Badge strength={branch.strongest} />
+                    </td>
+                    <td class="number">{thousands(branch.methodCount)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         ) : (
           <p>No method of this model is filed in the taxonomy.</p>
         )}
@@ -126,6 +131,7 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
       <section aria-labelledby="methods">
         <h2 id="methods">Methods</h2>
         <p>{plural(treatments.totalCount, "method")}, strongest first.</p>
+        <StrengthLegend />
         <ul class="evidence-list">
           {treatments.nodes.map((treatment) => (
             <li key={treatment.id}>

@@ -13,12 +13,11 @@ import {
   indexUrl,
   orderBy,
   SortHeader,
-  TableScroll,
 } from "../index-table";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place } from "../router";
 import { useLatestRelease } from "../site-nav";
-import { Heading, Loading, Pager, thousands, useTitle } from "../ui";
+import { Heading, Loading, Pager, TableScroll, thousands, useTitle } from "../ui";
 
 const COLUMNS: readonly Column<ModelOrderField>[] = [
   { key: "name", label: "Model", field: "NAME", natural: "asc" },

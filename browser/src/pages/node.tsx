@@ -12,7 +12,23 @@ import { answered, cursorRefused } from "../api";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
 import { useLatestRelease } from "../site-nav";
-import { ApiProblem, Badge, Breadcrumb, Heading, Loading, NotFound, PageGone, Pager, plural, useTitle } from "../ui";
+import { Markdown } from "../markdown";
+import {
+  ApiProblem,
+  Badge,
+  Breadcrumb,
+  Heading,
+  helpUrl,
+  Loading,
+  NotFound,
+  PageGone,
+  Pager,
+  plural,
+  StrengthLegend,
+  TableScroll,
+  thousands,
+  useTitle,
+} from "../ui";
 
 type Node = NonNullable<BrowserNodeQuery["node"]>;
 
@@ -65,29 +81,32 @@ function ByModel({ node, sort, place }: { node: Node; sort: string; place: Place
         Which of this branch's techniques each model's own documents describe, and how strongly. Under each
         model: its strongest treatment anywhere in the branch.
       </p>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Model</th>
-            <th scope="col">techniques</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id}>
-              <th scope="row">
-                <a href={href.model(row.model.slug)}>{row.model.name}</a> <Badge strength={row.strongest} />
-              </th>
-              <td>
-                <RowMethods row={row} />
-                <span class="row-end" aria-hidden="true">
-                  —
-                </span>
-              </td>
+      <StrengthLegend />
+      <TableScroll label="By-model table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Model</th>
+              <th scope="col">techniques</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id}>
+                <th scope="row">
+                  <a href={href.model(row.model.slug)}>{row.model.name}</a> <Badge strength={row.strongest} />
+                </th>
+                <td>
+                  <RowMethods row={row} />
+                  <span class="row-end" aria-hidden="true">
+                    —
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       <Pager
         list={byModel}
         at={place}
@@ -124,11 +143,12 @@ function Outline({ node }: { node: Node }) {
           <div class="outline-name">
             {entry.id === node.id ? entry.name : <a href={href.node(entry.slugPath)}>{entry.name}</a>}
           </div>
-          <div>In this branch {entry.counts.methodsInBranch}</div>
-          <div>filed here {entry.counts.methodsFiledHere}</div>
+          <div>In this branch {thousands(entry.counts.methodsInBranch)}</div>
+          <div>filed here {thousands(entry.counts.methodsFiledHere)}</div>
         </div>
       ))}
       <a href="#by-model">By model</a>
+      <a href={helpUrl("counts")}>What these counts mean</a>
     </nav>
   );
 }
@@ -144,7 +164,7 @@ function FiledHere({ node }: { node: Node }) {
         <>
           <p>
             {plural(totalCount, "method")} filed at this node, each with its strongest treatment and how many
-            models treat it{nodes.length < totalCount ? ` (the first ${nodes.length} shown)` : ""}.
+            models treat it{nodes.length < totalCount ? ` (the first ${thousands(nodes.length)} shown)` : ""}.
           </p>
           <ul class="methods">
             {nodes.map((method) => (
@@ -192,11 +212,15 @@ export function NodePage({ path, place, sort }: { path: string; place: Place; so
         {node.matchingAids.length ? (
           <p>Matching aids for the classifier: {node.matchingAids.join("; ")}.</p>
         ) : null}
-        {node.description ? <p class="description">{node.description}</p> : null}
+        {node.description ? <Markdown text={node.description} /> : null}
         <ByModel node={node} sort={chosen.key} place={place} />
         <Outline node={node} />
         <FiledHere node={node} />
-        <AdoptionChart points={answered(node.adoption, "node.adoption")} subject={`this branch's methods`} />
+        <AdoptionChart
+          points={answered(node.adoption, "node.adoption")}
+          undated={answered(node.undatedModels, "node.undatedModels")}
+          subject={`this branch's methods`}
+        />
       </article>
     </>
   );

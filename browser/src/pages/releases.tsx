@@ -4,11 +4,11 @@
 // 25 a page (its cost limit allows 25 releases' change summaries in a request).
 import { BrowserReleasesDocument } from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
-import { IndexProblem, indexState, indexUrl, TableScroll } from "../index-table";
+import { IndexProblem, indexState, indexUrl } from "../index-table";
 import { answeredSoFar, useQuery } from "../query";
 import { pageArguments, PAGE_SIZES, type Place } from "../router";
 import { useLatestRelease } from "../site-nav";
-import { Heading, Loading, loadedAt, Pager, plural, thousands, useTitle } from "../ui";
+import { Heading, Loading, loadedAt, Pager, plural, TableScroll, thousands, useTitle } from "../ui";
 import { changesUrl } from "./changes";
 import { changed } from "./home";
 
