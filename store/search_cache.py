@@ -29,12 +29,18 @@ async def _read(reader: Reader) -> tuple[str | None, list[Entry]]:
         await reader.close()
 
 
+def _read_on_a_loop_of_its_own(reader: Reader) -> tuple[str | None, list[Entry]]:
+    # The coroutine is made here, in the worker thread: made by the caller, it was never
+    # awaited (a RuntimeWarning) when the process stopped before the thread began.
+    return asyncio.run(_read(reader))
+
+
 async def _build(reader: Reader) -> Searcher:
     if reader.blocks_the_loop:
         # SQLite's statements run in the calling thread: every entry read there (a second
         # or two at size L) would hold up every other request of the process. Read in a
         # worker thread instead, on an event loop of its own (the statements never await).
-        version, entries = await asyncio.to_thread(asyncio.run, _read(reader))
+        version, entries = await asyncio.to_thread(_read_on_a_loop_of_its_own, reader)
     else:
         version, entries = await _read(reader)
     # Pure Python work of up to seconds (size L): off the event loop, so that the
