@@ -200,12 +200,18 @@ _FILES = (f"{ASSETS_URL}/", f"{graphiql.ASSETS_URL}/")
 
 
 async def no_page(request: Request, exc: Exception) -> Response:
-    """The app's 404 (a path no route takes, or a file not there): to a GET or HEAD of a
-    path outside the asset folders, the browser's page, which says in plain words that there
-    is no page here and links on (its script does, and its HTML before the script runs);
-    else the plain 404 it was."""
+    """The app's 404 (a path no route takes, or a file not there): to a browser's GET or
+    HEAD (it accepts text/html) of a path outside the asset folders, the browser's page,
+    which says in plain words that there is no page here and links on (its script does,
+    and its HTML before the script runs); else, to API clients and scripts, the plain 404
+    it was, under the API's strict security policy."""
     del exc  # a 404 says all there is to say
-    if request.method not in ("GET", "HEAD") or request.url.path.startswith(_FILES):
+    asks_for_a_page = "text/html" in request.headers.get("accept", "").lower()
+    if (
+        request.method not in ("GET", "HEAD")
+        or request.url.path.startswith(_FILES)
+        or not asks_for_a_page
+    ):
         return PlainTextResponse("Not Found", status_code=404)
     html, policy = browser_page(_NO_PAGE)
     return HTMLResponse(

@@ -137,7 +137,8 @@ def test_a_path_that_is_no_page_is_a_404(tiny: Api, path: str) -> None:
     ],
 )
 def test_a_missing_file_or_a_post_is_a_plain_404(tiny: Api, method: str, path: str) -> None:
-    """Not a page: a script tag or an API client gets the plain 404 it always did."""
+    """Not a page: a script tag or an API client gets the plain 404 it always did (an API
+    client's GET of no page too: tests/test_http_edges.py, `/nowhere`)."""
     answer = tiny.client.request(method, path)
     assert answer.status_code == 404
     assert answer.text == "Not Found"
