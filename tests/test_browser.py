@@ -419,7 +419,10 @@ def _shown_changes(earlier: Path, later: Path, newest: Path) -> dict[str, list[l
     return {
         "nodes": named(ref.node_changes(before, after)),
         "methods": named(ref.method_changes(before, after)),
-        "models": [[name, kind.lower()] for kind, _, name, *_ in ref.model_changes(before, after)],
+        "models": [
+            [name, kind.lower(), f"from “{from_name}”" if kind == "RENAMED" else ""]
+            for kind, _, name, from_name, _ in ref.model_changes(before, after)
+        ],
         "treatments": treatments,
     }
 

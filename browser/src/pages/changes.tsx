@@ -111,16 +111,8 @@ function Kind({ kind }: { kind: string }) {
 type Named = { kind: string; slug: string; name: string; fromName?: string | null; fromPath?: string | null; toPath?: string | null };
 
 /** A row per change of a named record: its name (a link while the record is there), what
- * happened, and (nodes and methods, which move and are renamed) how. */
-function Rows<T extends Named>({
-  changes,
-  link,
-  details = true,
-}: {
-  changes: T[];
-  link: (change: T) => string | null | undefined;
-  details?: boolean;
-}) {
+ * happened, and how (a rename's old name; a node's or method's move). */
+function Rows<T extends Named>({ changes, link }: { changes: T[]; link: (change: T) => string | null | undefined }) {
   return (
     <>
       {changes.map((change) => {
@@ -131,7 +123,7 @@ function Rows<T extends Named>({
             <td>
               <Kind kind={change.kind} />
             </td>
-            {details ? <td>{detail(change)}</td> : null}
+            <td>{detail(change)}</td>
           </tr>
         );
       })}
@@ -149,12 +141,8 @@ function Lists({ changes, cursors, here }: { changes: Changes; cursors: Cursors;
       <Section list="methods" title="Methods" columns={["Method", "Change", "Details"]} connection={changes.methods} {...sections}>
         <Rows changes={changes.methods.nodes} link={(change) => change.method && href.method(change.method.slug)} />
       </Section>
-      <Section list="models" title="Models" columns={["Model", "Change"]} connection={changes.models} {...sections}>
-        <Rows
-          changes={changes.models.nodes}
-          link={(change) => change.model && href.model(change.model.slug)}
-          details={false}
-        />
+      <Section list="models" title="Models" columns={["Model", "Change", "Details"]} connection={changes.models} {...sections}>
+        <Rows changes={changes.models.nodes} link={(change) => change.model && href.model(change.model.slug)} />
       </Section>
       <Section
         list="treatments"

@@ -156,7 +156,7 @@ export type BrowserChangesQueryVariables = Exact<{
 }>;
 
 
-export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, node: { id: string, slugPath: string } | null }> } | null, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, method: { id: string, slug: string } | null }> } | null, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, model: { id: string, slug: string } | null }> } | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, node: { id: string, slugPath: string } | null }> } | null, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, method: { id: string, slug: string } | null }> } | null, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromName: string | null, toName: string | null, model: { id: string, slug: string } | null }> } | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserHomeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -376,6 +376,8 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         kind
         slug
         name
+        fromName
+        toName
         model {
           id
           slug
