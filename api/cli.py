@@ -9,6 +9,7 @@ SQLAlchemy, Alembic, Strawberry and uvicorn take seconds to import, and `taxonom
 import os
 import sys
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -146,8 +147,20 @@ def main() -> None:
     default=None,
     help='A note kept with the release this load makes (`taxonomy releases`), e.g. "May reports".',
 )
+@click.option(
+    "--unknown-release-date",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=None,
+    help="A release date that stands for 'unknown' in this dataset (a placeholder such as "
+    "2000-01-01): models dated so are loaded undated.",
+)
 def load(
-    directory: Path, database_url: str | None, allow_shrink: bool, no_wait: bool, note: str | None
+    directory: Path,
+    database_url: str | None,
+    allow_shrink: bool,
+    no_wait: bool,
+    note: str | None,
+    unknown_release_date: datetime | None,
 ) -> None:
     """Load the dataset in DIRECTORY, replacing the data, all or nothing."""
     from sqlalchemy.exc import OperationalError
@@ -169,6 +182,7 @@ def load(
             wait=not no_wait,
             say=meter.note,
             note=note,
+            unknown_release_date=unknown_release_date and unknown_release_date.date(),
         )
     except DatasetError as exc:
         raise _with_problems(

@@ -1,6 +1,7 @@
 """`taxonomy load` as a function: migrate, then read, check and replace in one transaction."""
 
 import logging
+from datetime import date
 from pathlib import Path
 
 from api import migrate
@@ -24,6 +25,7 @@ def load_directory(
     say: Say = log.warning,
     note: str | None = None,
     history: bool = True,
+    unknown_release_date: date | None = None,
 ) -> LoadSummary:
     """Load ``directory`` into the database; raises DatasetError and changes nothing if
     any line is bad, and ShrinkError if not ``allow_shrink`` and the load would wipe what
@@ -47,6 +49,7 @@ def load_directory(
             say=say,
             note=note,
             history=history,
+            unknown_release_date=unknown_release_date,
         )
     finally:
         engine.dispose()

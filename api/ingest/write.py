@@ -6,7 +6,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, delete, insert, text
@@ -30,6 +30,7 @@ from api.ingest.lock import one_load_at_a_time
 from api.ingest.previous import first_existed, read_previous
 from api.ingest.progress import Meter, Quiet, timed
 from api.ingest.release import Release, write_release
+from api.ingest.release_dates import suspect_placeholder, undate
 from api.ingest.shrink import evidence_lines, refuse_shrink, served_counts
 from api.ingest.turns import Say
 from store import search_index
@@ -77,6 +78,7 @@ def replace_data(
     say: Say = log.warning,
     note: str | None = None,
     history: bool = True,
+    unknown_release_date: date | None = None,
 ) -> LoadSummary:
     """Swap the served data for ``directory``'s, all or nothing: readers see the old data
     or the new, never a mix; on any problem the database is left as it was. Unless
@@ -84,13 +86,19 @@ def replace_data(
     one at a time: another one running is waited for (saying so through ``say``), or if
     not ``wait``, LoadBusyError is raised. The load becomes a release (with ``note``)
     that records what it changed against the one before, unless ``history`` is false
-    (to measure what recording costs)."""
+    (to measure what recording costs). Models dated ``unknown_release_date`` are loaded
+    undated (api.ingest.release_dates)."""
     started = time.perf_counter()
     meter = meter or Quiet()
     check_directory(directory)
     problems = Problems(limit=max_problems)
     try:
         catalog = read_catalog(directory, problems, meter)
+        if unknown_release_date is not None:
+            undated = undate(catalog, unknown_release_date)
+            say(f"{undated:,} models dated {unknown_release_date.isoformat()}: loaded undated")
+        elif (warning := suspect_placeholder(catalog)) is not None:
+            say(warning)
         if problems.items:
             # The load is lost; read the evidence only to report its problems too.
             for _ in checked_evidence(directory, catalog, problems):
