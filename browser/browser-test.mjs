@@ -674,6 +674,22 @@ async function changes() {
     treatments: [],
   };
   if (JSON.stringify(shown) !== JSON.stringify(wanted)) fail(`the changes page shows ${JSON.stringify(shown)}`);
+  // One kind of change at a time: in the URL, each list narrowed, the choice marked.
+  const kinds = page.getByRole("navigation", { name: "Kinds of change" });
+  for (const [kind, nodes, methods] of [["renamed", wanted.nodes, []], ["added", [], wanted.methods], ["weakened", [], []]]) {
+    await go(kinds.getByRole("link", { name: kind, exact: true }));
+    if (new URL(page.url()).searchParams.get("kind") !== kind) fail(`the ${kind} filter went to ${page.url()}`);
+    const narrowed = { nodes: await changeRows("nodes"), methods: await changeRows("methods") };
+    if (JSON.stringify(narrowed) !== JSON.stringify({ nodes, methods })) fail(`kind=${kind} shows ${JSON.stringify(narrowed)}`);
+    const current = await kinds.locator("[aria-current=true]").innerText();
+    if (current !== kind) fail(`kind=${kind} marks ${current} as current`);
+  }
+  if (!(await page.locator("main p", { hasText: "No change of this kind between them." }).count())) {
+    fail("kind=weakened: no word of nothing found");
+  }
+  await go(kinds.getByRole("link", { name: "all", exact: true }));
+  if (new URL(page.url()).searchParams.has("kind")) fail(`"all" kept a kind: ${page.url()}`);
+  step("the changes page narrows every list to one kind of change, in the URL");
   for (const heading of ["Nodes 1", "Methods 1"]) {
     if (!(await page.getByRole("heading", { name: heading, exact: true }).count())) fail(`no heading "${heading}"`);
   }

@@ -3,6 +3,8 @@
 // same page from it alone.
 import { useEffect, useState } from "preact/hooks";
 
+import type { ChangeKind } from "../../clients/typescript/src/gql/graphql";
+
 /** Each list of the changes page at its own page: the list's cursor, null for its first. */
 export type Cursors = Record<"nodes" | "methods" | "models" | "treatments", string | null>;
 
@@ -61,7 +63,7 @@ export type Route =
   | { page: "model"; slug: string; place: Place }
   | { page: "method"; slug: string; place: Place }
   | { page: "search"; q: string; after: string | null }
-  | { page: "changes"; since: number | null; until: number | null; cursors: Cursors }
+  | { page: "changes"; since: number | null; until: number | null; cursors: Cursors; kind: ChangeKind | null }
   | { page: "models" | "methods" | "releases"; place: Place; query: URLSearchParams }
   | { page: "missing"; path: string };
 
@@ -78,6 +80,16 @@ function decoded(part: string): string | null {
   }
 }
 
+/** The kinds of change, as the changes page's `?kind=` names them (lowercase). */
+export const CHANGE_KINDS = ["added", "removed", "moved", "renamed", "strengthened", "weakened"] as const;
+
+/** `?kind=` of the changes page: one kind of change, or null (every kind; also for a word
+ * that names none). */
+function changeKind(word: string | null): ChangeKind | null {
+  const kind = CHANGE_KINDS.find((known) => known === word);
+  return kind ? (kind.toUpperCase() as ChangeKind) : null;
+}
+
 /** The page a URL shows (the server serves the same HTML at each of these paths). */
 export function route(url: URL): Route {
   const path = url.pathname;
@@ -92,7 +104,8 @@ export function route(url: URL): Route {
       models: query.get("models"),
       treatments: query.get("treatments"),
     };
-    return { page: "changes", since: releaseNumber(query.get("since")), until: releaseNumber(query.get("until")), cursors };
+    const since = releaseNumber(query.get("since"));
+    return { page: "changes", since, until: releaseNumber(query.get("until")), cursors, kind: changeKind(query.get("kind")) };
   }
   const index = INDEXES.find((name) => path === `/${name}`);
   if (index) return { page: index, place: place(query), query };

@@ -4,10 +4,14 @@
 import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
 
-import { BrowserChangesDocument, type BrowserChangesQuery } from "../../../clients/typescript/src/gql/graphql";
+import {
+  BrowserChangesDocument,
+  type BrowserChangesQuery,
+  type ChangeKind,
+} from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
 import { answeredSoFar, useQuery } from "../query";
-import { type Cursors, href } from "../router";
+import { CHANGE_KINDS, type Cursors, href } from "../router";
 import { useLatestRelease } from "../site-nav";
 import { ApiProblem, Badge, Heading, Loading, loadedAt, plural, Problem, TableScroll, thousands, useTitle } from "../ui";
 
@@ -26,15 +30,42 @@ const PAGE_SIZE = 50;
 const LISTS = ["nodes", "methods", "models", "treatments"] as const;
 type List = (typeof LISTS)[number];
 
-/** The URL of the changes page between two releases, at the given page of each list. */
-export function changesUrl(since: number, until: number | null, cursors: Partial<Cursors> = {}): string {
+/** The URL of the changes page between two releases, at the given page of each list, of
+ * one ``kind`` of change or (null) every kind. */
+export function changesUrl(
+  since: number,
+  until: number | null,
+  cursors: Partial<Cursors> = {},
+  kind: ChangeKind | null = null,
+): string {
   const params = new URLSearchParams({ since: String(since) });
   if (until !== null) params.set("until", String(until));
+  if (kind !== null) params.set("kind", kind.toLowerCase());
   for (const list of LISTS) {
     const cursor = cursors[list];
     if (cursor) params.set(list, cursor);
   }
   return `/changes?${params}`;
+}
+
+/** Links to the same comparison narrowed to one kind of change (each list from its first
+ * page), or to every kind: a node removed takes its methods with it, and their removals
+ * can bury the few changes a reader looks for. */
+function KindFilter({ url, kind }: { url: (kind: ChangeKind | null) => string; kind: ChangeKind | null }) {
+  const choices: [ChangeKind | null, string][] = [[null, "all"], ...CHANGE_KINDS.map((word): [ChangeKind, string] => [word.toUpperCase() as ChangeKind, word])];
+  return (
+    <nav aria-label="Kinds of change" class="table-controls">
+      <p>
+        Show:{" "}
+        {choices.map(([choice, label], index) => (
+          <span key={label}>
+            {index ? " · " : ""}
+            {choice === kind ? <strong aria-current="true">{label}</strong> : <a href={url(choice)}>{label}</a>}
+          </span>
+        ))}
+      </p>
+    </nav>
+  );
 }
 
 /** One kind's list of changes: a heading with its count, a table of the page's changes
@@ -188,8 +219,19 @@ function Contents({ changes }: { changes: Changes }) {
   );
 }
 
-export function ChangesPage({ since, until, cursors }: { since: number | null; until: number | null; cursors: Cursors }) {
+export function ChangesPage({
+  since,
+  until,
+  cursors,
+  kind,
+}: {
+  since: number | null;
+  until: number | null;
+  cursors: Cursors;
+  kind: ChangeKind | null;
+}) {
   const variables = {
+    kinds: kind === null ? null : [kind],
     since: since ?? 0,
     until,
     first: PAGE_SIZE,
@@ -240,7 +282,8 @@ export function ChangesPage({ since, until, cursors }: { since: number | null; u
   if (!changes) return <Loading />;
   // Each list's next page is of these same two releases, even when `until` was left out and
   // a newer release has come since: a cursor belongs to its comparison.
-  const here = (next: Partial<Cursors>) => changesUrl(changes.from.number, changes.to.number, next);
+  const here = (next: Partial<Cursors>) => changesUrl(changes.from.number, changes.to.number, next, kind);
+  const ofKind = (choice: ChangeKind | null) => changesUrl(changes.from.number, changes.to.number, {}, choice);
   return (
     <>
       <Heading>
@@ -256,6 +299,10 @@ export function ChangesPage({ since, until, cursors }: { since: number | null; u
               "change",
             )}.`}
       </p>
+      <KindFilter url={ofKind} kind={kind} />
+      {kind !== null && !LISTS.some((list) => changes[list].totalCount) ? (
+        <p>No change of this kind between them.</p>
+      ) : null}
       <Contents changes={changes} />
       <Lists changes={changes} cursors={cursors} here={here} />
     </>

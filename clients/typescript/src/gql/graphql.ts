@@ -153,6 +153,7 @@ export type BrowserChangesQueryVariables = Exact<{
   methodsAfter?: string | null | undefined;
   modelsAfter?: string | null | undefined;
   treatmentsAfter?: string | null | undefined;
+  kinds?: Array<ChangeKind> | ChangeKind | null | undefined;
 }>;
 
 
@@ -313,7 +314,7 @@ export class TypedDocumentString<TResult, TVariables>
 }
 
 export const BrowserChangesDocument = new TypedDocumentString(`
-    query BrowserChanges($since: Int!, $until: Int, $first: Int = 50, $nodesAfter: String, $methodsAfter: String, $modelsAfter: String, $treatmentsAfter: String) {
+    query BrowserChanges($since: Int!, $until: Int, $first: Int = 50, $nodesAfter: String, $methodsAfter: String, $modelsAfter: String, $treatmentsAfter: String, $kinds: [ChangeKind!]) {
   changes(since: $since, until: $until) {
     isEmpty
     from {
@@ -326,7 +327,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       number
       loadedAt
     }
-    nodes(first: $first, after: $nodesAfter) {
+    nodes(first: $first, after: $nodesAfter, kinds: $kinds) {
       totalCount
       pageInfo {
         hasNextPage
@@ -346,7 +347,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         }
       }
     }
-    methods(first: $first, after: $methodsAfter) {
+    methods(first: $first, after: $methodsAfter, kinds: $kinds) {
       totalCount
       pageInfo {
         hasNextPage
@@ -366,7 +367,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         }
       }
     }
-    models(first: $first, after: $modelsAfter) {
+    models(first: $first, after: $modelsAfter, kinds: $kinds) {
       totalCount
       pageInfo {
         hasNextPage
@@ -384,7 +385,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         }
       }
     }
-    treatments(first: $first, after: $treatmentsAfter) {
+    treatments(first: $first, after: $treatmentsAfter, kinds: $kinds) {
       totalCount
       pageInfo {
         hasNextPage
