@@ -360,6 +360,7 @@ async function fixtures(seedFile) {
   clean("unknown path");
   step("an unknown path: HTTP 404, \"There is no page here\" with links home, to search, the indexes and help; axe clean");
   await pageType("search", "/search?q=parallel", "parallel");
+  await searchFacets("parallel");
   await pageType("unknown node", "/nodes/optimization/no-such-node", "No node", 404);
   if (!(await page.locator("main").innerText()).includes("This taxonomy has no node at optimization/no-such-node")) {
     fail("the unknown node's page does not say so");
@@ -527,6 +528,33 @@ async function apiMethods(variables) {
     NUMBER.format(method.modelCount),
   ]);
   return { rows, total: methods.totalCount, endCursor: methods.pageInfo.endCursor };
+}
+
+/** The search page of ``q``: each type's count as the API gives it, a link to that type's
+ * hits alone (?type=, marked current there), and the found words marked in the hits. */
+async function searchFacets(q) {
+  const { search } = await api("query($q: String!) { search(query: $q) { facets { type count } } }", { q });
+  const facets = search.facets.filter((facet) => facet.count);
+  const nav = page.getByRole("navigation", { name: "Result types" });
+  const label = (facet) => `${facet.type[0]}${facet.type.slice(1).toLowerCase()} (${facet.count.toLocaleString("en-US")})`;
+  for (const facet of facets) {
+    if (!(await nav.getByRole("link", { name: label(facet), exact: true }).count())) fail(`search: no link "${label(facet)}"`);
+  }
+  if (!(await page.locator("ol.results mark").count())) fail(`search "${q}": no found word is marked`);
+  const methods = facets.find((facet) => facet.type === "METHODS");
+  if (!methods) fail(`search "${q}" finds no method`);
+  // Not go(): the results' count is a status line, which settled() waits to see gone.
+  await nav.getByRole("link", { name: label(methods), exact: true }).click();
+  await page.waitForURL((url) => url.searchParams.get("type") === "methods");
+  await nav.locator("[aria-current=true]", { hasText: label(methods) }).waitFor();
+  await page.waitForLoadState("networkidle");
+  const kinds = await page.locator("ol.results .kind").allTextContents(); // as in the DOM, not as styled
+  if (!kinds.length || kinds.some((kind) => kind !== "method")) fail(`type=methods lists ${JSON.stringify(kinds)}`);
+  const current = await nav.locator("[aria-current=true]").innerText();
+  if (current !== label(methods)) fail(`type=methods marks "${current}" as current`);
+  const shown = (await page.getByRole("status").innerText()).split(" ")[0];
+  if (shown !== methods.count.toLocaleString("en-US")) fail(`type=methods says ${shown} results, not ${methods.count}`);
+  step(`search "${q}": each type's count links to its hits alone (?type=); the found words are marked`);
 }
 
 /** Clicks ``locator`` (a link or a button that changes the URL) and waits for the new page. */

@@ -3,7 +3,7 @@
 // same page from it alone.
 import { useEffect, useState } from "preact/hooks";
 
-import type { ChangeKind } from "../../clients/typescript/src/gql/graphql";
+import type { ChangeKind, SearchType } from "../../clients/typescript/src/gql/graphql";
 
 /** Each list of the changes page at its own page: the list's cursor, null for its first. */
 export type Cursors = Record<"nodes" | "methods" | "models" | "treatments", string | null>;
@@ -62,7 +62,7 @@ export type Route =
   | { page: "node"; path: string; place: Place; sort: string | null }
   | { page: "model"; slug: string; place: Place }
   | { page: "method"; slug: string; place: Place }
-  | { page: "search"; q: string; after: string | null }
+  | { page: "search"; q: string; after: string | null; type: SearchType | null }
   | { page: "changes"; since: number | null; until: number | null; cursors: Cursors; kind: ChangeKind | null }
   | { page: "models" | "methods" | "releases"; place: Place; query: URLSearchParams }
   | { page: "missing"; path: string };
@@ -90,13 +90,25 @@ function changeKind(word: string | null): ChangeKind | null {
   return kind ? (kind.toUpperCase() as ChangeKind) : null;
 }
 
+/** The types of hit, as the search page's `?type=` names them (lowercase). */
+export const SEARCH_TYPES = ["nodes", "methods", "models", "sources"] as const;
+
+/** `?type=` of the search page: one type of hit, or null (every type; also for a word that
+ * names none). */
+function searchType(word: string | null): SearchType | null {
+  const type = SEARCH_TYPES.find((known) => known === word);
+  return type ? (type.toUpperCase() as SearchType) : null;
+}
+
 /** The page a URL shows (the server serves the same HTML at each of these paths). */
 export function route(url: URL): Route {
   const path = url.pathname;
   const query = url.searchParams;
   if (path === "/") return { page: "home" };
   if (path === "/about") return { page: "about" };
-  if (path === "/search") return { page: "search", q: query.get("q") ?? "", after: query.get("after") };
+  if (path === "/search") {
+    return { page: "search", q: query.get("q") ?? "", after: query.get("after"), type: searchType(query.get("type")) };
+  }
   if (path === "/changes") {
     const cursors = {
       nodes: query.get("nodes"),
@@ -177,6 +189,7 @@ export const href = {
   node: (slugPath: string) => `/nodes/${slugPath.split("/").map(encodeURIComponent).join("/")}`,
   model: (slug: string) => `/models/${encodeURIComponent(slug)}`,
   method: (slug: string) => `/methods/${encodeURIComponent(slug)}`,
-  search: (q: string) => `/search?${new URLSearchParams({ q })}`,
+  search: (q: string, type: SearchType | null = null) =>
+    `/search?${new URLSearchParams(type === null ? { q } : { q, type: type.toLowerCase() })}`,
   index: (name: IndexName) => `/${name}`,
 };

@@ -123,6 +123,17 @@ export type OrderDirection =
   /** Descending: Z first, the largest, the strongest or the newest first. */
   | 'DESC';
 
+/** The kinds of objects a search can find. */
+export type SearchType =
+  /** Methods. */
+  | 'METHODS'
+  /** Models. */
+  | 'MODELS'
+  /** Taxonomy nodes. */
+  | 'NODES'
+  /** Sources (found by their titles). */
+  | 'SOURCES';
+
 /** What kind of document a source is. */
 export type SourceKind =
   /** A blog post. */
@@ -239,10 +250,11 @@ export type BrowserSearchQueryVariables = Exact<{
   query: string;
   first?: number | null | undefined;
   after?: string | null | undefined;
+  types?: Array<SearchType> | SearchType | null | undefined;
 }>;
 
 
-export type BrowserSearchQuery = { search: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<
+export type BrowserSearchQuery = { search: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, facets: Array<{ type: SearchType, count: number }>, edges: Array<{ snippet: { text: string, highlights: Array<{ start: number, end: number }> } }>, nodes: Array<
       | { __typename: 'Method', id: string, slug: string, name: string, node: { id: string, path: string } }
       | { __typename: 'Model', id: string, slug: string, name: string, organization: string | null }
       | { __typename: 'Node', id: string, name: string, path: string, slugPath: string }
@@ -944,12 +956,25 @@ export const BrowserReleasesDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserReleasesQuery, BrowserReleasesQueryVariables>;
 export const BrowserSearchDocument = new TypedDocumentString(`
-    query BrowserSearch($query: String!, $first: Int = 20, $after: String) {
-  search(query: $query, first: $first, after: $after) {
+    query BrowserSearch($query: String!, $first: Int = 20, $after: String, $types: [SearchType!]) {
+  search(query: $query, first: $first, after: $after, types: $types) {
     totalCount
     pageInfo {
       hasNextPage
       endCursor
+    }
+    facets {
+      type
+      count
+    }
+    edges {
+      snippet {
+        text
+        highlights {
+          start
+          end
+        }
+      }
     }
     nodes {
       __typename
