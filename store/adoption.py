@@ -178,7 +178,8 @@ _METHOD_DATES = Prepared.of(
 # statement for every subject asked for at one threshold. The newest-first order puts
 # every undated model after every dated one (store.orders), so a branch's undated rows are
 # the end of its index by recency: a root's read is its few hundred undated rows at L, not
-# its thousands of rows joined to their models (33 to 3 ms for L's roots on SQLite).
+# its thousands of rows joined to their models (at L on SQLite, a request for all 12 roots'
+# counts took 33 ms with the join and 8.6 ms reading the recency range).
 # A method's treatments are joined to their models: a page of 100 methods reads their
 # treatments once (1 ms at L), where looking each undated model up per method took 7 ms.
 def _undated(subject: Any, rank: Any, undated: ColumnElement[bool], rows: Any) -> Prepared:
