@@ -108,6 +108,39 @@ function shownRange(list: PagedList, at: Place): [number, number] {
  * reached that way opens at the list. ``children``: more controls (the node page's orders),
  * between the position and the links. ``sizes``: the page sizes offered, when a list cannot
  * have them all (the releases index: the API's cost limit allows 25 releases' changes). */
+/** The choices of one setting as links separated by " · ", the current one marked
+ * (aria-current) and not a link: page sizes, orders, kinds of change, types of hit. */
+export function Choices<T>({
+  choices,
+  current,
+  label,
+  url,
+  describe,
+}: {
+  choices: readonly T[];
+  current: T | null;
+  label: (choice: T) => string;
+  url: (choice: T) => string;
+  describe?: (choice: T) => string;
+}) {
+  return (
+    <>
+      {choices.map((choice, index) => (
+        <span key={label(choice)}>
+          {index ? " · " : ""}
+          {choice === current ? (
+            <strong aria-current="true">{label(choice)}</strong>
+          ) : (
+            <a href={url(choice)} aria-label={describe?.(choice)}>
+              {label(choice)}
+            </a>
+          )}
+        </span>
+      ))}
+    </>
+  );
+}
+
 export function Pager({
   list,
   at,
@@ -174,18 +207,13 @@ export function Pager({
         {totalCount > sizes[0] && sizes.length > 1 ? (
           <span class="sizes">
             {" · show "}
-            {sizes.map((size, index) => (
-              <span key={size}>
-                {index ? " · " : ""}
-                {size === at.size ? (
-                  <strong aria-current="true">{size}</strong>
-                ) : (
-                  <a href={link(resized(size))} aria-label={`${size} ${noun[1]} a page`}>
-                    {size}
-                  </a>
-                )}
-              </span>
-            ))}{" "}
+            <Choices
+              choices={sizes}
+              current={at.size}
+              label={String}
+              url={(size) => link(resized(size))}
+              describe={(size) => `${size} ${noun[1]} a page`}
+            />{" "}
             a page
           </span>
         ) : null}

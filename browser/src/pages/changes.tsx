@@ -13,7 +13,7 @@ import { answered } from "../api";
 import { answeredSoFar, useQuery } from "../query";
 import { CHANGE_KINDS, type Cursors, href } from "../router";
 import { useLatestRelease } from "../site-nav";
-import { ApiProblem, Badge, Heading, Loading, loadedAt, plural, Problem, TableScroll, thousands, useTitle } from "../ui";
+import { ApiProblem, Badge, Choices, Heading, Loading, loadedAt, plural, Problem, TableScroll, thousands, useTitle } from "../ui";
 
 /** The page's changes, each of its four lists answered (see `answered`). */
 function answeredLists(changes: NonNullable<BrowserChangesQuery["changes"]>) {
@@ -52,17 +52,12 @@ export function changesUrl(
  * page), or to every kind: a node removed takes its methods with it, and their removals
  * can bury the few changes a reader looks for. */
 function KindFilter({ url, kind }: { url: (kind: ChangeKind | null) => string; kind: ChangeKind | null }) {
-  const choices: [ChangeKind | null, string][] = [[null, "all"], ...CHANGE_KINDS.map((word): [ChangeKind, string] => [word.toUpperCase() as ChangeKind, word])];
+  const choices = [null, ...CHANGE_KINDS.map((word) => word.toUpperCase() as ChangeKind)];
   return (
     <nav aria-label="Kinds of change" class="table-controls">
       <p>
         Show:{" "}
-        {choices.map(([choice, label], index) => (
-          <span key={label}>
-            {index ? " · " : ""}
-            {choice === kind ? <strong aria-current="true">{label}</strong> : <a href={url(choice)}>{label}</a>}
-          </span>
-        ))}
+        <Choices choices={choices} current={kind} label={(choice) => choice?.toLowerCase() ?? "all"} url={url} />
       </p>
     </nav>
   );

@@ -17,6 +17,7 @@ import {
   ApiProblem,
   Badge,
   Breadcrumb,
+  Choices,
   Heading,
   helpUrl,
   Loading,
@@ -117,16 +118,12 @@ function ByModel({ node, sort, place }: { node: Node; sort: string; place: Place
       >
         <p>
           Ordered by{" "}
-          {ORDERS.map((order, index) => (
-            <span key={order.key}>
-              {index ? " · " : ""}
-              {order.key === sort ? (
-                <strong aria-current="true">{order.label}</strong>
-              ) : (
-                <a href={`${pageUrl(node.slugPath, order.key, firstPage)}#by-model`}>{order.label}</a>
-              )}
-            </span>
-          ))}
+          <Choices
+            choices={ORDERS}
+            current={ORDERS.find((order) => order.key === sort) ?? null}
+            label={(order) => order.label}
+            url={(order) => `${pageUrl(node.slugPath, order.key, firstPage)}#by-model`}
+          />
         </p>
       </Pager>
     </section>

@@ -7,7 +7,7 @@ import { answeredSoFar, useQuery } from "../query";
 import { href } from "../router";
 import { useLatestRelease } from "../site-nav";
 import { describeHit, SearchBox } from "../search-box";
-import { ApiProblem, Heading, Loading, plural, thousands, useTitle } from "../ui";
+import { ApiProblem, Choices, Heading, Loading, plural, thousands, useTitle } from "../ui";
 
 const PAGE_SIZE = 20;
 
@@ -36,22 +36,20 @@ function Facets({
   type: SearchType | null;
   facets: readonly { type: SearchType; count: number }[];
 }) {
-  const choices: [SearchType | null, string][] = [
-    [null, "All"],
-    ...facets.filter((facet) => facet.count).map((facet): [SearchType, string] => [
-      facet.type,
-      `${facet.type[0]}${facet.type.slice(1).toLowerCase()} (${thousands(facet.count)})`,
-    ]),
-  ];
+  const counted = facets.filter((facet) => facet.count);
+  const label = (choice: SearchType | null) => {
+    const facet = counted.find((each) => each.type === choice);
+    return facet ? `${facet.type[0]}${facet.type.slice(1).toLowerCase()} (${thousands(facet.count)})` : "All";
+  };
   return (
     <nav aria-label="Result types" class="table-controls">
       <p>
-        {choices.map(([choice, label], index) => (
-          <span key={label}>
-            {index ? " · " : ""}
-            {choice === type ? <strong aria-current="true">{label}</strong> : <a href={href.search(q, choice)}>{label}</a>}
-          </span>
-        ))}
+        <Choices
+          choices={[null, ...counted.map((facet) => facet.type)]}
+          current={type}
+          label={label}
+          url={(choice) => href.search(q, choice)}
+        />
       </p>
     </nav>
   );
