@@ -1,82 +1,83 @@
-"""This process's search catalogue, built on first use for each data version.
+"""This process's search catalogue, read from the database (store.search_saved) once for
+each data version: as soon as the process sees a new one, or on its first search.
 
 One catalogue per database the process serves (one, but for tests), of its latest data
-version: a load makes a new data version, and the next search builds the catalogue again
-(the old one is dropped when no search uses it). Built
-through a reader of its own, outside the request that asked for it: a request cut short by
-its time limit leaves the build running for the next one, and the searches that arrive
-during a build wait for that one build instead of starting their own.
+version: a load makes a new data version, and the next search reads the catalogue again
+(the old one is dropped when no search uses it). Read through a reader of its own,
+outside the request that asked for it: a request cut short by its time limit leaves the
+read running for the next one, and the searches that arrive meanwhile wait for that one
+read instead of starting their own.
 """
 
 import asyncio
 import logging
 
+from store import search_saved
 from store.reader import Reader
-from store.search_catalogue import Catalogue, Entry, read_entries
+from store.search_catalogue import Catalogue, Parts
 from store.search_rank import Searcher
 
-# The latest searcher of each database (by URL), and the builds under way (by version).
+# The latest searcher of each database (by URL), and the reads under way (by version).
 _current: dict[str, Searcher] = {}
-_building: dict[str, tuple[str, asyncio.Future[Searcher]]] = {}
+_reading: dict[str, tuple[str, asyncio.Future[Searcher]]] = {}
 
 log = logging.getLogger(__name__)
 
 
-async def _read(reader: Reader) -> tuple[str | None, list[Entry]]:
+async def _read(reader: Reader) -> tuple[str | None, Parts]:
     try:
-        return await read_entries(reader)
+        return await search_saved.read(reader)
     finally:
         await reader.close()
 
 
-def _read_on_a_loop_of_its_own(reader: Reader) -> tuple[str | None, list[Entry]]:
+def _read_on_a_loop_of_its_own(reader: Reader) -> tuple[str | None, Parts]:
     # The coroutine is made here, in the worker thread: made by the caller, it was never
     # awaited (a RuntimeWarning) when the process stopped before the thread began.
     return asyncio.run(_read(reader))
 
 
-async def _build(reader: Reader) -> Searcher:
+async def _read_searcher(reader: Reader) -> Searcher:
     if reader.blocks_the_loop:
-        # SQLite's statements run in the calling thread: every entry read there (a second
-        # or two at size L) would hold up every other request of the process. Read in a
-        # worker thread instead, on an event loop of its own (the statements never await).
-        version, entries = await asyncio.to_thread(_read_on_a_loop_of_its_own, reader)
+        # SQLite's statements run in the calling thread: the parts' read there (tens of
+        # megabytes at size L) would hold up every other request of the process. Read in
+        # a worker thread instead, on an event loop of its own (the statements never await).
+        version, parts = await asyncio.to_thread(_read_on_a_loop_of_its_own, reader)
     else:
-        version, entries = await _read(reader)
-    # Pure Python work of up to seconds (size L): off the event loop, so that the
-    # process keeps answering other requests meanwhile.
-    catalogue = await asyncio.to_thread(Catalogue, version, entries)
+        version, parts = await _read(reader)
+    # Copying the parts into arrays and lists: off the event loop too.
+    catalogue = await asyncio.to_thread(Catalogue, version, parts)
     return Searcher(catalogue)
 
 
-def _building_of(reader: Reader, version: str) -> "asyncio.Future[Searcher]":
-    """The build of ``version``'s catalogue: the one under way, or a new one that becomes
+def _reading_of(reader: Reader, version: str) -> "asyncio.Future[Searcher]":
+    """The read of ``version``'s catalogue: the one under way, or a new one that becomes
     the database's current catalogue when it is done (unless a later load overtook it)."""
     database = reader.database
-    under_way = _building.get(version)
+    under_way = _reading.get(version)
     if under_way is None:
-        building = asyncio.ensure_future(_build(reader.detached()))
-        _building[version] = (database, building)
+        reading = asyncio.ensure_future(_read_searcher(reader.detached()))
+        _reading[version] = (database, reading)
 
         def done(future: "asyncio.Future[Searcher]") -> None:
-            _building.pop(version, None)
+            _reading.pop(version, None)
             failed = future.cancelled() or future.exception() is not None
             if not failed and future.result().catalogue.version == version:
                 _current[database] = future.result()
 
-        building.add_done_callback(done)
-        return building
+        reading.add_done_callback(done)
+        return reading
     return under_way[1]
 
 
 def prepare(reader: Reader, version: str | None) -> "asyncio.Future[Searcher] | None":
-    """Start building the catalogue of ``version`` in the background, unless it is built
+    """Start reading the catalogue of ``version`` in the background, unless it is read
     or under way: called when a process sees a new data version, so that the first search
-    after a load (seconds of building at size L) does not wait for it."""
+    after a load (a second or less of reading at size L) does not wait for it."""
     current = _current.get(reader.database)
     if version is None or (current is not None and current.catalogue.version == version):
         return None
-    return _building_of(reader, version)
+    return _reading_of(reader, version)
 
 
 async def searcher(reader: Reader, version: str | None) -> Searcher:
@@ -87,14 +88,14 @@ async def searcher(reader: Reader, version: str | None) -> Searcher:
     if current is not None and version is not None and current.catalogue.version == version:
         return current
     if version is None:  # nothing loaded: an empty catalogue, not worth keeping
-        return await _build(reader.detached())
-    # Shielded: a request cancelled at its time limit does not cancel the build.
-    return await asyncio.shield(_building_of(reader, version))
+        return await _read_searcher(reader.detached())
+    # Shielded: a request cancelled at its time limit does not cancel the read.
+    return await asyncio.shield(_reading_of(reader, version))
 
 
 async def stop(database: str) -> None:
-    """Cancel the builds under way for ``database`` (a server shutting down)."""
-    pending = [future for owner, future in list(_building.values()) if owner == database]
+    """Cancel the reads under way for ``database`` (a server shutting down)."""
+    pending = [future for owner, future in list(_reading.values()) if owner == database]
     for future in pending:
         future.cancel()
     for future in pending:
@@ -102,5 +103,5 @@ async def stop(database: str) -> None:
             await future
         except asyncio.CancelledError:
             pass
-        except Exception as exc:  # a build that failed on its own: not the shutdown's
-            log.warning("a search catalogue build failed while stopping: %r", exc)
+        except Exception as exc:  # a read that failed on its own: not the shutdown's
+            log.warning("reading the search catalogue failed while stopping: %r", exc)

@@ -1,37 +1,38 @@
-"""The search catalogue: every searchable entry's words, held in memory, built from the
-database once per data version.
+"""The search catalogue: every searchable entry's words, built by the load and kept in
+the database beside the data (store.search_parts), read into memory by each server
+process once per data version.
 
-Why in memory, and built here rather than by each database's full-text search: the
-ranking is the project's own (store.search_rank) and must give the same hits on SQLite
-and PostgreSQL; FTS5 and tsvector tokenise, stem and rank differently. The catalogue is
-derived from the loaded tables alone, so every server process on one database builds
-the same one, with no coordination: processes stay stateless (a new process, or one that
-sees a new data version, builds its own on its first search; store.search_cache).
+Why the project's own, not each database's full-text search: the ranking is the
+project's own (store.search_rank) and must give the same hits on SQLite and PostgreSQL;
+FTS5 and tsvector tokenise, stem and rank differently. Why built by the load: building
+takes seconds at size L (stemming, posting lists, letter pairs), where reading the
+built form back is a few arrays' bytes; every server process on one database reads the
+same catalogue, written in the load's transaction, so it always matches the data of its
+snapshot.
 
 Memory: words are kept as posting lists (4 bytes per word occurrence) in one array per
 field, sorted by word, so a word prefix is one contiguous slice; descriptions' text is not
 kept (highlights are made from the rows a page reads anyway). Entries are numbered in
 ranking order (shorter name, then type, then slug), so sets of entries are Python ints
-used as bitmaps, and a set's members in ascending order are already ranked. At size L
-(about 213,000 entries, 2.6 million word occurrences) a catalogue takes about 57 MB and
-4-10 s to build on a busy 2-core machine (about 140 MB at its peak; names' keys for
-whole-name equality kept as hashes, names run together as text for prefixes and
-typos); a process builds it
-as soon as it sees a new data version (store.search_cache). See bench/RESULTS.md.
+used as bitmaps, and a set's members in ascending order are already ranked. Every
+structure is held as the arrays and texts it is stored as (Catalogue.parts), so reading
+it back is a copy, not a build. See bench/RESULTS.md for its size and times at L.
 """
 
 import bisect
+import hashlib
+import json
 import re
+import sys
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from itertools import accumulate
-from typing import Any
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from store import search_text
 from store.tables import MethodRow, ModelRow, NodeRow, SourceRow, table_of
@@ -54,6 +55,11 @@ _NONZERO_BYTE = re.compile(rb"[^\x00]")
 # A term seen in at least 1/32 of the entries keeps a ready bitmap (no larger than its
 # posting list); rarer terms' bitmaps are made from their postings when asked for.
 _DENSE_FRACTION = 32
+# Stored texts are lists of words, letter pairs or names run together (search_text.WORD
+# matches no line break), one a line.
+_LINE = "\n"
+
+Parts = dict[str, bytes]
 
 
 @dataclass(frozen=True)
@@ -91,23 +97,72 @@ def members(bitmap: int, size: int) -> Iterator[int]:
                 yield position * 8 + bit
 
 
+# ---- the stored form: arrays as little-endian bytes, texts one a line ----------------------
+
+
+def _packed(numbers: "array[int]") -> bytes:
+    if sys.byteorder == "big":
+        numbers = array(numbers.typecode, numbers)
+        numbers.byteswap()
+    return numbers.tobytes()
+
+
+def _unpacked(typecode: str, data: bytes) -> "array[int]":
+    numbers = array(typecode)
+    numbers.frombytes(data)
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    return numbers
+
+
+def _lines(texts: Iterable[str]) -> bytes:
+    return _LINE.join(texts).encode()
+
+
+def _texts(data: bytes) -> list[str]:
+    return data.decode().split(_LINE) if data else []
+
+
+def stable_hash(key: str) -> int:
+    """A 64-bit hash of ``key``, the same in every process (Python's own ``hash`` of a
+    str is salted per process, and the catalogue is built by the load, read by servers)."""
+    return int.from_bytes(
+        hashlib.blake2b(key.encode(), digest_size=8).digest(), "little", signed=True
+    )
+
+
 class Postings:
     """One field's posting lists, one contiguous run per term, in term order."""
 
-    def __init__(self, by_term: dict[str, list[int]], vocabulary: list[str], size: int) -> None:
-        self.offsets = array(
-            "i", accumulate((len(by_term.get(t, ())) for t in vocabulary), initial=0)
-        )
-        self.entries = array("i")
-        self._dense: dict[int, int] = {}
+    def __init__(self, parts: Mapping[str, bytes], name: str, size: int) -> None:
+        self.offsets = _unpacked("i", parts[f"{name}.offsets"])
+        self.entries = _unpacked("i", parts[f"{name}.entries"])
+        dense = parts[f"{name}.dense"]
+        self._dense = {
+            term_id: int.from_bytes(dense[at * size : (at + 1) * size], "little")
+            for at, term_id in enumerate(_unpacked("i", parts[f"{name}.dense_ids"]))
+        }
         self._size = size
+
+    @staticmethod
+    def parts(name: str, by_term: dict[str, list[int]], vocabulary: list[str], size: int) -> Parts:
+        offsets = array("i", accumulate((len(by_term.get(t, ())) for t in vocabulary), initial=0))
+        entries = array("i")
+        dense_ids, dense = array("i"), bytearray()
         threshold = max(1, size * 8 // _DENSE_FRACTION)
         # Terms absent from this field (most, for all but descriptions) cost nothing more.
         for term in sorted(by_term):
             found = by_term[term]
-            self.entries.extend(found)
+            entries.extend(found)
             if len(found) >= threshold:
-                self._dense[bisect.bisect_left(vocabulary, term)] = bitmap_of(found, size)
+                dense_ids.append(bisect.bisect_left(vocabulary, term))
+                dense += bitmap_of(found, size).to_bytes(size, "little")
+        return {
+            f"{name}.offsets": _packed(offsets),
+            f"{name}.entries": _packed(entries),
+            f"{name}.dense_ids": _packed(dense_ids),
+            f"{name}.dense": bytes(dense),
+        }
 
     def bitmap(self, term_ids: Iterable[int]) -> int:
         """Entries having any of ``term_ids`` in this field."""
@@ -132,11 +187,18 @@ class Postings:
 class Keys:
     """Entries by a text's key, sorted: exact and prefix lookups."""
 
-    def __init__(self, keys: list[str], entries: Sequence[int]) -> None:
+    def __init__(self, parts: Mapping[str, bytes], name: str) -> None:
+        self.keys = _texts(parts[f"{name}.keys"])
+        self.entries = _unpacked("i", parts[f"{name}.entries"])
+
+    @staticmethod
+    def parts(name: str, keys: list[str], entries: Sequence[int]) -> Parts:
         # By key, then entry (entries come in ascending order; the sort is stable).
         order = sorted(range(len(keys)), key=keys.__getitem__)
-        self.keys = [keys[position] for position in order]
-        self.entries = array("i", [entries[position] for position in order])
+        return {
+            f"{name}.keys": _lines(keys[position] for position in order),
+            f"{name}.entries": _packed(array("i", [entries[position] for position in order])),
+        }
 
     def equal(self, key: str) -> Sequence[int]:
         low = bisect.bisect_left(self.keys, key)
@@ -148,29 +210,52 @@ class Keys:
 
 
 class Hashes:
-    """Entries by a text's key, for equality only: each key kept as its hash (12 bytes an
-    entry with its entry number, not the key's text). Python's 64-bit string hash, the
-    same for every lookup of the process: a false match of a query with one of 213,000
-    keys (size L) comes about once in 10^14 searches."""
+    """Entries by a text's key, for equality only: each key kept as its stable_hash (12
+    bytes an entry with its entry number, not the key's text). A false match of a query
+    with one of 213,000 keys (size L) comes about once in 10^14 searches."""
 
-    def __init__(self) -> None:
-        self.hashes = array("q")
-        self.entries = array("i")
+    def __init__(self, parts: Mapping[str, bytes], name: str) -> None:
+        self.hashes = _unpacked("q", parts[f"{name}.hashes"])
+        self.entries = _unpacked("i", parts[f"{name}.entries"])
 
-    def add(self, key: str, entry: int) -> None:
-        self.hashes.append(hash(key))
-        self.entries.append(entry)
-
-    def sort(self) -> "Hashes":
-        order = sorted(range(len(self.hashes)), key=self.hashes.__getitem__)
-        self.hashes = array("q", [self.hashes[position] for position in order])
-        self.entries = array("i", [self.entries[position] for position in order])
-        return self
+    @staticmethod
+    def parts(name: str, keyed: Iterable[tuple[str, int]]) -> Parts:
+        pairs = sorted((stable_hash(key), entry) for key, entry in keyed)
+        return {
+            f"{name}.hashes": _packed(array("q", [hashed for hashed, _ in pairs])),
+            f"{name}.entries": _packed(array("i", [entry for _, entry in pairs])),
+        }
 
     def equal(self, key: str) -> Sequence[int]:
-        value = hash(key)
+        value = stable_hash(key)
         low = bisect.bisect_left(self.hashes, value)
         return self.entries[low : bisect.bisect_right(self.hashes, value, lo=low)]
+
+
+class Groups:
+    """Numbers by a text (a stem's terms, a letter pair's terms), sorted by text."""
+
+    def __init__(self, parts: Mapping[str, bytes], name: str) -> None:
+        self.keys = _texts(parts[f"{name}.keys"])
+        self.offsets = _unpacked("i", parts[f"{name}.offsets"])
+        self.members = _unpacked("i", parts[f"{name}.members"])
+
+    @staticmethod
+    def parts(name: str, groups: dict[str, list[int]]) -> Parts:
+        keys = sorted(groups)
+        return {
+            f"{name}.keys": _lines(keys),
+            f"{name}.offsets": _packed(
+                array("i", accumulate((len(groups[key]) for key in keys), initial=0))
+            ),
+            f"{name}.members": _packed(array("i", [m for key in keys for m in groups[key]])),
+        }
+
+    def get(self, key: str) -> Sequence[int]:
+        at = bisect.bisect_left(self.keys, key)
+        if at == len(self.keys) or self.keys[at] != key:
+            return ()
+        return self.members[self.offsets[at] : self.offsets[at + 1]]
 
 
 def _terms(found: list[str]) -> set[str]:
@@ -183,112 +268,147 @@ def _terms(found: list[str]) -> set[str]:
     return terms
 
 
-class Catalogue:
-    """Every entry's words, for one data version."""
-
-    def __init__(self, version: str | None, entries: list[Entry]) -> None:
-        self.version = version
-        type_order = {kind: order for order, kind in enumerate(KINDS)}
-        # The ranking's final keys, in its order: shorter name, type, slug.
-        keyed = sorted(
-            ((" ".join(search_text.words(entry.name)), entry) for entry in entries),
-            key=lambda pair: (len(pair[0]), type_order[pair[1].kind], pair[1].slug),
-        )
-        self.count = len(keyed)
-        self.size = (self.count + 7) // 8
-        self.kinds = [entry.kind for _, entry in keyed]
-        self.ref_ids = array("i", [entry.ref_id for _, entry in keyed])
+def build(entries: list[Entry]) -> Parts:
+    """The stored form of the catalogue of ``entries`` (Catalogue reads it)."""
+    type_order = {kind: order for order, kind in enumerate(KINDS)}
+    # The ranking's final keys, in its order: shorter name, type, slug.
+    keyed = sorted(
+        ((" ".join(search_text.words(entry.name)), entry) for entry in entries),
+        key=lambda pair: (len(pair[0]), type_order[pair[1].kind], pair[1].slug),
+    )
+    count = len(keyed)
+    size = (count + 7) // 8
+    parts: Parts = {
+        "kinds": bytes(type_order[entry.kind] for _, entry in keyed),
+        "ref_ids": _packed(array("i", [entry.ref_id for _, entry in keyed])),
         # Entries with more than one role (a model and its paper): index -> other roles.
-        self.also = {index: entry.also for index, (_, entry) in enumerate(keyed) if entry.also}
-        self.all = (1 << self.count) - 1
-        # Entries by role: an entry that is a model and a source is in both.
-        of_kind: dict[str, list[int]] = {kind: [] for kind in KINDS}
-        for index, kind in enumerate(self.kinds):
+        "also": json.dumps(
+            {index: entry.also for index, (_, entry) in enumerate(keyed) if entry.also}
+        ).encode(),
+    }
+    # Entries by role: an entry that is a model and a source is in both.
+    of_kind: dict[str, list[int]] = {kind: [] for kind in KINDS}
+    for index, (_, entry) in enumerate(keyed):
+        of_kind[entry.kind].append(index)
+        for kind, _ in entry.also:
             of_kind[kind].append(index)
-        for index, roles in self.also.items():
-            for kind, _ in roles:
-                of_kind[kind].append(index)
-        self.by_kind = {kind: bitmap_of(found, self.size) for kind, found in of_kind.items()}
-        del of_kind
-        stem_of: dict[str, str] = {}
+    for kind, indices in of_kind.items():
+        parts[f"by_kind.{kind}"] = bitmap_of(indices, size).to_bytes(size, "little")
+    del of_kind
+    stem_of: dict[str, str] = {}
 
-        def stem_key(found: list[str]) -> str:
-            for word in found:
-                if word not in stem_of:
-                    stem_of[word] = search_text.stem(word)
-            return " ".join([stem_of[word] for word in found])
+    def stem_key(found: list[str]) -> str:
+        for word in found:
+            if word not in stem_of:
+                stem_of[word] = search_text.stem(word)
+        return " ".join([stem_of[word] for word in found])
 
-        by_field: list[dict[str, list[int]]] = [{} for _ in FIELDS]
-        names, aliases, stemmed_names, loose_aliases = Hashes(), Hashes(), Hashes(), Hashes()
-        squashed_names: list[str] = []
-        words = search_text.words
-        for index, (name_key, entry) in enumerate(keyed):
-            name_words = name_key.split()
-            names.add(name_key, index)
-            squashed = search_text.squashed(name_words)
-            squashed_names.append(squashed)
-            stemmed = stem_key(name_words)
+    by_field: list[dict[str, list[int]]] = [{} for _ in FIELDS]
+    names: list[tuple[str, int]] = []
+    aliases: list[tuple[str, int]] = []
+    stemmed_names: list[tuple[str, int]] = []
+    loose_aliases: list[tuple[str, int]] = []
+    squashed_names: list[str] = []
+    words = search_text.words
+    for index, (name_key, entry) in enumerate(keyed):
+        name_words = name_key.split()
+        names.append((name_key, index))
+        squashed = search_text.squashed(name_words)
+        squashed_names.append(squashed)
+        stemmed = stem_key(name_words)
+        if stemmed != squashed:
+            stemmed_names.append((stemmed, index))
+        name_terms = _terms(name_words)
+        alias_words: set[str] = set()
+        for alias in entry.aliases:
+            found = words(alias)
+            aliases.append((" ".join(found), index))
+            squashed = search_text.squashed(found)
+            loose_aliases.append((squashed, index))
+            stemmed = stem_key(found)
             if stemmed != squashed:
-                stemmed_names.add(stemmed, index)
-            name_terms = _terms(name_words)
-            alias_words: set[str] = set()
-            for alias in entry.aliases:
-                found = words(alias)
-                aliases.add(" ".join(found), index)
-                squashed = search_text.squashed(found)
-                loose_aliases.add(squashed, index)
-                stemmed = stem_key(found)
-                if stemmed != squashed:
-                    loose_aliases.add(stemmed, index)
-                alias_words.update(_terms(found))
-            other_words: set[str] = set()
-            for other in entry.other:
-                other_words.update(words(other))
-            for field, found_words in (
-                (Field.NAME, name_terms),
-                (Field.ALIAS, alias_words),
-                (Field.OTHER, other_words),
-                (Field.DESCRIPTION, set(words(entry.description)) if entry.description else ()),
-            ):
-                postings = by_field[field]
-                for word in found_words:
-                    found_in = postings.get(word)
-                    if found_in is None:
-                        postings[word] = [index]
-                    else:
-                        found_in.append(index)
-        self.vocabulary = sorted(set().union(*by_field))
-        self.postings = [Postings(by_term, self.vocabulary, self.size) for by_term in by_field]
-        del by_field
-        self.names = names.sort()
-        self.aliases = aliases.sort()
-        # Names and aliases by their stems' key (search_text.stem_key, where it is not the
-        # name run together) and run together (squashed): "transformers" is the
-        # Transformer's name so, "mobilenet v2" MobileNetV2's; names run together also by
-        # their starts ("batchnorm").
-        self.squashed_names = Keys(squashed_names, range(self.count))
-        self.stemmed_names = stemmed_names.sort()
-        self.loose_aliases = loose_aliases.sort()
+                loose_aliases.append((stemmed, index))
+            alias_words.update(_terms(found))
+        other_words: set[str] = set()
+        for other in entry.other:
+            other_words.update(words(other))
+        for field, found_words in (
+            (Field.NAME, name_terms),
+            (Field.ALIAS, alias_words),
+            (Field.OTHER, other_words),
+            (Field.DESCRIPTION, set(words(entry.description)) if entry.description else ()),
+        ):
+            postings = by_field[field]
+            for word in found_words:
+                found_in = postings.get(word)
+                if found_in is None:
+                    postings[word] = [index]
+                else:
+                    found_in.append(index)
+    vocabulary = sorted(set().union(*by_field))
+    parts["vocabulary"] = _lines(vocabulary)
+    for field in FIELDS:
+        parts |= Postings.parts(f"postings.{field.name}", by_field[field], vocabulary, size)
+    del by_field
+    parts |= Hashes.parts("names", names)
+    parts |= Hashes.parts("aliases", aliases)
+    # Names and aliases by their stems' key (search_text.stem_key, where it is not the
+    # name run together) and run together (squashed): "transformers" is the
+    # Transformer's name so, "mobilenet v2" MobileNetV2's; names run together also by
+    # their starts ("batchnorm").
+    parts |= Keys.parts("squashed_names", squashed_names, range(count))
+    parts |= Hashes.parts("stemmed_names", stemmed_names)
+    parts |= Hashes.parts("loose_aliases", loose_aliases)
+    # Typo and stem lookups consider words of letters only (numbers are not misspelt).
+    by_stem: dict[str, list[int]] = {}
+    by_pair: dict[str, list[int]] = {}
+    alphabetic = [(t, term) for t, term in enumerate(vocabulary) if term.isalpha()]
+    stems = search_text.stems([term for _, term in alphabetic])
+    for (term_id, term), stemmed in zip(alphabetic, stems, strict=True):
+        by_stem.setdefault(stemmed, []).append(term_id)
+        if len(term) >= 3:
+            for pair in search_text.bigrams(term):
+                by_pair.setdefault(pair, []).append(term_id)
+    parts |= Groups.parts("stems", by_stem)
+    parts |= Groups.parts("bigrams", by_pair)
+    return parts
+
+
+class Catalogue:
+    """Every entry's words, for one data version, read from its stored form."""
+
+    def __init__(self, version: str | None, parts: Mapping[str, bytes]) -> None:
+        self.version = version
+        self.kinds = [KINDS[kind] for kind in parts["kinds"]]
+        self.ref_ids = _unpacked("i", parts["ref_ids"])
+        self.count = len(self.ref_ids)
+        self.size = (self.count + 7) // 8
+        self.also: dict[int, tuple[tuple[str, int], ...]] = {
+            int(index): tuple((kind, ref_id) for kind, ref_id in roles)
+            for index, roles in json.loads(parts["also"]).items()
+        }
+        self.all = (1 << self.count) - 1
+        self.by_kind = {kind: int.from_bytes(parts[f"by_kind.{kind}"], "little") for kind in KINDS}
+        self.vocabulary = _texts(parts["vocabulary"])
+        self.postings = [Postings(parts, f"postings.{field.name}", self.size) for field in FIELDS]
+        self.names = Hashes(parts, "names")
+        self.aliases = Hashes(parts, "aliases")
+        self.squashed_names = Keys(parts, "squashed_names")
+        self.stemmed_names = Hashes(parts, "stemmed_names")
+        self.loose_aliases = Hashes(parts, "loose_aliases")
         # Names run together, by length: those a few typos from a query run together.
         by_length: dict[int, tuple[list[str], list[int]]] = {}
-        for index, squashed in enumerate(squashed_names):
+        for squashed, entry in zip(
+            self.squashed_names.keys, self.squashed_names.entries, strict=True
+        ):
             bucket = by_length.setdefault(len(squashed), ([], []))
             bucket[0].append(squashed)
-            bucket[1].append(index)
+            bucket[1].append(entry)
         self._by_length = {
             length: (keys, array("i", found)) for length, (keys, found) in by_length.items()
         }
-        del squashed_names
-        # Typo and stem lookups consider words of letters only (numbers are not misspelt).
-        self._stems: dict[str, list[int]] = {}
-        self._bigrams: dict[str, array[int]] = {}
-        alphabetic = [(t, term) for t, term in enumerate(self.vocabulary) if term.isalpha()]
-        stems = search_text.stems([term for _, term in alphabetic])
-        for (term_id, term), stemmed in zip(alphabetic, stems, strict=True):
-            self._stems.setdefault(stemmed, []).append(term_id)
-            if len(term) >= 3:
-                for pair in search_text.bigrams(term):
-                    self._bigrams.setdefault(pair, array("i")).append(term_id)
+        self._stems = Groups(parts, "stems")
+        self._bigrams = Groups(parts, "bigrams")
 
     def near_names(self, squashed: str, limit: int) -> list[tuple[int, int]]:
         """(edits, entry) of the names that, run together, are 1 to ``limit`` edits from
@@ -317,16 +437,16 @@ class Catalogue:
         low = bisect.bisect_left(self.vocabulary, prefix)
         return low, bisect.bisect_left(self.vocabulary, prefix + "\U0010ffff", lo=low)
 
-    def same_stem(self, word: str) -> list[int]:
+    def same_stem(self, word: str) -> Sequence[int]:
         """The terms (of letters) of ``word``'s stem."""
-        return self._stems.get(search_text.stem(word), [])
+        return self._stems.get(search_text.stem(word))
 
     def near(self, word: str, limit: int) -> list[tuple[int, int]]:
         """(term id, edits) of the terms 1 to ``limit`` edits from ``word``."""
         wanted = search_text.bigrams(word)
         shared: dict[int, int] = {}
         for pair in wanted:
-            for term_id in self._bigrams.get(pair, ()):
+            for term_id in self._bigrams.get(pair):
                 shared[term_id] = shared.get(term_id, 0) + 1
         # Each edit changes at most three of a word's letter pairs.
         least = max(1, len(wanted) - 3 * limit)
@@ -340,46 +460,49 @@ class Catalogue:
         return sorted(found)
 
 
-async def read_entries(reader: Any) -> tuple[str | None, list[Entry]]:
-    """The data version and every searchable entry, read in one snapshot through
-    ``reader`` (a store.reader.Reader)."""
-    version = await reader.open_snapshot()  # read with the snapshot's first statement
-    node, method = table_of(NodeRow), table_of(MethodRow)
-    model, source = table_of(ModelRow), table_of(SourceRow)
+# What each kind contributes, read in the load's transaction (or a migration's).
+_NODES = select(
+    *(table_of(NodeRow).c[c] for c in ("id", "slug", "name", "matching_aids", "description"))
+)
+_METHODS = select(
+    *(table_of(MethodRow).c[c] for c in ("id", "slug", "name", "aliases", "description"))
+)
+_MODELS = select(*(table_of(ModelRow).c[c] for c in ("id", "slug", "name", "organization")))
+_SOURCES = select(*(table_of(SourceRow).c[c] for c in ("id", "slug", "title", "model_id")))
+
+
+def read_entries(connection: Connection) -> list[Entry]:
+    """Every searchable entry of the data ``connection`` sees."""
     entries: list[Entry] = []
-    for row in (
-        await reader.execute(
-            select(node.c.id, node.c.slug, node.c.name, node.c.matching_aids, node.c.description)
+    for row in connection.execute(_NODES):
+        entries.append(
+            Entry("node", row.id, row.slug, row.name, (), row.matching_aids or (), row.description)
         )
-    ).all():
-        entries.append(Entry("node", row[0], row[1], row[2], (), row[3] or (), row[4]))
-    for row in (
-        await reader.execute(
-            select(
-                method.c.id, method.c.slug, method.c.name, method.c.aliases, method.c.description
-            )
+    for row in connection.execute(_METHODS):
+        entries.append(
+            Entry("method", row.id, row.slug, row.name, row.aliases or (), (), row.description)
         )
-    ).all():
-        entries.append(Entry("method", row[0], row[1], row[2], row[3] or (), (), row[4]))
     models: dict[int, Entry] = {}
-    for row in (
-        await reader.execute(select(model.c.id, model.c.slug, model.c.name, model.c.organization))
-    ).all():
-        models[row[0]] = Entry(
-            "model", row[0], row[1], row[2], (), [row[3]] if row[3] else (), None
+    for row in connection.execute(_MODELS):
+        models[row.id] = Entry(
+            "model",
+            row.id,
+            row.slug,
+            row.name,
+            (),
+            [row.organization] if row.organization else (),
+            None,
         )
     # A source titled as its model names it (a paper standing as its model, as in Papers
     # with Code) is the same thing: one entry, the model's, with the source as a role.
     also: dict[int, list[tuple[str, int]]] = {}
-    for row in (
-        await reader.execute(select(source.c.id, source.c.slug, source.c.title, source.c.model_id))
-    ).all():
-        owner = models.get(row[3])
-        if owner is not None and search_text.key(row[2]) == search_text.key(owner.name):
-            also.setdefault(row[3], []).append(("source", row[0]))
+    for row in connection.execute(_SOURCES):
+        owner = models.get(row.model_id)
+        if owner is not None and search_text.key(row.title) == search_text.key(owner.name):
+            also.setdefault(row.model_id, []).append(("source", row.id))
         else:
-            entries.append(Entry("source", row[0], row[1], row[2], (), (), None))
+            entries.append(Entry("source", row.id, row.slug, row.title, (), (), None))
     for model_id, entry in models.items():
         roles = also.get(model_id)
         entries.append(replace(entry, also=tuple(sorted(roles))) if roles else entry)
-    return version, entries
+    return entries

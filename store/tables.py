@@ -240,6 +240,17 @@ class DatasetRow(SQLModel, table=True):
     source_dir: str | None = None
 
 
+class SearchCatalogueRow(SQLModel, table=True):
+    """The search catalogue of the loaded data, in its stored form (one row per part,
+    store.search_catalogue): written by each load in its transaction, read by every
+    server process, so that none builds it."""
+
+    __tablename__ = "search_catalogue"
+
+    part: str = Field(primary_key=True)
+    data: bytes
+
+
 # ---- history: releases and what each changed (DESIGN §5) -----------------------------------
 
 

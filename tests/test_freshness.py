@@ -231,8 +231,9 @@ def test_a_statement_cancelled_mid_flight_leaves_a_reader_that_closes_quietly(
 def test_stopping_while_the_search_catalogue_is_read_stops_cleanly(
     new_database: Callable[[str, str], str], tiny_folder: Path
 ) -> None:
-    """The build is held inside its read (another transaction locks the tables it
-    reads), then the server's shutdown stops it: stop() returns, raising nothing."""
+    """The catalogue's read is held inside its statement (another transaction locks the
+    table it reads), then the server's shutdown stops it: stop() returns, raising
+    nothing."""
     url = new_database("postgresql", "build_stop")
     load_directory(tiny_folder, url)
     locker = psycopg.connect(make_url(url).set(drivername="postgresql").render_as_string(False))
@@ -244,7 +245,7 @@ def test_stopping_while_the_search_catalogue_is_read_stops_cleanly(
             version = await reader.open_snapshot()
             await reader.close()
             with locker.transaction():
-                locker.execute("LOCK TABLE node, method, model IN ACCESS EXCLUSIVE MODE")
+                locker.execute("LOCK TABLE search_catalogue IN ACCESS EXCLUSIVE MODE")
                 building = search_cache.prepare(reader, version)
                 assert building is not None
                 await asyncio.sleep(0.5)

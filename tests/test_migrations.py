@@ -338,6 +338,31 @@ def test_0009_derives_adoption_as_a_load_does_and_goes_back(
         engine.dispose()
 
 
+def test_0011_stores_the_search_catalogue_as_a_load_does_and_goes_back(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Downgraded to 0010 and upgraded again, a loaded database gets the search catalogue
+    its load stored (store.search_saved), part for part, so it keeps searching without a
+    reload."""
+    url = new_database(backend, "search_catalogue")
+    load_directory(tiny_folder, url)
+    parts = "SELECT part, data FROM search_catalogue ORDER BY part"
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            loaded = [(part, bytes(data)) for part, data in connection.execute(text(parts))]
+        assert len(loaded) > 30
+        assert any(len(data) > 100 for _, data in loaded)
+        migrate.downgrade(url, "0010")
+        assert "search_catalogue" not in inspect(engine).get_table_names()
+        migrate.upgrade(url)
+        with engine.connect() as connection:
+            again = [(part, bytes(data)) for part, data in connection.execute(text(parts))]
+        assert again == loaded
+    finally:
+        engine.dispose()
+
+
 def test_a_sqlite_load_checks_every_key_before_it_commits(
     new_database: Callable[[str, str], str], tiny_folder: Path
 ) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
-from store import search_text
+from store import search_catalogue, search_saved, search_text
 
 from conftest import BACKENDS, ROOT, Api, serve
 
@@ -295,6 +295,29 @@ def test_a_load_changes_what_search_finds(
                 break
             time.sleep(0.02)
         assert after > 0
+
+
+def test_servers_read_the_catalogue_the_load_stored_and_build_none(
+    backend: str,
+    new_database: Callable[[str, str], str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The load builds the search catalogue once and stores it with the data; a server
+    process only reads it (no build, no warm-up per process: issue 23)."""
+    url = new_database(backend, "search_stored")
+    load_directory(DEFAULT_FIXTURES_DIR, url)
+
+    def no_build(*_: object) -> None:
+        raise AssertionError("a server built a search catalogue")
+
+    for module in search_catalogue, search_saved:  # neither reads entries nor builds
+        monkeypatch.setattr(module, "read_entries", no_build)
+        monkeypatch.setattr(module, "build", no_build)
+    document = {"query": '{ search(query: "training parallelism") { totalCount } }'}
+    with serve(url, response_cache=False) as client:
+        answer = client.post("/graphql", json=document).json()
+    assert "errors" not in answer, answer
+    assert answer["data"]["search"]["totalCount"] > 0
 
 
 def test_words_are_read_by_snowball_stems_and_rapidfuzz_distances() -> None:

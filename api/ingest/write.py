@@ -33,7 +33,7 @@ from api.ingest.release import Release, write_release
 from api.ingest.release_dates import suspect_placeholder, undate
 from api.ingest.shrink import evidence_lines, refuse_shrink, served_counts
 from api.ingest.turns import Say
-from store import search_index
+from store import search_index, search_saved
 from store.derive import derive_read_model
 from store.orders import name_ranks, release_ranks
 from store.tables import (
@@ -240,6 +240,8 @@ def _write(
             derive_read_model(connection)
         with timed(meter, "indexes of the read model"):
             derived.restore()
+        with timed(meter, "search catalogue"):
+            search_saved.write(connection)
         with timed(meter, SEARCH_INDEX_STEP):
             search_index.rebuild(connection, served=writes_served)
         release = Release(
