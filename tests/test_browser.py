@@ -399,7 +399,7 @@ def _shown_changes(earlier: Path, later: Path, newest: Path) -> dict[str, list[l
 
     def named(changes: set[ref.NamedChange]) -> list[list[str]]:
         rows = []
-        for kind, _slug, name, from_path, to_path, from_name, _to_name in changes:
+        for kind, _slug, name, from_path, to_path, from_name, _to_name, _fields in changes:
             detail = {"RENAMED": f"from “{from_name}”", "MOVED": f"from {from_path} to {to_path}"}
             rows.append([name, kind.lower(), detail.get(kind, "")])
         return rows
