@@ -110,11 +110,11 @@ def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) ->
     # Methods changed in other fields alone: described anew, or given an alias.
     untouched_methods = [slug for slug in free_methods if slug not in set(changed)]
     for index, slug in enumerate(pick(untouched_methods, each)):
-        method = method_by_slug[slug]
+        edited = method_by_slug[slug]
         if index % 2:
-            method["aliases"] = [*(method.get("aliases") or []), f"{slug} {tag}"]
+            edited["aliases"] = [*(edited.get("aliases") or []), f"{slug} {tag}"]
         else:
-            method["description"] = _edited(method.get("description"), tag)
+            edited["description"] = _edited(edited.get("description"), tag)
         done["method changed"] += 1
 
     # Models: removed (with their sources and evidence), added.
@@ -123,8 +123,9 @@ def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) ->
     gone = set(pick(sorted(m["slug"] for m in models if m["slug"] not in in_seed), each))
     models = [m for m in models if m["slug"] not in gone]
     # Models outside the seed's branch changed: another organization.
-    for model in pick([m for m in models if m["slug"] not in in_seed], each):
-        model["organization"] = f"{model.get('organization') or 'Organization'} ({tag})"
+    for changed_model in pick([m for m in models if m["slug"] not in in_seed], each):
+        organization = changed_model.get("organization") or "Organization"
+        changed_model["organization"] = f"{organization} ({tag})"
         done["model changed"] += 1
     sources = [s for s in sources if s["model"] not in gone]
     evidence = [e for e in evidence if e["model"] not in gone]
