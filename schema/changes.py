@@ -25,6 +25,7 @@ from schema.pagination import (
 )
 from schema.refs import MethodRef, ModelRef, NodeRef
 from schema.release import Release, release_version
+from schema.release_range import release_range
 from store import field_values
 from store.change_lists import Filters, changes_count, changes_page, net_change
 from store.net_changes import NetChange
@@ -488,24 +489,7 @@ async def changes_query(
     if to is not None:
         until = await _served_at(info, "to", to)
     assert since is not None
-    oldest, newest = await retained_range(info.context.reader)
-    if oldest is None or newest is None:
-        raise NotFoundError("no release yet: load data first (`taxonomy load DIRECTORY`)")
-    until = newest if until is None else until
-    retained = f"the retained releases are {oldest} to {newest} (see `releases`)"
-    for argument, number in (("since", since), ("until", until)):
-        if 1 <= number < oldest:  # release numbers start at 1: this one was there once
-            raise NotFoundError(
-                f"`{argument}`: release {number} was pruned (`taxonomy prune`); the oldest "
-                f"retained release is {oldest} and the newest {newest}: ask for {oldest} or later"
-            )
-        if not oldest <= number <= newest:
-            raise NotFoundError(f"`{argument}`: there is no release {number}; {retained}")
-    if since > until:
-        raise BadUserInputError(
-            f"`since` ({since}) is after `until` ({until}): changes run from an earlier "
-            "release to a later one"
-        )
+    _, until = await release_range(info, ("since", since), ("until", until))
     later = await info.context.loaders.release_by_number.load(until)
     assert later is not None  # every number from the oldest to the newest is retained
     return await changes_between(info, since, later)
