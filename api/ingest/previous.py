@@ -16,11 +16,11 @@ State = tuple[str, str | None]
 
 @dataclass(frozen=True)
 class Served:
-    """One kind's records as served: slug -> state, slug -> its compared fields' kept
-    text (store.field_values), and slug -> first release."""
+    """One kind's records as served: slug -> state, slug -> its compared fields' values
+    (store.field_values), and slug -> first release."""
 
     states: dict[str, State] = field(default_factory=dict)
-    fields: dict[str, str] = field(default_factory=dict)
+    fields: dict[str, field_values.Values] = field(default_factory=dict)
     first_seen: dict[str, int] = field(default_factory=dict)
 
 
@@ -49,10 +49,9 @@ _MODELS = text(f"SELECT m.slug, m.name, NULL, m.first_seen{_compared('model', 'm
 
 def _served(connection: Connection, kind: str, statement: TextClause) -> Served:
     served = Served()
-    columns = field_values.columns(kind)
     for slug, name, place, first_seen, *values in connection.execute(statement):
         served.states[slug] = (name, place)
-        served.fields[slug] = field_values.encode(kind, dict(zip(columns, values, strict=True)))
+        served.fields[slug] = field_values.values(kind, values)
         served.first_seen[slug] = first_seen
     return served
 
