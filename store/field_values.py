@@ -12,9 +12,10 @@ changed.
 """
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from operator import attrgetter
 from typing import Any
 
 Value = str | list[str] | None
@@ -52,8 +53,10 @@ def _text(value: Any) -> Value:
 
 def _items(value: Any) -> Value:
     """A list field's items as kept (SQLite gives the JSON text of the list)."""
-    if value is None:
-        return None
+    if value is None or type(value) is list:
+        return value  # None or a list (of strings, as loaded or as PostgreSQL gives it)
+    if value == "[]":  # most methods have no aliases: no JSON parser for those
+        return []
     return list(json.loads(value) if isinstance(value, str) else value)
 
 
@@ -69,15 +72,28 @@ _READ = {
 }
 
 
-def values(kind: str, raw: Sequence[Any]) -> Values:
-    """The values of ``raw``: the columns of `columns(kind)`, as read from the served
-    tables of either database, or as a loaded record has them."""
-    return tuple([read(value) for read, value in zip(_READ[kind], raw, strict=True)])
+def reader(kind: str) -> Callable[[Sequence[Any]], Values]:
+    """What reads the values of the columns of `columns(kind)` as the served tables of
+    either database give them: a function made for the kind's two fields, since a load
+    calls it for each of its records."""
+    first, second = _READ[kind]  # every kind compares two fields (COMPARED)
+
+    def read(raw: Sequence[Any]) -> Values:
+        return first(raw[0]), second(raw[1])
+
+    return read
+
+
+_RECORD = {kind: attrgetter(*(c.column for c in fields)) for kind, fields in COMPARED.items()}
 
 
 def record_values(kind: str, record: object) -> Values:
-    """A loaded record's values."""
-    return values(kind, [getattr(record, c.column) for c in COMPARED[kind]])
+    """A loaded record's values: its texts and lists of texts as they are, a date as its
+    ISO text."""
+    found: Values = _RECORD[kind](record)
+    if any(isinstance(value, date) for value in found):
+        return tuple([_text(value) for value in found])  # a model's fields are all texts
+    return found
 
 
 def encode(kind: str, kept: Values) -> str:

@@ -49,10 +49,12 @@ _MODELS = text(f"SELECT m.slug, m.name, NULL, m.first_seen{_compared('model', 'm
 
 def _served(connection: Connection, kind: str, statement: TextClause) -> Served:
     served = Served()
-    for slug, name, place, first_seen, *values in connection.execute(statement):
-        served.states[slug] = (name, place)
-        served.fields[slug] = field_values.values(kind, values)
-        served.first_seen[slug] = first_seen
+    read = field_values.reader(kind)
+    states, fields, first_seen = served.states, served.fields, served.first_seen
+    for slug, name, place, first, *values in connection.execute(statement):
+        states[slug] = (name, place)
+        fields[slug] = read(values)
+        first_seen[slug] = first
     return served
 
 
