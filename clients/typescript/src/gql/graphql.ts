@@ -172,7 +172,7 @@ export type BrowserChangesQueryVariables = Exact<{
 
 export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, node: { id: string, slugPath: string } | null }> } | null, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, method: { id: string, slug: string } | null }> } | null, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, model: { id: string, slug: string } | null }> } | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
-export type BrowserChanges_FieldChangeFragment = { field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null };
+export type BrowserChangesFieldChangeFragment = { field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null };
 
 export type BrowserHomeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -328,15 +328,15 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-export const BrowserChanges_FieldChangeFragmentDoc = new TypedDocumentString(`
-    fragment BrowserChanges_fieldChange on FieldChange {
+export const BrowserChangesFieldChangeFragmentDoc = new TypedDocumentString(`
+    fragment BrowserChangesFieldChange on FieldChange {
   field
   fromValue
   toValue
   fromItems
   toItems
 }
-    `, {"fragmentName":"BrowserChanges_fieldChange"}) as unknown as TypedDocumentString<BrowserChanges_FieldChangeFragment, unknown>;
+    `, {"fragmentName":"BrowserChangesFieldChange"}) as unknown as TypedDocumentString<BrowserChangesFieldChangeFragment, unknown>;
 export const BrowserChangesDocument = new TypedDocumentString(`
     query BrowserChanges($since: Int!, $until: Int, $first: Int = 50, $nodesAfter: String, $methodsAfter: String, $modelsAfter: String, $treatmentsAfter: String, $kinds: [ChangeKind!]) {
   changes(since: $since, until: $until) {
@@ -366,7 +366,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         fromName
         toName
         fieldChanges {
-          ...BrowserChanges_fieldChange
+          ...BrowserChangesFieldChange
         }
         node {
           id
@@ -389,7 +389,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         fromName
         toName
         fieldChanges {
-          ...BrowserChanges_fieldChange
+          ...BrowserChangesFieldChange
         }
         method {
           id
@@ -410,7 +410,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         fromName
         toName
         fieldChanges {
-          ...BrowserChanges_fieldChange
+          ...BrowserChangesFieldChange
         }
         model {
           id
@@ -456,7 +456,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
     }
   }
 }
-    fragment BrowserChanges_fieldChange on FieldChange {
+    fragment BrowserChangesFieldChange on FieldChange {
   field
   fromValue
   toValue
