@@ -15,10 +15,20 @@ from typing import Any, Generic, TypeVar
 
 from strawberry.dataloader import DataLoader
 
-from store import adoption, evidence, methods, models, nodes, releases, treatments
+from store import (
+    adoption,
+    evidence,
+    methods,
+    models,
+    nodes,
+    record_history,
+    releases,
+    treatments,
+)
 from store.methods import MethodWithStats
 from store.nodes import NodeWithStats
 from store.reader import Reader
+from store.record_history import Former
 from store.tables import (
     EvidenceRow,
     ModelRow,
@@ -325,6 +335,23 @@ class Loaders:
             return await treatments.branch_rows_by_slugs(self.reader, model_nodes=keys)
 
         return Batched(one_each(fetch, lambda row: (row[1].slug, row[2].slug)))
+
+    def _former(self, kind: str) -> Batched[str, Former | None]:
+        async def fetch(keys: list[str]) -> list[Former | None]:
+            found = await record_history.former_states(self.reader, kind, keys)
+            return [found.get(key) for key in keys]
+
+        return Batched(fetch)
+
+    @cached_property
+    def former_method(self) -> Batched[str, Former | None]:
+        """A method's slug -> its state before the latest release that changed it."""
+        return self._former("method")
+
+    @cached_property
+    def former_model(self) -> Batched[str, Former | None]:
+        """A model's slug -> its state before the latest release that changed it."""
+        return self._former("model")
 
     def put_nodes(self, found: Sequence[NodeWithStats]) -> None:
         for pair in found:

@@ -63,6 +63,17 @@ WORK: dict[str, int] = {
     "Changes.methods": 5_600,
     "Changes.models": 2_600,
     "Changes.treatments": 2_500,
+    # A record's history: its own change rows (one index range), and for each entry the
+    # trees of its release and the one before (for paths; kept for the next requests).
+    "Node.history": 1_900,
+    "Method.history": 1_900,
+    "Model.history": 150,
+    # Knock-on removals of one removed record: its release's change rows of nodes or
+    # methods (hundreds), or of treatments: by the model's slug one index range; by a
+    # method's, a walk of the release's treatment changes.
+    "KnockOn.nodes": 400,
+    "KnockOn.methods": 400,
+    "KnockOn.treatments": 2_500,
     # Adoption: a series per node or method (one statement for all of a request's).
     "Node.adoption": 730,
     "Method.adoption": 130,

@@ -10,6 +10,11 @@ class ChangeKind(str, Enum):
     WEAKENED = "WEAKENED"
 
 
+class ChangeOrder(str, Enum):
+    KEY = "KEY"
+    KIND = "KIND"
+
+
 class Interval(str, Enum):
     MONTH = "MONTH"
     QUARTER = "QUARTER"
