@@ -28,6 +28,7 @@ from schema.refs import MethodRef, ModelRef, NodeRef
 from schema.release import Release, release_version
 from store.change_lists import Filters, changes_count, changes_page, net_change
 from store.net_changes import NetChange, path_in
+from store.paging import Page, Window
 from store.release_changes import Comparison, place_of
 from store.releases import release_served_at, retained_range
 from store.tables import ReleaseRow
@@ -309,6 +310,36 @@ class KnockOn:
     cause_kind: strawberry.Private[str]  # node, method, model
     cause: strawberry.Private[str]  # its slug
 
+    @strawberry.field(
+        description="How many sub-nodes were removed with this node; null for a method or "
+        "a model (one statement for a page of removals)."
+    )
+    async def node_count(self, info: Info) -> int | None:
+        return await self._count(info, "node", "node", "place")
+
+    @strawberry.field(
+        description="How many methods filed at this node were removed with it; null for a "
+        "method or a model."
+    )
+    async def method_count(self, info: Info) -> int | None:
+        return await self._count(info, "node", "method", "place")
+
+    @strawberry.field(
+        description="How many treatments of this method or model were removed with it; null "
+        "for a node."
+    )
+    async def treatment_count(self, info: Info) -> int | None:
+        if self.cause_kind == "node":
+            return None
+        return await self._count(info, self.cause_kind, "treatment", self.cause_kind)
+
+    async def _count(self, info: Info, of: str, kind: str, cause: str) -> int | None:
+        if self.cause_kind != of:
+            return None
+        comparison = self.comparison
+        key = (comparison.since, comparison.until, kind, cause, self.cause)
+        return await info.context.loaders.knock_on_count.load(key)
+
     @strawberry.field(description="The sub-nodes removed with this node.")
     async def nodes(
         self, info: Info, first: First = DEFAULT_PAGE_SIZE, after: After = None
@@ -345,7 +376,21 @@ class KnockOn:
         comparison = self.comparison
         filters = Filters(comparison.since, comparison.until, cause=(cause, self.cause))
         name = f"knock-on:{kind}:{self.cause_kind}:{self.cause}"
-        return await change_connection(info, comparison, kind, name, build, paging, filters)
+        read = None
+        if paging.after is None and paging.first is not None:
+            # A first page: read with those of every removal of the request (one statement).
+            key = (comparison.since, comparison.until, kind, cause, self.cause)
+            loaders = info.context.loaders
+
+            async def read(window: Window) -> Page:
+                rows = await loaders.knock_on_first(window.size).load(key)
+                total = await loaders.knock_on_count.load(key)
+                keys = [row[:2] if kind == "treatment" else row[:1] for row in rows]
+                return Page(rows, keys, total > len(rows), False, total)
+
+        return await change_connection(
+            info, comparison, kind, name, build, paging, filters, read=read
+        )
 
 
 def _knock_on(change: _RecordChange) -> KnockOn | None:
@@ -599,12 +644,17 @@ async def change_connection(
     build: Callable[[Comparison, NetChange], Awaitable[Any]],
     paging: Paging,
     filters: Filters,
+    read: Callable[[Window], Awaitable[Page]] | None = None,
 ) -> Connection[Any]:
     """A page of the changes of ``kind`` (node, method...) that ``filters`` pick, each made
-    by ``build``; ``name``: the list's, for its cursors."""
+    by ``build``; ``name``: the list's, for its cursors; ``read``: how to read the page
+    when not on its own."""
     request = PageRequest.of(info, f"{name}:{comparison.since}:{comparison.until}", paging)
     reader = info.context.reader
-    page = await changes_page(reader, kind, filters, request.window)
+    if read is None:
+        page = await changes_page(reader, kind, filters, request.window)
+    else:
+        page = await read(request.window)
     items = [await build(comparison, net_change(kind, row)) for row in page.rows]
 
     async def count() -> int:

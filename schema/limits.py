@@ -68,12 +68,16 @@ WORK: dict[str, int] = {
     "Node.history": 1_900,
     "Method.history": 1_900,
     "Model.history": 150,
-    # Knock-on removals of one removed record: its release's change rows of nodes or
-    # methods (hundreds), or of treatments: by the model's slug one index range; by a
-    # method's, a walk of the release's treatment changes.
-    "KnockOn.nodes": 400,
-    "KnockOn.methods": 400,
-    "KnockOn.treatments": 2_500,
+    # Knock-on removals of one removed record. A first page is read with those of every
+    # removal of the request, in one statement per kind (charged per removal asked); a
+    # later page on its own: its release's change rows of nodes or methods (hundreds), or
+    # of treatments: by a model's slug one index range, by a method's a walk of them.
+    "KnockOn.nodes": 30,
+    "KnockOn.methods": 30,
+    "KnockOn.treatments": 150,
+    "KnockOn.nodeCount": 20,
+    "KnockOn.methodCount": 20,
+    "KnockOn.treatmentCount": 10,
     # Adoption: a series per node or method (one statement for all of a request's).
     "Node.adoption": 730,
     "Method.adoption": 130,
@@ -102,6 +106,11 @@ CONNECTION_WORK = 150
 # A node's own methods (`scope: HERE`) are one index range; its branch's (the default)
 # are up to 40% of all methods at a root (store.methods walks them by name there).
 WORK_WHEN = {"Node.methods": ("scope", "HERE", 800)}
+
+# Comparisons of two releases whose work is much less when the later one is the release
+# right after the earlier (`until` = `since` + 1, both given): one release's change rows,
+# read by the lighter statement (store.change_lists), as `Release.changes`.
+WORK_WHEN_ADJACENT = {"Query.changes": WORK["Release.changes"]}
 
 # Lists whose length is the length of one of their arguments.
 SIZED_BY_ARGUMENT = {"Query.entities": "ids"}
@@ -144,6 +153,11 @@ def _work(
         argument, value, points = WORK_WHEN[name]
         if _argument(field, argument, variables) == value:
             return points
+    if name in WORK_WHEN_ADJACENT:
+        since = _int_argument(field, "since", variables)
+        until = _int_argument(field, "until", variables)
+        if since is not None and until == since + 1:
+            return WORK_WHEN_ADJACENT[name]
     return WORK.get(name, CONNECTION_WORK if "first" in arguments else 0)
 
 

@@ -21,7 +21,6 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     Integer,
-    String,
     and_,
     bindparam,
     case,
@@ -110,9 +109,6 @@ def _gone(table: Any, slug: Any, one_release: bool, dialect: str) -> Any:
         gone.release <= _UNTIL,
         ~exists().where(later.slug == slug, later.release > gone.release, later.release <= _UNTIL),
     )
-
-
-_CAUSE = bindparam("cause", type_=String)
 
 
 @cache
@@ -263,7 +259,7 @@ def change_list(kind: str, dialect: str, shape: Shape) -> ChangeList:
         statement = statement.where(~or_(*knocked_on))
     if shape.cause is not None:
         index = {"place": 0, "model": 0, "method": 1}[shape.cause]
-        statement = statement.where(causes[index] == _CAUSE, knocked_on[index])
+        statement = statement.where(causes[index].in_(keys("cause")), knocked_on[index])
     if shape.by_kind:
         if shape.combined and kind != "treatment":
             statement = statement.where(or_(rank.in_(keys("kinds")), also.in_(keys("kinds"))))
@@ -362,7 +358,7 @@ def _listing(reader: Reader, kind: str, filters: Filters) -> tuple[Template, lis
         else:
             params["branch_then"], params["branch_now"] = list(then), list(now)
     if filters.cause is not None:
-        params["cause"] = filters.cause[1]
+        params["cause"] = [filters.cause[1]]
     return Template(listed.statement, ("changes", kind, reader.dialect, shape), params), (
         listed.sort_keys
     )
@@ -377,6 +373,62 @@ async def changes_page(reader: Reader, kind: str, filters: Filters, window: Wind
 async def changes_count(reader: Reader, kind: str, filters: Filters) -> int:
     listing, _ = _listing(reader, kind, filters)
     return await paging.count(reader, listing)
+
+
+# The column of a knock-on removal's row that names what it went with, by cause.
+_CAUSE_COLUMNS = {"place": "before_place", "model": "model_slug", "method": "method_slug"}
+
+
+@cache
+def _knock_on_counts(kind: str, dialect: str, cause: str, one_release: bool) -> Prepared:
+    listed = change_list(kind, dialect, Shape(one_release=one_release, cause=cause))
+    changes = listed.statement.subquery("changes")
+    column = changes.c[_CAUSE_COLUMNS[cause]]
+    return Prepared.of(select(column, func.count()).group_by(column))
+
+
+async def knock_on_counts(
+    reader: Reader, kind: str, filters: Filters, cause: str, slugs: Sequence[str]
+) -> dict[str, int]:
+    """How many knock-on removals of ``kind`` (node, method, treatment) each of the removed
+    records ``slugs`` took with it (``cause``: what they are to them, as Shape's), in the
+    changes ``filters`` pick (their releases): one statement for all of them."""
+    statement = _knock_on_counts(kind, reader.dialect, cause, filters.until == filters.since + 1)
+    params = {"since": filters.since, "until": filters.until, "cause": list(slugs)}
+    return {str(slug): int(count) for slug, count in await reader.rows(statement, params)}
+
+
+@cache
+def _knock_on_firsts(kind: str, dialect: str, cause: str, one_release: bool) -> Prepared:
+    listed = change_list(kind, dialect, Shape(one_release=one_release, cause=cause))
+    statement = listed.statement
+    names = [column.name for column in statement.selected_columns]
+    place = func.row_number().over(
+        partition_by=statement.selected_columns[_CAUSE_COLUMNS[cause]],
+        order_by=[key.column for key in listed.sort_keys],
+    )
+    changes = statement.add_columns(place.label("place_in_cause")).subquery("changes")
+    return Prepared.of(
+        select(*(changes.c[name] for name in names))
+        .where(changes.c.place_in_cause <= bindparam("first", type_=Integer))
+        .order_by(changes.c[_CAUSE_COLUMNS[cause]], changes.c.place_in_cause)
+    )
+
+
+async def knock_on_firsts(
+    reader: Reader, kind: str, filters: Filters, cause: str, slugs: Sequence[str], first: int
+) -> dict[str, list[tuple[Any, ...]]]:
+    """The first ``first`` knock-on removals of ``kind`` of each of the removed records
+    ``slugs`` (as knock_on_counts), rows for net_change in the list's order, and each
+    row's sort-key values: one statement for all of them."""
+    one_release = filters.until == filters.since + 1
+    statement = _knock_on_firsts(kind, reader.dialect, cause, one_release)
+    params = {"since": filters.since, "until": filters.until, "cause": list(slugs)}
+    index = 0 if kind == "treatment" and cause == "model" else 1 if kind == "treatment" else 2
+    found: dict[str, list[tuple[Any, ...]]] = {}
+    for row in await reader.rows(statement, {**params, "first": first}):
+        found.setdefault(str(row[index]), []).append(tuple(row))
+    return found
 
 
 @cache

@@ -4,6 +4,7 @@
 import { BrowserMethodDocument, type BrowserMethodQuery } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
 import { answered, cursorRefused } from "../api";
+import { Gone, History } from "../history";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
 import { useLatestRelease } from "../site-nav";
@@ -16,7 +17,6 @@ import {
   Loading,
   MoreEvidence,
   EVIDENCE_PER_ROW,
-  NotFound,
   PageGone,
   Pager,
   plural,
@@ -62,7 +62,7 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
       <ApiProblem message={loaded.message} />
     );
   }
-  if (!method) return <NotFound kind="method" slug={slug} />;
+  if (!method) return <Gone kind="method" subject={slug} />;
   const { node } = method;
   const treatments = answered(method.treatmentsConnection, "method.treatmentsConnection");
   return (
@@ -133,6 +133,7 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
           undated={answered(method.undatedModels, "method.undatedModels")}
           subject="this method"
         />
+        <History subject="method" firstSeen={method.firstSeen} history={method.history} />
       </article>
     </>
   );

@@ -82,10 +82,13 @@ export type FormerRecordFieldPolicy = {
 	removedIn?: FieldPolicy<any> | FieldReadFunction<any>,
 	slug?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type KnockOnKeySpecifier = ('methods' | 'nodes' | 'treatments' | KnockOnKeySpecifier)[];
+export type KnockOnKeySpecifier = ('methodCount' | 'methods' | 'nodeCount' | 'nodes' | 'treatmentCount' | 'treatments' | KnockOnKeySpecifier)[];
 export type KnockOnFieldPolicy = {
+	methodCount?: FieldPolicy<any> | FieldReadFunction<any>,
 	methods?: FieldPolicy<any> | FieldReadFunction<any>,
+	nodeCount?: FieldPolicy<any> | FieldReadFunction<any>,
 	nodes?: FieldPolicy<any> | FieldReadFunction<any>,
+	treatmentCount?: FieldPolicy<any> | FieldReadFunction<any>,
 	treatments?: FieldPolicy<any> | FieldReadFunction<any>
 };
 export type MethodKeySpecifier = ('adoption' | 'aliases' | 'description' | 'evidence' | 'firstSeen' | 'firstTreatedBy' | 'history' | 'id' | 'modelCount' | 'name' | 'node' | 'slug' | 'strongest' | 'treatments' | 'treatmentsConnection' | 'undatedModels' | MethodKeySpecifier)[];
