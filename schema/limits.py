@@ -68,6 +68,9 @@ WORK: dict[str, int] = {
     "Node.history": 1_900,
     "Method.history": 1_900,
     "Model.history": 150,
+    # A node that was at a path: the trees of the retained releases, undone from the node
+    # change rows (kept per load, as a comparison's).
+    "Query.formerNode": 1_900,
     # Knock-on removals of one removed record. A first page is read with those of every
     # removal of the request, in one statement per kind (charged per removal asked); a
     # later page on its own: its release's change rows of nodes or methods (hundreds), or

@@ -107,7 +107,10 @@ def _gone(table: Any, slug: Any, one_release: bool, dialect: str) -> Any:
         *conditions,
         gone.release > _SINCE,
         gone.release <= _UNTIL,
-        ~exists().where(later.slug == slug, later.release > gone.release, later.release <= _UNTIL),
+        # (`gone.slug`, not `slug`: a subquery correlates with the query right around it.)
+        ~exists().where(
+            later.slug == gone.slug, later.release > gone.release, later.release <= _UNTIL
+        ),
     )
 
 

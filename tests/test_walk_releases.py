@@ -350,3 +350,30 @@ def test_walking_the_releases_in_headless_chromium(walked: tuple[Api, str], tmp_
     summary = _drive("walk", url, artifacts=tmp_path / "screenshots")
     assert any("knock-on removals under their cause" in check for check in summary["checks"])
     assert any("410" in check for check in summary["checks"])
+
+
+def test_releases_further_apart_group_knock_on_removals_too(walked: tuple[Api, str]) -> None:
+    """From release 1 to 3: the branch removed in 2 and the method removed alone in 3."""
+    api, _ = walked
+    changes = _changes(
+        api,
+        1,
+        3,
+        """nodes(combined: true, orderBy: KIND) { nodes { slug kinds
+             knockOn { nodeCount methodCount methods(first: 10) { totalCount nodes { slug } } } } }
+           methods(combined: true, kinds: [REMOVED]) { nodes { slug knockOn { treatmentCount } } }
+           treatments(combined: true) { totalCount }""",
+    )
+    nodes = changes["nodes"]["nodes"]
+    assert [(row["slug"], row["kinds"]) for row in nodes] == [
+        (walk.REMOVED_NODE, ["REMOVED"]),
+        (walk.MOVED_NODE, ["MOVED", "RENAMED"]),
+    ]
+    knock_on = nodes[0]["knockOn"]
+    assert knock_on["nodeCount"] == 1
+    assert knock_on["methodCount"] == knock_on["methods"]["totalCount"] == 4
+    assert {row["slug"] for row in knock_on["methods"]["nodes"]} < walk.removed_branch_methods()
+    alone = changes["methods"]["nodes"]
+    assert [row["slug"] for row in alone] == [walk.REMOVED_ALONE]
+    assert alone[0]["knockOn"]["treatmentCount"] > 0
+    assert changes["treatments"]["totalCount"] == 0
