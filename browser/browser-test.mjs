@@ -838,6 +838,8 @@ async function walk() {
     treatments: [],
   };
   if (JSON.stringify(shown) !== JSON.stringify(wanted)) fail(`the changes from 1 to 2: ${JSON.stringify(shown)}`);
+  const lead = await page.locator("main .lead").innerText();
+  if (!lead.includes("5 changes.") || !lead.includes("it is named under that removal")) fail(`the lead: ${lead}`);
   step("changes 1 to 2: by kind of change, a move with a rename one row, no knock-on removal listed");
   const nodes = await knockOnRows("nodes");
   const grouped = nodes["expert routing"] ?? [];

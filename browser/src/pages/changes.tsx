@@ -443,6 +443,7 @@ export function ChangesPage({
   const ofKind = (choice: ChangeKind | null) => changesUrl(from, to, {}, choice, type);
   const ofType = (choice: ChangeType | null) => changesUrl(from, to, {}, kind, choice);
   const newest = latest?.nodes[0]?.number ?? null;
+  const listed = LISTS.reduce((sum, list) => sum + changes[list].totalCount, 0);
   return (
     <>
       <Heading>
@@ -453,10 +454,9 @@ export function ChangesPage({
         {loadedAt(changes.to.loadedAt)}.{" "}
         {changes.isEmpty
           ? "Nothing changed between them."
-          : `Net changes: a record added then removed in between is no change. ${plural(
-              changes.nodes.totalCount + changes.methods.totalCount + changes.models.totalCount + changes.treatments.totalCount,
-              "change",
-            )}.`}
+          : `Net changes: a record added then removed in between is no change. ${plural(listed, "change")}. ` +
+            "What a removed node, method or model held (its sub-nodes, methods, treatments) went with it: " +
+            "it is named under that removal, not listed again."}
       </p>
       <ReleasePicker since={from} until={to} newest={newest} kind={kind} type={type} />
       <KindFilter url={ofKind} kind={kind} />
