@@ -4,7 +4,8 @@ every change between the two releases.
 
 The same rule as store.net_changes, in SQL: a record's state in release `since` is the
 "before" of its earliest change row after `since`, its state in `until` the "after" of
-its latest row up to `until`; it changed when the two differ. A node or method both moved
+its latest row up to `until`; it changed when the two differ (its name, its place, or
+its other compared fields: store.field_values). A node or method both moved
 and renamed is two changes (one per kind), so the list's order is the record's key, then
 the kind's place in KIND_ORDER, as the in-memory list's (store.release_changes).
 
@@ -150,8 +151,12 @@ def change_list(
         place_before: Any = getattr(start, places[0]) if places else literal(None)
         place_after: Any = getattr(end, places[1]) if places else literal(None)
         moved = place_before.is_distinct_from(place_after) if places else false()
+        # Unknown fields (null: a row older than them) compare as no change.
+        fields_before, fields_after = start.before_fields, end.after_fields
+        changed = fields_before != fields_after
         # A record's kinds of change as at most two ranks (moved and renamed are the one
-        # pair), which look up their change_kind rows: computed from the record's rows,
+        # pair; a record moved or renamed is not also "changed": its change carries its
+        # fields), which look up their change_kind rows: computed from the record's rows,
         # they make change_kind the inner side of the join, so both databases read the
         # records in key order from the cursor on.
         first = case(
@@ -159,6 +164,7 @@ def change_list(
             (and_(was, ~now), RANK["removed"]),
             (and_(both, moved), RANK["moved"]),
             (and_(both, renamed), RANK["renamed"]),
+            (and_(both, changed), RANK["changed"]),
         )
         second = case((and_(both, moved, renamed), RANK["renamed"]))
         rank = col(ChangeKindRow.rank)
@@ -171,6 +177,8 @@ def change_list(
                 end.after_name,
                 place_after.label("after_place"),
                 rank,
+                fields_before,
+                fields_after,
             )
             .select_from(join(joined, ChangeKindRow, which))
             .where(*in_range)
@@ -220,10 +228,10 @@ def net_change(kind: str, row: Sequence[Any]) -> NetChange:
     if kind == "treatment":
         model, method, before_rank, after_rank, rank = row
         return NetChange(KIND_ORDER[rank], (model, method), before_rank, after_rank)
-    slug, before_name, before_place, after_name, after_place, rank = row
+    slug, before_name, before_place, after_name, after_place, rank, *fields = row
     before: State = None if before_name is None else (before_name, before_place)
     after: State = None if after_name is None else (after_name, after_place)
-    return NetChange(KIND_ORDER[rank], (slug,), before, after)
+    return NetChange(KIND_ORDER[rank], (slug,), before, after, (fields[0], fields[1]))
 
 
 @dataclass(frozen=True)

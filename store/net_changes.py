@@ -16,7 +16,9 @@ from dataclasses import dataclass
 State = tuple[str, str | None] | None
 PATH_SEPARATOR = " :: "
 
-KIND_ORDER = ("added", "removed", "moved", "renamed", "strengthened", "weakened")
+# Ranks are kept in the change_kind table: a new kind goes last (migration 0012 added
+# "changed": a served field other than the name and place, store.field_values).
+KIND_ORDER = ("added", "removed", "moved", "renamed", "strengthened", "weakened", "changed")
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,9 @@ class NetChange:
     key: tuple[str, ...]
     before: State | int | None
     after: State | int | None
+    # The compared fields' kept texts in the two releases (store.field_values); a node's,
+    # method's or model's, whatever its kind of change.
+    fields: tuple[str | None, str | None] = (None, None)
 
 
 def _state(value: object) -> tuple[str, str | None] | None:

@@ -81,7 +81,7 @@ function decoded(part: string): string | null {
 }
 
 /** The kinds of change, as the changes page's `?kind=` names them (lowercase). */
-export const CHANGE_KINDS = ["added", "removed", "moved", "renamed", "strengthened", "weakened"] as const;
+export const CHANGE_KINDS = ["added", "removed", "moved", "renamed", "changed", "strengthened", "weakened"] as const;
 
 /** `?kind=` of the changes page: one kind of change, or null (every kind; also for a word
  * that names none). */

@@ -5,6 +5,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
 
 import {
+  type BrowserChanges_FieldChangeFragment as FieldChange,
   BrowserChangesDocument,
   type BrowserChangesQuery,
   type ChangeKind,
@@ -122,11 +123,28 @@ function Section({
   );
 }
 
-/** A rename or a move in words: "from “A”", "from a :: b to c :: d"; nothing for the rest. */
+/** A rename or a move in words: "from “A”", "from a :: b to c :: d"; then each changed
+ * field (see `fieldText`), after "; ". */
 function detail(change: Named): string {
-  if (change.kind === "RENAMED") return `from “${change.fromName ?? ""}”`;
-  if (change.kind === "MOVED") return `from ${change.fromPath ?? "?"} to ${change.toPath ?? "?"}`;
-  return "";
+  const parts = change.fieldChanges.map(fieldText);
+  if (change.kind === "RENAMED") parts.unshift(`from “${change.fromName ?? ""}”`);
+  if (change.kind === "MOVED") parts.unshift(`from ${change.fromPath ?? "?"} to ${change.toPath ?? "?"}`);
+  return parts.join("; ");
+}
+
+/** A changed field in words: `description: “A” → “B”` (“none” for no value); a list's
+ * items added and removed: `matching aids: +“a” −“b”` (or “reordered”). */
+function fieldText(change: FieldChange): string {
+  const label = change.field.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
+  if (change.fromItems && change.toItems) {
+    const before = change.fromItems;
+    const after = change.toItems;
+    const added = after.filter((item) => !before.includes(item)).map((item) => `+“${item}”`);
+    const removed = before.filter((item) => !after.includes(item)).map((item) => `−“${item}”`);
+    return `${label}: ${[...added, ...removed].join(" ") || "reordered"}`;
+  }
+  const quoted = (value: string | null) => (value === null ? "none" : `“${value}”`);
+  return `${label}: ${quoted(change.fromValue)} → ${quoted(change.toValue)}`;
 }
 
 /** What happened, as a small tag: added, removed, moved, renamed, strengthened... */
@@ -134,10 +152,18 @@ function Kind({ kind }: { kind: string }) {
   return <span class={`kind change-${kind.toLowerCase()}`}>{kind.toLowerCase()}</span>;
 }
 
-type Named = { kind: string; slug: string; name: string; fromName?: string | null; fromPath?: string | null; toPath?: string | null };
+type Named = {
+  kind: string;
+  slug: string;
+  name: string;
+  fromName?: string | null;
+  fromPath?: string | null;
+  toPath?: string | null;
+  fieldChanges: FieldChange[];
+};
 
 /** A row per change of a named record: its name (a link while the record is there), what
- * happened, and how (a rename's old name; a node's or method's move). */
+ * happened, and how (a rename's old name; a node's or method's move; its changed fields). */
 function Rows<T extends Named>({ changes, link }: { changes: T[]; link: (change: T) => string | null | undefined }) {
   return (
     <>

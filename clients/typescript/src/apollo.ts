@@ -49,6 +49,7 @@ export const typePolicies = {
   Changes: merged,
   EvidenceConnection: merged,
   EvidenceEdge: merged,
+  FieldChange: merged,
   MethodChange: merged,
   MethodChangeConnection: merged,
   MethodChangeEdge: merged,

@@ -8,9 +8,10 @@ export type AdoptionPointFieldPolicy = {
 	period?: FieldPolicy<any> | FieldReadFunction<any>,
 	start?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type ChangeCountsKeySpecifier = ('added' | 'moved' | 'removed' | 'renamed' | 'strengthened' | 'total' | 'weakened' | ChangeCountsKeySpecifier)[];
+export type ChangeCountsKeySpecifier = ('added' | 'changed' | 'moved' | 'removed' | 'renamed' | 'strengthened' | 'total' | 'weakened' | ChangeCountsKeySpecifier)[];
 export type ChangeCountsFieldPolicy = {
 	added?: FieldPolicy<any> | FieldReadFunction<any>,
+	changed?: FieldPolicy<any> | FieldReadFunction<any>,
 	moved?: FieldPolicy<any> | FieldReadFunction<any>,
 	removed?: FieldPolicy<any> | FieldReadFunction<any>,
 	renamed?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -63,6 +64,14 @@ export type EvidenceEdgeFieldPolicy = {
 	cursor?: FieldPolicy<any> | FieldReadFunction<any>,
 	node?: FieldPolicy<any> | FieldReadFunction<any>
 };
+export type FieldChangeKeySpecifier = ('field' | 'fromItems' | 'fromValue' | 'toItems' | 'toValue' | FieldChangeKeySpecifier)[];
+export type FieldChangeFieldPolicy = {
+	field?: FieldPolicy<any> | FieldReadFunction<any>,
+	fromItems?: FieldPolicy<any> | FieldReadFunction<any>,
+	fromValue?: FieldPolicy<any> | FieldReadFunction<any>,
+	toItems?: FieldPolicy<any> | FieldReadFunction<any>,
+	toValue?: FieldPolicy<any> | FieldReadFunction<any>
+};
 export type MethodKeySpecifier = ('adoption' | 'aliases' | 'description' | 'evidence' | 'firstSeen' | 'firstTreatedBy' | 'id' | 'modelCount' | 'name' | 'node' | 'slug' | 'strongest' | 'treatments' | 'treatmentsConnection' | 'undatedModels' | MethodKeySpecifier)[];
 export type MethodFieldPolicy = {
 	adoption?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -81,8 +90,9 @@ export type MethodFieldPolicy = {
 	treatmentsConnection?: FieldPolicy<any> | FieldReadFunction<any>,
 	undatedModels?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type MethodChangeKeySpecifier = ('fromName' | 'fromPath' | 'kind' | 'method' | 'name' | 'slug' | 'toName' | 'toPath' | MethodChangeKeySpecifier)[];
+export type MethodChangeKeySpecifier = ('fieldChanges' | 'fromName' | 'fromPath' | 'kind' | 'method' | 'name' | 'slug' | 'toName' | 'toPath' | MethodChangeKeySpecifier)[];
 export type MethodChangeFieldPolicy = {
+	fieldChanges?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromName?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromPath?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -152,8 +162,9 @@ export type ModelFieldPolicy = {
 	sourcesConnection?: FieldPolicy<any> | FieldReadFunction<any>,
 	treatments?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type ModelChangeKeySpecifier = ('fromName' | 'kind' | 'model' | 'name' | 'slug' | 'toName' | ModelChangeKeySpecifier)[];
+export type ModelChangeKeySpecifier = ('fieldChanges' | 'fromName' | 'kind' | 'model' | 'name' | 'slug' | 'toName' | ModelChangeKeySpecifier)[];
 export type ModelChangeFieldPolicy = {
+	fieldChanges?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromName?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
 	model?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -230,8 +241,9 @@ export type NodeFieldPolicy = {
 	slugPath?: FieldPolicy<any> | FieldReadFunction<any>,
 	undatedModels?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type NodeChangeKeySpecifier = ('fromName' | 'fromPath' | 'kind' | 'name' | 'node' | 'slug' | 'toName' | 'toPath' | NodeChangeKeySpecifier)[];
+export type NodeChangeKeySpecifier = ('fieldChanges' | 'fromName' | 'fromPath' | 'kind' | 'name' | 'node' | 'slug' | 'toName' | 'toPath' | NodeChangeKeySpecifier)[];
 export type NodeChangeFieldPolicy = {
+	fieldChanges?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromName?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromPath?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -466,6 +478,10 @@ export type StrictTypedTypePolicies = {
 	EvidenceEdge?: Omit<TypePolicy, "fields" | "keyFields"> & {
 		keyFields?: false | EvidenceEdgeKeySpecifier | (() => undefined | EvidenceEdgeKeySpecifier),
 		fields?: EvidenceEdgeFieldPolicy,
+	},
+	FieldChange?: Omit<TypePolicy, "fields" | "keyFields"> & {
+		keyFields?: false | FieldChangeKeySpecifier | (() => undefined | FieldChangeKeySpecifier),
+		fields?: FieldChangeFieldPolicy,
 	},
 	Method?: Omit<TypePolicy, "fields" | "keyFields"> & {
 		keyFields?: false | MethodKeySpecifier | (() => undefined | MethodKeySpecifier),

@@ -8,6 +8,8 @@ import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type ChangeKind =
   /** Not in the first release; in the second. */
   | 'ADDED'
+  /** Another served field has another value (a description, matching aids, aliases, an organization, a release date: `fieldChanges` says which), and the record is neither moved nor renamed (a moved or renamed record's change carries its `fieldChanges` too). */
+  | 'CHANGED'
   /** A node under another parent, a method filed at another node. */
   | 'MOVED'
   /** In the first release; not in the second. */
@@ -168,12 +170,14 @@ export type BrowserChangesQueryVariables = Exact<{
 }>;
 
 
-export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, node: { id: string, slugPath: string } | null }> } | null, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, method: { id: string, slug: string } | null }> } | null, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromName: string | null, toName: string | null, model: { id: string, slug: string } | null }> } | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, node: { id: string, slugPath: string } | null }> } | null, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, method: { id: string, slug: string } | null }> } | null, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, model: { id: string, slug: string } | null }> } | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+
+export type BrowserChanges_FieldChangeFragment = { field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null };
 
 export type BrowserHomeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type BrowserHomeQuery = { taxonomy: { nodeCount: number, methodCount: number, modelCount: number, sourceCount: number, evidenceCount: number, loadedAt: string | null }, releases: { nodes: Array<{ id: string, number: number, loadedAt: string, note: string | null, changes: { isEmpty: boolean, from: { id: string, number: number }, summary: { total: number, nodes: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, methods: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, models: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, treatments: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number } } } | null }> } | null, roots: Array<{ id: string, name: string, slugPath: string, description: string | null, counts: { methodsInBranch: number, modelsInBranch: number, childCount: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number } }> }> };
+export type BrowserHomeQuery = { taxonomy: { nodeCount: number, methodCount: number, modelCount: number, sourceCount: number, evidenceCount: number, loadedAt: string | null }, releases: { nodes: Array<{ id: string, number: number, loadedAt: string, note: string | null, changes: { isEmpty: boolean, from: { id: string, number: number }, summary: { total: number, nodes: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number }, methods: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number }, models: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number }, treatments: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number } } } | null }> } | null, roots: Array<{ id: string, name: string, slugPath: string, description: string | null, counts: { methodsInBranch: number, modelsInBranch: number, childCount: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number } }> }> };
 
 export type BrowserMethodQueryVariables = Exact<{
   slug: string;
@@ -244,7 +248,7 @@ export type BrowserReleasesQueryVariables = Exact<{
 }>;
 
 
-export type BrowserReleasesQuery = { releases: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, number: number, loadedAt: string, note: string | null, changes: { isEmpty: boolean, from: { id: string, number: number }, summary: { total: number, nodes: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, methods: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, models: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, treatments: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number } } } | null }> } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserReleasesQuery = { releases: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, number: number, loadedAt: string, note: string | null, changes: { isEmpty: boolean, from: { id: string, number: number }, summary: { total: number, nodes: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number }, methods: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number }, models: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number }, treatments: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number } } } | null }> } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserSearchQueryVariables = Exact<{
   query: string;
@@ -324,7 +328,15 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const BrowserChanges_FieldChangeFragmentDoc = new TypedDocumentString(`
+    fragment BrowserChanges_fieldChange on FieldChange {
+  field
+  fromValue
+  toValue
+  fromItems
+  toItems
+}
+    `, {"fragmentName":"BrowserChanges_fieldChange"}) as unknown as TypedDocumentString<BrowserChanges_FieldChangeFragment, unknown>;
 export const BrowserChangesDocument = new TypedDocumentString(`
     query BrowserChanges($since: Int!, $until: Int, $first: Int = 50, $nodesAfter: String, $methodsAfter: String, $modelsAfter: String, $treatmentsAfter: String, $kinds: [ChangeKind!]) {
   changes(since: $since, until: $until) {
@@ -353,6 +365,9 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         toPath
         fromName
         toName
+        fieldChanges {
+          ...BrowserChanges_fieldChange
+        }
         node {
           id
           slugPath
@@ -373,6 +388,9 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         toPath
         fromName
         toName
+        fieldChanges {
+          ...BrowserChanges_fieldChange
+        }
         method {
           id
           slug
@@ -391,6 +409,9 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         name
         fromName
         toName
+        fieldChanges {
+          ...BrowserChanges_fieldChange
+        }
         model {
           id
           slug
@@ -435,7 +456,13 @@ export const BrowserChangesDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<BrowserChangesQuery, BrowserChangesQueryVariables>;
+    fragment BrowserChanges_fieldChange on FieldChange {
+  field
+  fromValue
+  toValue
+  fromItems
+  toItems
+}`) as unknown as TypedDocumentString<BrowserChangesQuery, BrowserChangesQueryVariables>;
 export const BrowserHomeDocument = new TypedDocumentString(`
     query BrowserHome {
   taxonomy {
@@ -465,6 +492,7 @@ export const BrowserHomeDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -474,6 +502,7 @@ export const BrowserHomeDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -483,6 +512,7 @@ export const BrowserHomeDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -492,6 +522,7 @@ export const BrowserHomeDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -906,6 +937,7 @@ export const BrowserReleasesDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -915,6 +947,7 @@ export const BrowserReleasesDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -924,6 +957,7 @@ export const BrowserReleasesDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -933,6 +967,7 @@ export const BrowserReleasesDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
