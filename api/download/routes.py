@@ -22,7 +22,7 @@ from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 from strawberry import Schema
 
-from api.download.tables import TABLES, BadParameterError, Params, Table
+from api.download.tables import TABLES, BadParameterError, MissingError, Params, Table
 from api.download.writers import WRITERS, Writer
 from api.freshness import DATA_VERSION_HEADER
 from api.http_guards import RETRY_AFTER, RETRY_LATER_CODES
@@ -198,6 +198,8 @@ def endpoint(
             variables = table.variables(params)
         except BadParameterError as exc:
             return refusal(extension, StopError(400, "BAD_REQUEST", str(exc)))
+        except MissingError as exc:
+            return refusal(extension, StopError(404, "NOT_FOUND", str(exc)))
         writer = WRITERS[extension]()
         run = Download(
             schema,

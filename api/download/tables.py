@@ -32,6 +32,10 @@ class BadParameterError(ValueError):
     """A URL parameter the table does not take as given: HTTP 400 with this message."""
 
 
+class MissingError(LookupError):
+    """A URL that names what cannot exist: HTTP 404 with this message."""
+
+
 class Params:
     """A download URL's path parameters and query string, read with reasons for refusals."""
 
@@ -68,8 +72,7 @@ class Params:
             ) from None
 
     def release(self, name: str, *, required: bool) -> int | None:
-        """A release number; a number that cannot name a release (negative, beyond GraphQL's
-        Int) is passed on as -1, which names none (the API then says which ones are)."""
+        """A release number (the API says which ones there are when it names none)."""
         given = self.text(name)
         if given is None:
             if required:
@@ -79,10 +82,11 @@ class Params:
             return None
         if not (given.isascii() and re.fullmatch(r"[+-]?[0-9]+", given)):
             raise BadParameterError(f"`{name}` must be a release number; got {given!r}")
+        # Compared as text first: int() refuses strings of over 4,300 digits.
         digits = given.lstrip("+-").lstrip("0") or "0"
-        if given.startswith("-") or len(digits) > 10 or int(digits) > LARGEST_INT:
-            return -1
-        return int(digits)
+        if len(digits) > 10 or int(digits) > LARGEST_INT:
+            raise MissingError(f"`{name}`: there is no release {given} (see /releases)")
+        return -int(digits) if given.startswith("-") else int(digits)
 
 
 def at(*keys: str) -> Callable[[Row], Any]:
