@@ -457,68 +457,80 @@ class Sent:
         return b"".join(part for part, _ in self.parts)
 
 
+# The operations the schema has executed (their documents), in order, while `executions` counts.
+EXECUTED: list[str] = []
+
+
 @pytest.fixture
 def executions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The operations every schema executes (their documents), in order."""
-    ran: list[str] = []
+    """The operations every schema executes during the test (their documents), in order."""
+    EXECUTED.clear()
     execute = TaxonomySchema.execute
 
     async def counted(self: TaxonomySchema, query: str | None, *args: Any, **kwargs: Any) -> Any:
-        ran.append(query or "")
+        EXECUTED.append(query or "")
         return await execute(self, query, *args, **kwargs)
 
     monkeypatch.setattr(TaxonomySchema, "execute", counted)
-    return ran
+    return EXECUTED
+
+
+async def asgi_get(
+    app: Any, url: str, on_part: Callable[[bytes], object] = lambda part: None
+) -> Sent:
+    """GET ``url`` from ``app`` itself (ASGI, no client buffering in between), calling
+    ``on_part`` with each part of the body as it is sent."""
+    path, _, query = url.partition("?")
+    sent = Sent()
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.4"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": query.encode(),
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 1),
+        "server": ("testserver", 80),
+    }
+    requested = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal requested
+        if not requested:
+            requested = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()  # the client stays
+        raise AssertionError("unreachable")
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            sent.start = dict(message)
+        elif message["type"] == "http.response.body" and message.get("body"):
+            sent.parts.append((message["body"], len(EXECUTED)))
+            on_part(message["body"])
+
+    await app(scope, receive, send)
+    return sent
 
 
 def drive(
-    client: TestClient,
-    url: str,
-    executions: list[str],
-    after_first_part: Callable[[], object] = lambda: None,
+    client: TestClient, url: str, after_first_part: Callable[[], object] = lambda: None
 ) -> Sent:
-    """GET ``url`` from the app itself (ASGI, no client buffering in between), calling
-    ``after_first_part`` once the first part of the body has been sent."""
-    path, _, query = url.partition("?")
-    sent = Sent()
+    """GET ``url`` as `asgi_get` does, calling ``after_first_part`` once the first part of
+    the body has been sent."""
+    parts: list[bytes] = []
 
-    async def run() -> None:
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0", "spec_version": "2.4"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "root_path": "",
-            "query_string": query.encode(),
-            "headers": [(b"host", b"testserver")],
-            "client": ("127.0.0.1", 1),
-            "server": ("testserver", 80),
-        }
-        requested = False
-
-        async def receive() -> dict[str, Any]:
-            nonlocal requested
-            if not requested:
-                requested = True
-                return {"type": "http.request", "body": b"", "more_body": False}
-            await asyncio.Event().wait()  # the client stays
-            raise AssertionError("unreachable")
-
-        async def send(message: MutableMapping[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                sent.start = dict(message)
-            elif message["type"] == "http.response.body" and message.get("body"):
-                sent.parts.append((message["body"], len(executions)))
-                if len(sent.parts) == 1:
-                    after_first_part()
-
-        await client.app(scope, receive, send)
+    def on_part(part: bytes) -> None:
+        parts.append(part)
+        if len(parts) == 1:
+            after_first_part()
 
     assert client.portal is not None
-    client.portal.call(run)
+    sent: Sent = client.portal.call(asgi_get, client.app, url, on_part)
     return sent
 
 
@@ -535,7 +547,7 @@ def test_the_first_rows_leave_before_the_next_chunk_is_read(
 ) -> None:
     url, _ = fresh
     with serve(url) as client:
-        sent = drive(client, "/download/methods.json", executions)
+        sent = drive(client, "/download/methods.json")
     assert sent.start["status"] == 200
     rows = json.loads(sent.body)
     assert len(rows) == 161
@@ -557,7 +569,6 @@ def test_a_load_mid_download_ends_it_with_a_marker_not_a_mix(
         sent = drive(
             client,
             f"/download/methods.{extension}?sort=models",
-            executions,
             after_first_part=lambda: load_directory(DEFAULT_FIXTURES_DIR, url),
         )
     assert sent.start["status"] == 200
@@ -583,7 +594,7 @@ def test_the_download_stops_at_its_own_time_limit_with_a_marker(
 ) -> None:
     url, _ = fresh
     with serve(url, download_timeout_seconds=1.0) as client:
-        sent = drive(client, "/download/methods.csv", executions, lambda: time.sleep(1.2))
+        sent = drive(client, "/download/methods.csv", lambda: time.sleep(1.2))
     last = sent.body.decode().rstrip("\r\n").rsplit("\r\n", 1)[-1]
     assert last.startswith(f"{writers.INCOMPLETE} (TIMEOUT)")
     assert "`download_timeout_seconds` of 1 s" in last
@@ -630,3 +641,32 @@ def test_release_numbers_are_read_as_the_changes_page_reads_them() -> None:
     for beyond in ("9" * 12, "2147483648", "1" * 5000):
         with pytest.raises(MissingError, match="there is no release"):
             read(beyond)
+
+
+def test_other_requests_are_answered_between_a_downloads_chunks(
+    fresh: tuple[str, str], executions: list[str]
+) -> None:
+    """On SQLite a chunk's statements run in the event loop without ever suspending: the
+    download yields between its chunks, so a request that comes meanwhile is answered
+    before the download's end, not after it (and a client gone is heard)."""
+    url, _ = fresh
+    order: list[str] = []
+
+    async def both(app: Any) -> None:
+        async def download() -> None:
+            await asgi_get(app, "/download/methods.csv", lambda part: order.append("part"))
+            order.append("download done")
+
+        async def probe() -> None:
+            answer = await asgi_get(app, "/healthz")
+            assert answer.start["status"] == 200
+            order.append("probe answered")
+
+        await asyncio.gather(download(), probe())
+
+    with serve(url) as client:
+        assert client.portal is not None
+        client.portal.call(both, client.app)
+    assert len(executions) == 2
+    assert order.count("part") >= 2
+    assert order.index("probe answered") < len(order) - 2, order

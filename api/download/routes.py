@@ -155,6 +155,11 @@ class Download:
         yield self.writer.start(columns) + self.writer.rows(first.rows)
         written, chunk = len(first.rows), first
         while chunk.after is not None:
+            # Let the event loop run between chunks: SQLite's statements run in it without
+            # ever suspending (store.reader.InLoopReader), so without this a download would
+            # hold up every other request, and never hear that its client has gone, until
+            # its last row.
+            await asyncio.sleep(0)
             try:
                 chunk = await self.chunk(chunk.after)
             except StopError as stop:
