@@ -670,3 +670,13 @@ def test_other_requests_are_answered_between_a_downloads_chunks(
     assert len(executions) == 2
     assert order.count("part") >= 2
     assert order.index("probe answered") < len(order) - 2, order
+
+
+def test_a_head_reads_only_the_first_chunk(api: Api, executions: list[str]) -> None:
+    """A HEAD says what a GET would (status, type, file name) from the first chunk alone."""
+    response = api.client.head("/download/methods.csv?sort=models")
+    assert response.status_code == 200
+    assert response.headers["content-disposition"] == 'attachment; filename="methods.csv"'
+    assert response.content == b""
+    assert len(executions) == 1
+    assert api.client.head("/download/methods/no-such-method.json").status_code == 404

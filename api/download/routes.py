@@ -79,6 +79,8 @@ class Download:
         self.chunk_seconds = chunk_seconds
         self.download_seconds = download_seconds
         self.deadline = Deadline.after(download_seconds)
+        # The data version of the first chunk: every next one must read the same.
+        self.version: str | None = None
 
     async def chunk(self, after: str | None) -> Chunk:
         """The next rows, read under the chunk's own time limit (and within the download's)."""
@@ -99,6 +101,17 @@ class Download:
                 )
         except TimeoutError:
             raise self._timed_out() from None
+        if self.version is not None and context.data_version != self.version:
+            # Checked first: the load may also have expired the cursor (a search's).
+            raise StopError(
+                409,
+                "DATA_RELOADED",
+                f"the data was reloaded during the download (release "
+                f"{release_of(self.version)}, now {release_of(context.data_version)}): the "
+                f"rows above are release {release_of(self.version)}'s; download again for "
+                "the new release's",
+            )
+        self.version = context.data_version
         if result.errors:
             raise self._refusal(result.errors)
         assert result.data is not None
@@ -165,15 +178,6 @@ class Download:
             except StopError as stop:
                 yield self.writer.stopped(stop.code, self._cut_short(written, stop.message))
                 return
-            if chunk.version != first.version:
-                reloaded = (
-                    f"the data was reloaded during the download (release "
-                    f"{release_of(first.version)}, now {release_of(chunk.version)}): the rows "
-                    f"above are release {release_of(first.version)}'s; download again for "
-                    "the new release's"
-                )
-                yield self.writer.stopped("DATA_RELOADED", self._cut_short(written, reloaded))
-                return
             written += len(chunk.rows)
             yield self.writer.rows(chunk.rows)
         yield self.writer.end()
@@ -226,6 +230,8 @@ def endpoint(
         }
         if first.version is not None:
             headers[DATA_VERSION_HEADER.decode()] = first.version
+        if request.method == "HEAD":  # what a GET would answer, without reading on
+            return Response(headers=headers, media_type=writer.media_type)
         return StreamingResponse(run.stream(first), headers=headers, media_type=writer.media_type)
 
     return download
