@@ -11,6 +11,7 @@ import {
   type ChangeKind,
 } from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
+import { Downloads } from "../downloads";
 import { answeredSoFar, useQuery } from "../query";
 import { CHANGE_KINDS, type Cursors, href } from "../router";
 import { useLatestRelease } from "../site-nav";
@@ -119,6 +120,7 @@ function Section({
           </p>
         </nav>
       ) : null}
+      <Downloads page={here({})} table={list} label={title} />
     </section>
   );
 }
