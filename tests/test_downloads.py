@@ -680,3 +680,17 @@ def test_a_head_reads_only_the_first_chunk(api: Api, executions: list[str]) -> N
     assert response.content == b""
     assert len(executions) == 1
     assert api.client.head("/download/methods/no-such-method.json").status_code == 404
+
+
+def test_a_download_is_under_the_apis_cost_limit(fresh: tuple[str, str]) -> None:
+    """Each chunk is an execution of the public schema, refused as /graphql would refuse
+    it: under a lower `max_cost`, the By-model table's chunk (50 rows of 100 methods) is."""
+    url, _ = fresh
+    with serve(url, max_cost=20_000) as client:
+        refused = client.get(f"/download/nodes/{SEED}.json")
+        allowed = client.get("/download/methods.json")
+    assert refused.status_code == 400
+    error = refused.json()["error"]
+    assert error["code"] == "QUERY_TOO_COMPLEX"
+    assert "exceeds the limit `max_cost` of 20,000" in error["message"]
+    assert allowed.status_code == 200
