@@ -9,6 +9,7 @@ import asyncio
 import csv
 import io
 import json
+import logging
 import time
 from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
@@ -21,6 +22,7 @@ from api.download import writers
 from api.download.tables import MissingError, Params
 from api.generate_next import next_version
 from api.ingest.load import load_directory
+from api.request_log import LOGGER
 from api.settings import DEFAULT_FIXTURES_DIR
 from schema import TaxonomySchema
 from schema.context import Context
@@ -680,3 +682,33 @@ def test_a_head_reads_only_the_first_chunk(api: Api, executions: list[str]) -> N
     assert response.content == b""
     assert len(executions) == 1
     assert api.client.head("/download/methods/no-such-method.json").status_code == 404
+
+
+def test_a_download_is_under_the_apis_cost_limit(fresh: tuple[str, str]) -> None:
+    """Each chunk is an execution of the public schema, refused as /graphql would refuse
+    it: under a lower `max_cost`, the By-model table's chunk (50 rows of 100 methods) is."""
+    url, _ = fresh
+    with serve(url, max_cost=20_000) as client:
+        refused = client.get(f"/download/nodes/{SEED}.json")
+        allowed = client.get("/download/methods.json")
+    assert refused.status_code == 400
+    error = refused.json()["error"]
+    assert error["code"] == "QUERY_TOO_COMPLEX"
+    assert "exceeds the limit `max_cost` of 20,000" in error["message"]
+    assert allowed.status_code == 200
+
+
+def test_the_request_log_names_a_downloads_operation_and_statements(
+    api: Api, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger=LOGGER)
+    assert api.client.get("/download/methods.csv").status_code == 200
+    (line,) = [
+        json.loads(entry.getMessage())
+        for entry in caplog.records
+        if entry.name == LOGGER and "/download/" in entry.getMessage()
+    ]
+    assert line["path"] == "/download/methods.csv"
+    assert line["operation"] == "DownloadMethods"
+    assert line["status"] == 200
+    assert line["statements"] >= 2  # two chunks, each at least its page

@@ -26,6 +26,7 @@ from api.download.tables import TABLES, BadParameterError, MissingError, Params,
 from api.download.writers import WRITERS, Writer
 from api.freshness import DATA_VERSION_HEADER
 from api.http_guards import RETRY_AFTER, RETRY_LATER_CODES
+from api.request_log import record
 from schema.context import Context
 from schema.errors import time_limit_message
 from store.reader import Deadline
@@ -81,6 +82,10 @@ class Download:
         self.deadline = Deadline.after(download_seconds)
         # The data version of the first chunk: every next one must read the same.
         self.version: str | None = None
+        # The SQL statements its chunks have run, for the request's log line, which reads
+        # them (as a reader's) once the download is over.
+        self.statements = 0
+        record(request.scope, operation=table.operation, reader=self)
 
     async def chunk(self, after: str | None) -> Chunk:
         """The next rows, read under the chunk's own time limit (and within the download's)."""
@@ -101,6 +106,8 @@ class Download:
                 )
         except TimeoutError:
             raise self._timed_out() from None
+        finally:
+            self.statements += context.reader.statements
         if self.version is not None and context.data_version != self.version:
             # Checked first: the load may also have expired the cursor (a search's).
             raise StopError(

@@ -127,6 +127,11 @@ class Table:
     subject: Callable[[Params], str] | None = None
     chunk: int = CHUNK_ROWS
 
+    @property
+    def operation(self) -> str:
+        """The operation's name (`DownloadMethods`), as the request log names it."""
+        return self.document.split("query ", 1)[1].split("(", 1)[0].strip()
+
     def row(self, node: Row) -> Row:
         return {name: value(node) for name, value in self.columns}
 
@@ -208,7 +213,7 @@ def _treatments(record: str, list_field: str, other: str, fields: str, columns: 
     return Table(
         route=f"{record}s/{{slug}}",
         document=f"""
-query Download{record.title()}{list_field.title()}($slug: String!, $first: Int!, $after: String) {{
+query Download{record.title()}{other.title()}s($slug: String!, $first: Int!, $after: String) {{
   subject: {record}(slug: $slug) {{
     rows: {list_field}(first: $first, after: $after) {{
       {_PAGE_INFO}
