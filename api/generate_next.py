@@ -26,6 +26,11 @@ def _write(folder: Path, name: str, rows: Records) -> None:
         out.writelines(json.dumps(row) + "\n" for row in rows)
 
 
+def _edited(description: str | None, tag: str) -> str:
+    """A description edited by the next run: another sentence, or a first one."""
+    return f"{description} Edited ({tag})." if description else f"Described ({tag})."
+
+
 def _kept_nodes(nodes: Records) -> set[str]:
     """The seed node, its ancestors and its branch: never changed."""
     parent = {node["slug"]: node["parent"] for node in nodes}
@@ -62,17 +67,26 @@ def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) ->
 
     # Nodes: renamed; leaves moved under another root.
     by_slug = {node["slug"]: node for node in nodes}
-    for slug in pick(free_nodes, each):
+    renamed_nodes = pick(free_nodes, each)
+    for slug in renamed_nodes:
         by_slug[slug]["name"] += f" ({tag})"
         done["node renamed"] += 1
     parents = {node["parent"] for node in nodes}
     roots = sorted(n["slug"] for n in nodes if n["parent"] is None)
     leaves = [s for s in free_nodes if s not in parents and by_slug[s]["parent"] is not None]
-    for slug in pick(leaves, each):
+    moved_nodes = pick(leaves, each)
+    for slug in moved_nodes:
         elsewhere = [root for root in roots if root != by_slug[slug]["parent"]]
         if elsewhere:
             by_slug[slug]["parent"] = rng.choice(elsewhere)
             done["node moved"] += 1
+    # Nodes changed in other fields alone: described anew, and a matching aid more.
+    untouched = [s for s in free_nodes if s not in {*renamed_nodes, *moved_nodes}]
+    for slug in pick(untouched, each):
+        node = by_slug[slug]
+        node["description"] = _edited(node.get("description"), tag)
+        node["matching_aids"] = [*(node.get("matching_aids") or []), f"{slug} {tag}"]
+        done["node changed"] += 1
 
     # Methods outside the seed's branch: removed (with their evidence), moved, renamed.
     free_methods = sorted(m["slug"] for m in methods if m["node"] not in kept)
@@ -90,12 +104,29 @@ def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) ->
     for slug in changed[2 * each :]:
         method_by_slug[slug]["name"] += f" ({tag})"
         done["method renamed"] += 1
+    if changed[2 * each :]:  # one renamed and described anew: a rename with field changes
+        renamed = method_by_slug[changed[2 * each]]
+        renamed["description"] = _edited(renamed.get("description"), tag)
+    # Methods changed in other fields alone: described anew, or given an alias.
+    untouched_methods = [slug for slug in free_methods if slug not in set(changed)]
+    for index, slug in enumerate(pick(untouched_methods, each)):
+        edited = method_by_slug[slug]
+        if index % 2:
+            edited["aliases"] = [*(edited.get("aliases") or []), f"{slug} {tag}"]
+        else:
+            edited["description"] = _edited(edited.get("description"), tag)
+        done["method changed"] += 1
 
     # Models: removed (with their sources and evidence), added.
     seed_methods = {m["slug"] for m in methods if m["node"] in kept}
     in_seed = {e["model"] for e in evidence if e["method"] in seed_methods}
     gone = set(pick(sorted(m["slug"] for m in models if m["slug"] not in in_seed), each))
     models = [m for m in models if m["slug"] not in gone]
+    # Models outside the seed's branch changed: another organization.
+    for changed_model in pick([m for m in models if m["slug"] not in in_seed], each):
+        organization = changed_model.get("organization") or "Organization"
+        changed_model["organization"] = f"{organization} ({tag})"
+        done["model changed"] += 1
     sources = [s for s in sources if s["model"] not in gone]
     evidence = [e for e in evidence if e["model"] not in gone]
     done["model removed"] += len(gone)

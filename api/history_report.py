@@ -23,11 +23,12 @@ _RELEASES = """query ($after: String) {
 _COUNTS = (
     "summary { total nodes { total } methods { total } models { total } treatments { total } }"
 )
-_NAMED = "kind slug name fromPath toPath fromName toName"
+_FIELD_CHANGES = "fieldChanges { field fromValue toValue fromItems toItems }"
+_NAMED = f"kind slug name fromPath toPath fromName toName {_FIELD_CHANGES}"
 _CHANGES = {
     "nodes": _NAMED,
     "methods": _NAMED,
-    "models": "kind slug name fromName toName",
+    "models": f"kind slug name fromName toName {_FIELD_CHANGES}",
     "treatments": "kind modelSlug methodSlug fromStrength toStrength",
 }
 
@@ -175,12 +176,28 @@ def _change_text(row: dict[str, Any]) -> str:
         before, after = row["fromStrength"] or "-", row["toStrength"] or "-"
         return f"treatment {kind:<12} {row['modelSlug']} / {row['methodSlug']}: {before} -> {after}"
     text = f"{record:<9} {kind:<12} {row['slug']} ({row['name']})"
+    fields = "".join(f"; {_field_text(change)}" for change in row["fieldChanges"])
     if kind == "RENAMED":
-        return f"{text}: {row['fromName']!r} -> {row['toName']!r}"
+        return f"{text}: {row['fromName']!r} -> {row['toName']!r}{fields}"
     if kind == "MOVED":
-        return f"{text}: {row['fromPath']} -> {row['toPath']}"
+        return f"{text}: {row['fromPath']} -> {row['toPath']}{fields}"
+    if kind == "CHANGED":
+        return f"{text}: {fields.removeprefix('; ')}"
     where = row.get("toPath") or row.get("fromPath")
     return f"{text}{f' at {where}' if where else ''}"
+
+
+def _field_text(change: dict[str, Any]) -> str:
+    """`field: before -> after`: a value quoted (`-` for none), a list's items in []."""
+
+    def shown(value: str | None, items: list[str] | None) -> str:
+        if items is not None:
+            return json.dumps(items, ensure_ascii=False)
+        return "-" if value is None else repr(value)
+
+    before = shown(change["fromValue"], change["fromItems"])
+    after = shown(change["toValue"], change["toItems"])
+    return f"{change['field']}: {before} -> {after}"
 
 
 def json_lines(head: dict[str, Any] | None, rows: list[dict[str, Any]]) -> Iterator[str]:

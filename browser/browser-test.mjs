@@ -176,6 +176,41 @@ async function api(query, variables = {}) {
   return data;
 }
 
+/** The rows of a download's body: a JSON array's objects, or a CSV's lines after its header
+ * (each a line here: the fixtures' cells hold no line breaks). */
+function downloadRows(extension, body) {
+  if (extension === "json") return JSON.parse(body);
+  const lines = body.split("\r\n");
+  if (lines.at(-1) !== "") fail(`a CSV download does not end its last line: ${JSON.stringify(body.slice(-80))}`);
+  return lines.slice(1, -1);
+}
+
+/** The open page's downloads of a table (the ``nth`` on the page): "Download CSV · Download
+ * JSON", links (with `download`) to ``path``.csv and .json carrying the page's sort and
+ * filter (``want``: each URL parameter's value, null for none); each answers the whole table,
+ * ``total`` rows (JSON's first row's ``key`` is ``first``), in its content type. */
+async function checkDownloads(where, { nth = 0, path, want = {}, total, key = null, first = null }) {
+  const group = page.locator("main .downloads").nth(nth);
+  const links = await group.locator("a").evaluateAll((as) => as.map((a) => ({ text: a.textContent.trim(), href: a.getAttribute("href"), download: a.hasAttribute("download") })));
+  if (JSON.stringify(links.map((link) => link.text)) !== JSON.stringify(["Download CSV", "Download JSON"])) fail(`${where}: the download links are ${JSON.stringify(links)}`);
+  for (const link of links) {
+    const extension = link.text.endsWith("CSV") ? "csv" : "json";
+    const url = new URL(link.href, base);
+    if (url.pathname !== `${path}.${extension}` || !link.download) fail(`${where}: "${link.text}" links to ${link.href} (download: ${link.download}), not ${path}.${extension}`);
+    for (const [name, value] of Object.entries(want)) {
+      if (url.searchParams.get(name) !== value) fail(`${where}: "${link.text}" has ${name}=${url.searchParams.get(name)}, not ${value}`);
+    }
+    const response = await fetch(url);
+    const body = await response.text();
+    const media = extension === "csv" ? "text/csv" : "application/json";
+    if (response.status !== 200 || !response.headers.get("content-type").startsWith(media)) fail(`${where}: ${url} answers ${response.status} ${response.headers.get("content-type")}: ${body.slice(0, 200)}`);
+    const rows = downloadRows(extension, body);
+    if (rows.length !== total) fail(`${where}: ${url} has ${rows.length} rows, the table ${total}`);
+    if (extension === "json" && key && rows[0][key] !== first) fail(`${where}: ${url}'s first row has ${key} ${rows[0][key]}, not ${first}`);
+  }
+  step(`${where}: "Download CSV · Download JSON" under the table, with the page's ${JSON.stringify(want)}, each the table's ${total} rows`);
+}
+
 let latestChanges = null;
 
 /** The header's links: Models, Methods, Releases, and Changes to what the latest release
@@ -277,6 +312,18 @@ async function fixtures(seedFile) {
     if (!(await found.count())) fail(`the seed page has no "${link}" link to ${to}`);
   }
   step("the seed page links its strength legend and its counts to the help page");
+  await checkDownloads("the seed page's By-model table", {
+    path: `/download${seedPath}`,
+    want: { sort: null },
+    total: rows.length - 1,
+    key: "model",
+    first: "DeepSeek-V4.1-Flash",
+  });
+  // Clicked, the link downloads a file (the page stays where it is).
+  const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV", exact: true }).click()]);
+  if (file.suggestedFilename() !== "by-model-optimization-training-parallelism.csv") fail(`the seed page's CSV downloads as ${file.suggestedFilename()}`);
+  if (new URL(page.url()).pathname !== seedPath) fail(`clicking "Download CSV" left the page for ${page.url()}`);
+  step(`clicking "Download CSV" downloads ${file.suggestedFilename()} and stays on the page`);
 
   // A repeat view: the hash is known now, so one GET and no POST.
   await open(seedPath);
@@ -325,8 +372,12 @@ async function fixtures(seedFile) {
   }
   step("axe-core reports an image without alt as critical (so it is really checking)");
   await pageType("model", "/models/kimi-k3", "Kimi K3");
+  const kimi = (await api('{ model(slug: "kimi-k3") { treatments(first: 1) { totalCount nodes { method { name } } } } }')).model.treatments;
+  await checkDownloads("the model page's methods", { path: "/download/models/kimi-k3", total: kimi.totalCount, key: "method", first: kimi.nodes[0].method.name });
   await checkNarrow("model");
   await pageType("method", "/methods/expert-parallelism", "Expert Parallelism");
+  const treated = (await api('{ method(slug: "expert-parallelism") { treatmentsConnection(first: 1) { totalCount nodes { model { name } } } } }')).method.treatmentsConnection;
+  await checkDownloads("the method page's models", { path: "/download/methods/expert-parallelism", total: treated.totalCount, key: "model", first: treated.nodes[0].model.name });
   await checkAdoption("the method page", 'method(slug: "expert-parallelism")');
   await checkNarrow("method");
 
@@ -362,6 +413,8 @@ async function fixtures(seedFile) {
   step("an unknown path: HTTP 404, \"There is no page here\" with links home, to search, the indexes and help; axe clean");
   await pageType("search", "/search?q=parallel", "parallel");
   await searchFacets("parallel");
+  const hits = (await api('{ search(query: "parallel", first: 1, types: [METHODS]) { totalCount nodes { ... on Method { name } } } }')).search;
+  await checkDownloads("search, methods only", { path: "/download/search", want: { q: "parallel", type: "methods" }, total: hits.totalCount, key: "name", first: hits.nodes[0].name });
   await pageType("unknown node", "/nodes/optimization/no-such-node", "No node", 404, 2);
   if (!(await page.locator("main").innerText()).includes("This taxonomy has no node at optimization/no-such-node")) {
     fail("the unknown node's page does not say so");
@@ -392,6 +445,7 @@ async function fixtures(seedFile) {
   if (!first.startsWith("DeepSeek-V4-Flash")) fail(`sorted by name, the first row is ${first}`);
   await page.reload();
   if (!(await page.locator(".by-model tbody tr th").first().innerText()).startsWith("DeepSeek-V4-Flash")) fail("the order is lost on reload");
+  await checkDownloads("the seed page sorted by name", { path: `/download${seedPath}`, want: { sort: "name" }, total: rows.length - 1, key: "model", first: "DeepSeek-V4-Flash" });
   // Paging the By-model table: 27 models in `architecture`, 25 a page.
   await open("/nodes/architecture");
   const rowsOf = () => page.locator(".by-model tbody tr").count();
@@ -613,6 +667,13 @@ async function indexes() {
     sorted: { Released: "ascending" },
     want: { org: org.name, "released-from": "2024-01-01", "released-to": null, sort: "release", dir: "asc", after: null },
   });
+  await checkDownloads("/models filtered", {
+    path: "/download/models",
+    want: { org: org.name, "released-from": "2024-01-01", sort: "release", dir: "asc", after: null },
+    total: narrowed.total,
+    key: "model",
+    first: narrowed.rows[0][0],
+  });
   const heading = await page.locator("#models-list").innerText();
   if (heading !== `${narrowed.total} ${narrowed.total === 1 ? "model" : "models"} match the filters`) fail(`the filtered list's heading: ${heading}`);
   await checkAxe("models filtered");
@@ -657,6 +718,7 @@ async function indexes() {
   if (!inBranch.total || inBranch.total >= methods.total) fail(`the branch filter does not narrow: ${inBranch.total}`);
   await checkIndex("/methods in a branch", { expected: inBranch.rows, sorted: { Method: "ascending" }, want: { branch: root.slugPath, strength: "used", after: null } });
   await checkAxe("methods filtered");
+  await checkDownloads("/methods in a branch", { path: "/download/methods", want: { branch: root.slugPath, strength: "used", size: null }, total: inBranch.total, key: "method", first: inBranch.rows[0][0] });
   step(`/methods: pages by the Pager (26–50 of ${methods.total}), at another size keeps its first item, filtered to ${root.name} at used or stronger: the API's ${inBranch.total}`);
   // A branch that is not there: the page says so, with a way back.
   await open("/methods?branch=no/such/branch");
@@ -678,6 +740,7 @@ async function indexes() {
     if (link !== wanted) fail(`release ${release.number} links to ${link}, not ${wanted}`);
   }
   await checkWidths("releases");
+  await checkDownloads("/releases", { path: "/download/releases", total: releases.totalCount, key: "release", first: releases.nodes[0].number });
   step(`/releases: the API's ${releases.totalCount} releases newest first (aria-sort descending), each linked to its changes`);
 }
 
@@ -719,6 +782,8 @@ async function changes() {
   await go(kinds.getByRole("link", { name: "all", exact: true }));
   if (new URL(page.url()).searchParams.has("kind")) fail(`"all" kept a kind: ${page.url()}`);
   step("the changes page narrows every list to one kind of change, in the URL");
+  await checkDownloads("the changes page's nodes", { path: "/download/changes/nodes", want: { since: "1", until: "2", kind: null }, total: 1, key: "name", first: "model serving" });
+  await checkDownloads("the changes page's methods", { nth: 1, path: "/download/changes/methods", want: { since: "1", until: "2" }, total: 1, key: "name", first: "Fresh Method" });
   for (const heading of ["Nodes 1", "Methods 1"]) {
     if (!(await page.getByRole("heading", { name: heading, exact: true }).count())) fail(`no heading "${heading}"`);
   }

@@ -1,6 +1,7 @@
 """Adoption over time (`Node.adoption`, `Method.adoption`): one point per period, built
 from the months the load derived (store.adoption)."""
 
+import inspect
 from collections.abc import Awaitable, Callable
 from datetime import date
 from typing import Annotated, Any
@@ -12,6 +13,7 @@ from schema.cost_meter import MeteredList
 from schema.dataloaders import Batched, Loaders
 from schema.enums import Interval, Strength, max_rank
 from schema.errors import BadUserInputError
+from schema.release_range import release_range
 from store import adoption
 
 MonthsLoader = Batched[tuple[int, int], list[tuple[int, int, int]]]
@@ -65,7 +67,8 @@ _SERIES_DESCRIPTION = (
     "`minStrength` or stronger, "
     "their running total, and the methods first treated (at that strength) then. Periods "
     "run without gaps (an empty period is zeros) from the first with such a model to the "
-    "last; empty when there is none. `from` and `to` keep the periods that overlap them "
+    "last; empty when there is none. `from` and `to` (or `sinceRelease` and `untilRelease`: "
+    "the days those releases were loaded) keep the periods that overlap them "
     "(`cumulativeModels` still counts from the first period). Models without a release "
     "date are in no period: `undatedModels` counts them."
 )
@@ -82,6 +85,20 @@ ToArgument = Annotated[
         name="to", description="Only the periods that start on or before this day (null: all)."
     ),
 ]
+SinceReleaseArgument = Annotated[
+    int | None,
+    strawberry.argument(
+        description="Only the periods that end on or after the day this release (its number) "
+        "was loaded: `from` named by a release (give one of them, or neither)."
+    ),
+]
+UntilReleaseArgument = Annotated[
+    int | None,
+    strawberry.argument(
+        description="Only the periods that start on or before the day this release was "
+        "loaded: `to` named by a release (give one of them, or neither)."
+    ),
+]
 
 
 def adoption_field(what: str, loader_of: Callable[[Loaders], MonthsLoader], note: str = "") -> Any:
@@ -95,14 +112,31 @@ def adoption_field(what: str, loader_of: Callable[[Loaders], MonthsLoader], note
         min_strength: MinStrengthArgument = Strength.MENTIONED,
         from_: FromArgument = None,
         to: ToArgument = None,
+        since_release: SinceReleaseArgument = None,
+        until_release: UntilReleaseArgument = None,
     ) -> list[AdoptionPoint] | Awaitable[list[AdoptionPoint]]:
-        if from_ is not None and to is not None and to < from_:
-            raise BadUserInputError(
-                f"`to` ({to.isoformat()}) is before `from` ({from_.isoformat()}); "
-                "give the earlier day as `from`"
-            )
         loader = loader_of(info.context.loaders)
-        return _series(loader, root.row_id(), interval, min_strength, (from_, to))
+
+        def series(
+            span: tuple[date | None, date | None],
+        ) -> list[AdoptionPoint] | Awaitable[list[AdoptionPoint]]:
+            earliest, latest = span
+            if earliest is not None and latest is not None and latest < earliest:
+                raise BadUserInputError(
+                    f"`to` ({latest.isoformat()}) is before `from` ({earliest.isoformat()}); "
+                    "give the earlier day as `from`"
+                )
+            return _series(loader, root.row_id(), interval, min_strength, span)
+
+        if since_release is None and until_release is None:
+            return series((from_, to))  # no statement of its own: batched with the others
+
+        async def by_releases() -> list[AdoptionPoint]:
+            span = await _release_days(info, (from_, to), (since_release, until_release))
+            found = series(span)
+            return await found if inspect.isawaitable(found) else found
+
+        return by_releases()
 
     return strawberry.field(
         resolver=resolve,
@@ -140,6 +174,34 @@ def _series(
         ]
 
     return loader.now_or_later((subject_id, max_rank(min_strength)), build)
+
+
+async def _release_days(
+    info: Info, days: tuple[date | None, date | None], releases: tuple[int | None, int | None]
+) -> tuple[date | None, date | None]:
+    """The span of days ``days`` (`from`, `to`) with `sinceRelease` and `untilRelease`
+    (``releases``) as the days those releases were loaded; the releases checked as
+    `changes` checks its own (schema.release_range)."""
+    (from_, to), (since, until) = days, releases
+    for day, number, names in (
+        (from_, since, "`from` or `sinceRelease`"),
+        (to, until, "`to` or `untilRelease`"),
+    ):
+        if day is not None and number is not None:
+            raise BadUserInputError(f"give at most one of {names}: they name the same bound")
+    first, last = await release_range(info, ("sinceRelease", since), ("untilRelease", until))
+    loaders = info.context.loaders
+
+    async def loaded_on(number: int | None) -> date | None:
+        if number is None:
+            return None
+        row = await loaders.release_by_number.load(number)
+        assert row is not None  # release_range checked it is retained
+        return row.loaded_at.date()
+
+    earliest = from_ if since is None else await loaded_on(first)
+    latest = to if until is None else await loaded_on(last)
+    return earliest, latest
 
 
 UndatedLoader = Batched[tuple[int, int], tuple[tuple[int, int], int] | None]

@@ -26,6 +26,8 @@ from schema.pagination import (
 )
 from schema.refs import MethodRef, ModelRef, NodeRef
 from schema.release import Release, release_version
+from schema.release_range import release_range
+from store import field_values
 from store.change_lists import Filters, changes_count, changes_page, net_change
 from store.net_changes import NetChange, path_in
 from store.paging import Page, Window
@@ -49,6 +51,13 @@ class ChangeKind(Enum):
     )
     WEAKENED = strawberry.enum_value(
         "weakened", description="A model treats the method less strongly than before."
+    )
+    CHANGED = strawberry.enum_value(
+        "changed",
+        description="Another served field has another value (a description, matching aids, "
+        "aliases, an organization, a release date: `fieldChanges` says which), and the record "
+        "is neither moved nor renamed (a moved or renamed record's change carries its "
+        "`fieldChanges` too).",
     )
 
 
@@ -80,7 +89,7 @@ class ChangeOrder(Enum):
     KIND = strawberry.enum_value(
         "kind",
         description="By the kind of change (added, removed, moved, renamed, strengthened, "
-        "weakened), then by slug.",
+        "weakened, changed), then by slug.",
     )
 
 
@@ -96,6 +105,60 @@ Combined = Annotated[
 OrderBy = Annotated[
     ChangeOrder, strawberry.argument(description="The list's order; by slug when not given.")
 ]
+
+
+@strawberry.type(
+    description="A served field of a node, method or model with another value in the later "
+    "release than in the earlier one. A field of one value says its values in `fromValue` "
+    "and `toValue`, a list field its items in `fromItems` and `toItems`."
+)
+class FieldChange:
+    field: str = strawberry.field(
+        description="The field's name as the record's type serves it: `description` and "
+        "`matchingAids` (nodes), `description` and `aliases` (methods), `organization` and "
+        "`releaseDate` (models)."
+    )
+    from_value: str | None = strawberry.field(
+        description="Its value in the earlier release (a date as YYYY-MM-DD); null when it "
+        "had none, or for a list field."
+    )
+    to_value: str | None = strawberry.field(
+        description="Its value in the later release; null when it has none, or for a list field."
+    )
+    from_items: list[str] | None = strawberry.field(
+        description="A list field's items in the earlier release; null for a field of one value."
+    )
+    to_items: list[str] | None = strawberry.field(
+        description="A list field's items in the later release; null for a field of one value."
+    )
+
+
+_FIELD_CHANGES = (
+    "The served fields other than the name and place with other values in the later release "
+    "(its description, ...); empty when none did, and for a record added or removed."
+)
+
+
+def _field_changes(kind: str, change: NetChange) -> list[FieldChange]:
+    found = field_values.field_changes(kind, *change.fields)
+    return [
+        FieldChange(
+            field=f.field,
+            from_value=None if f.is_list else _one(f.before),
+            to_value=None if f.is_list else _one(f.after),
+            from_items=_items(f.before) if f.is_list else None,
+            to_items=_items(f.after) if f.is_list else None,
+        )
+        for f in found
+    ]
+
+
+def _one(value: field_values.Value) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _items(value: field_values.Value) -> list[str]:
+    return value if isinstance(value, list) else []
 
 
 def _named(change: NetChange, index: int) -> str | None:
@@ -154,6 +217,7 @@ class NodeChange(_RecordChange):
     )
     from_name: str | None = strawberry.field(description="Its name in the earlier release.")
     to_name: str | None = strawberry.field(description="Its name in the later release.")
+    field_changes: list[FieldChange] = strawberry.field(description=_FIELD_CHANGES)
 
     @strawberry.field(description="The node as served now; null when it no longer exists.")
     async def node(self, info: Info) -> NodeRef | None:
@@ -188,6 +252,7 @@ class MethodChange(_RecordChange):
     )
     from_name: str | None = strawberry.field(description="Its name in the earlier release.")
     to_name: str | None = strawberry.field(description="Its name in the later release.")
+    field_changes: list[FieldChange] = strawberry.field(description=_FIELD_CHANGES)
 
     @strawberry.field(description="The method as served now; null when it no longer exists.")
     async def method(self, info: Info) -> MethodRef | None:
@@ -209,9 +274,11 @@ class MethodChange(_RecordChange):
         return await _removed_with(self)
 
 
-@strawberry.type(description="A model added, removed or renamed, named by its slug.")
+@strawberry.type(description="A model added, removed, renamed or changed, named by its slug.")
 class ModelChange(_RecordChange):
-    kind: ChangeKind = strawberry.field(description="What changed: ADDED, REMOVED or RENAMED.")
+    kind: ChangeKind = strawberry.field(
+        description="What changed: ADDED, REMOVED, RENAMED or CHANGED."
+    )
     slug: str = strawberry.field(description="The model's slug.")
     name: str = strawberry.field(description="Its name in the later release (if removed: before).")
     from_name: str | None = strawberry.field(
@@ -220,6 +287,7 @@ class ModelChange(_RecordChange):
     to_name: str | None = strawberry.field(
         description="Its name in the later release; null if it is not there."
     )
+    field_changes: list[FieldChange] = strawberry.field(description=_FIELD_CHANGES)
 
     @strawberry.field(description="The model as served now; null when it no longer exists.")
     async def model(self, info: Info) -> ModelRef | None:
@@ -420,6 +488,7 @@ async def _removed_node(comparison: Comparison, slug: str) -> NodeChange:
         to_path=None,
         from_name=name,
         to_name=None,
+        field_changes=[],
         comparison=comparison,
         went_with=went_with,
         place=parent,
@@ -440,6 +509,7 @@ async def _removed_method(info: Info, comparison: Comparison, slug: str) -> Meth
         to_path=None,
         from_name=name,
         to_name=None,
+        field_changes=[],
         comparison=comparison,
         went_with=("place",) if place is not None and place not in after else (),
         place=place,
@@ -453,6 +523,7 @@ def _removed_model(comparison: Comparison, slug: str, name: str) -> "ModelChange
         name=name,
         from_name=name,
         to_name=None,
+        field_changes=[],
         comparison=comparison,
     )
 
@@ -481,6 +552,7 @@ class ChangeCounts:
     renamed: int = strawberry.field(description="RENAMED.")
     strengthened: int = strawberry.field(description="STRENGTHENED.")
     weakened: int = strawberry.field(description="WEAKENED.")
+    changed: int = strawberry.field(description="CHANGED.")
     total: int = strawberry.field(description="All of them.")
 
 
@@ -527,7 +599,9 @@ class Changes:
                 return False
         return True
 
-    @strawberry.field(description="Nodes added, removed, moved (new parent) or renamed.")
+    @strawberry.field(
+        description="Nodes added, removed, moved (new parent), renamed or changed (another field)."
+    )
     async def nodes(
         self,
         info: Info,
@@ -546,7 +620,8 @@ class Changes:
         return await self._page(info, "node", _node_change, paging, options)
 
     @strawberry.field(
-        description="Methods added, removed, moved (filed at another node) or renamed."
+        description="Methods added, removed, moved (filed at another node), renamed or "
+        "changed (another field)."
     )
     async def methods(
         self,
@@ -565,7 +640,7 @@ class Changes:
         options = _Options(kinds, branch, within, combined, order_by)
         return await self._page(info, "method", _method_change, paging, options)
 
-    @strawberry.field(description="Models added, removed or renamed.")
+    @strawberry.field(description="Models added, removed, renamed or changed (another field).")
     async def models(
         self,
         info: Info,
@@ -676,6 +751,7 @@ async def _node_change(comparison: Comparison, change: NetChange) -> NodeChange:
         to_path=to_path,
         from_name=_named(change, 0),
         to_name=_named(change, 1),
+        field_changes=_field_changes("node", change),
         also=change.also,
         comparison=comparison,
         went_with=change.removed_with,
@@ -693,6 +769,7 @@ async def _method_change(comparison: Comparison, change: NetChange) -> MethodCha
         to_path=to_path,
         from_name=_named(change, 0),
         to_name=_named(change, 1),
+        field_changes=_field_changes("method", change),
         also=change.also,
         comparison=comparison,
         went_with=change.removed_with,
@@ -707,6 +784,7 @@ async def _model_change(comparison: Comparison, change: NetChange) -> ModelChang
         name=str(_named(change, 1) or _named(change, 0)),
         from_name=_named(change, 0),
         to_name=_named(change, 1),
+        field_changes=_field_changes("model", change),
         also=change.also,
         comparison=comparison,
     )
@@ -775,24 +853,7 @@ async def changes_query(
     if to is not None:
         until = await _served_at(info, "to", to)
     assert since is not None
-    oldest, newest = await retained_range(info.context.reader)
-    if oldest is None or newest is None:
-        raise NotFoundError("no release yet: load data first (`taxonomy load DIRECTORY`)")
-    until = newest if until is None else until
-    retained = f"the retained releases are {oldest} to {newest} (see `releases`)"
-    for argument, number in (("since", since), ("until", until)):
-        if 1 <= number < oldest:  # release numbers start at 1: this one was there once
-            raise NotFoundError(
-                f"`{argument}`: release {number} was pruned (`taxonomy prune`); the oldest "
-                f"retained release is {oldest} and the newest {newest}: ask for {oldest} or later"
-            )
-        if not oldest <= number <= newest:
-            raise NotFoundError(f"`{argument}`: there is no release {number}; {retained}")
-    if since > until:
-        raise BadUserInputError(
-            f"`since` ({since}) is after `until` ({until}): changes run from an earlier "
-            "release to a later one"
-        )
+    _, until = await release_range(info, ("since", since), ("until", until))
     later = await info.context.loaders.release_by_number.load(until)
     assert later is not None  # every number from the oldest to the newest is retained
     return await changes_between(info, since, later)

@@ -49,11 +49,14 @@ async def history_connection(info: Info, kind: str, slug: str, paging: Paging) -
     page = await record_history.history_page(reader, kind, slug, request.window)
     newest = await _newest(info)
     items = []
-    for release, before_name, before_place, after_name, after_place in page.rows:
+    for release, before_name, before_place, after_name, after_place, *fields in page.rows:
         before = None if before_name is None else (before_name, before_place)
         after = None if after_name is None else (after_name, after_place)
-        first, *also = kinds_of(before, after)
-        change = NetChange(first, (slug,), before, after, also=also[0] if also else None)
+        compared = (fields[0], fields[1])
+        first, *also = kinds_of(before, after, compared)
+        change = NetChange(
+            first, (slug,), before, after, also=also[0] if also else None, fields=compared
+        )
         comparison = Comparison(reader, release - 1, release, newest)
         item = await _BUILD[kind](comparison, change)
         item.release_row = await info.context.loaders.release_by_number.load(release)
@@ -194,7 +197,8 @@ def history_field(kind: str, change: type) -> Any:
     return strawberry.field(
         resolver=resolve,
         description=f"What the retained releases changed of this {kind}, oldest first: "
-        "added, moved, renamed (each entry's `release` says which); `firstSeen` says since "
-        "when it exists. A change older than the oldest retained release is not here.",
+        "added, moved, renamed or changed (`fieldChanges`; each entry's `release` says "
+        "which); `firstSeen` says since when it exists. A change older than the oldest "
+        "retained release is not here.",
         graphql_type=Connection[change] | None,  # type: ignore[valid-type]
     )

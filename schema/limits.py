@@ -1,10 +1,11 @@
 """The query cost rule, in the style of GitHub's node limit: a paginated list multiplies
 the number of objects above it by its page size (`last`, or else `first`: 20 when neither
 is given), a list without `first` (children, a row's methods...) by an estimate of 10
-(charged again for what it returns: schema.cost_meter), `entities` by the IDs it is
-given, and a query's cost is the number of objects it may return, summed over all its
-object fields, plus the work of the fields that do more than read their objects (WORK).
-A connection's `nodes` and `edges` are the page its `first` already counted."""
+(charged again for what it returns: schema.cost_meter) or by the most it can hold where
+that is known and less (BOUNDED_LISTS), `entities` by the IDs it is given, and a query's
+cost is the number of objects it may return, summed over all its object fields, plus the
+work of the fields that do more than read their objects (WORK). A connection's `nodes`
+and `edges` are the page its `first` already counted."""
 
 import weakref
 from collections.abc import Callable, Collection, Hashable, Iterator
@@ -41,6 +42,7 @@ from strawberry.extensions import SchemaExtension
 from schema.cost_meter import LIST_ESTIMATE, CostMeter
 from schema.errors import BadUserInputError, ClientError, LimitError
 from schema.pagination import DEFAULT_PAGE_SIZE
+from store.field_values import MOST_COMPARED
 
 # Points a field costs each time it is resolved, beyond its objects, where it does more
 # work than reading them: comparing two releases, ranking a search, a series over time, a
@@ -117,6 +119,13 @@ WORK_WHEN_ADJACENT = {"Query.changes": WORK["Release.changes"]}
 
 # Lists whose length is the length of one of their arguments.
 SIZED_BY_ARGUMENT = {"Query.entities": "ids"}
+
+# Lists without `first` that are never longer than a known length: counted at it, not at
+# LIST_ESTIMATE. A change's `fieldChanges` lists at most the fields history compares for
+# its kind of record (store.field_values).
+BOUNDED_LISTS = {
+    f"{record}Change.fieldChanges": MOST_COMPARED for record in ("Node", "Method", "Model")
+}
 
 
 def _page_size(field: FieldNode, variables: dict[str, Any]) -> int | None:
@@ -256,6 +265,8 @@ class _Walk:
                 factor = 1
                 if "first" in field.args:
                     factor = max(_page_size(selection, variables) or DEFAULT_PAGE_SIZE, 1)
+                elif name in BOUNDED_LISTS:
+                    factor = BOUNDED_LISTS[name]
                 elif name in SIZED_BY_ARGUMENT:
                     length = _list_argument_length(selection, SIZED_BY_ARGUMENT[name], variables)
                     factor = LIST_ESTIMATE if length is None else length

@@ -4,7 +4,8 @@ every change between the two releases.
 
 The same rule as store.net_changes, in SQL: a record's state in release `since` is the
 "before" of its earliest change row after `since`, its state in `until` the "after" of
-its latest row up to `until`; it changed when the two differ. A node or method both moved
+its latest row up to `until`; it changed when the two differ (its name, its place, or
+its other compared fields: store.field_values). A node or method both moved
 and renamed is two changes (one per kind), so the list's order is the record's key, then
 the kind's place in KIND_ORDER, as the in-memory list's (store.release_changes).
 
@@ -198,8 +199,12 @@ def change_list(kind: str, dialect: str, shape: Shape) -> ChangeList:
         place_before: Any = getattr(start, places[0]) if places else literal(None)
         place_after: Any = getattr(end, places[1]) if places else literal(None)
         moved = place_before.is_distinct_from(place_after) if places else false()
+        # Unknown fields (null: a row older than them) compare as no change.
+        fields_before, fields_after = start.before_fields, end.after_fields
+        changed = fields_before != fields_after
         # A record's kinds of change as at most two ranks (moved and renamed are the one
-        # pair), which look up their change_kind rows: computed from the record's rows,
+        # pair; a record moved or renamed is not also "changed": its change carries its
+        # fields), which look up their change_kind rows: computed from the record's rows,
         # they make change_kind the inner side of the join, so both databases read the
         # records in key order from the cursor on.
         first = case(
@@ -207,6 +212,7 @@ def change_list(kind: str, dialect: str, shape: Shape) -> ChangeList:
             (and_(was, ~now), RANK["removed"]),
             (and_(both, moved), RANK["moved"]),
             (and_(both, renamed), RANK["renamed"]),
+            (and_(both, changed), RANK["changed"]),
         )
         second = case((and_(both, moved, renamed), RANK["renamed"]))
         if places:
@@ -231,8 +237,12 @@ def change_list(kind: str, dialect: str, shape: Shape) -> ChangeList:
             # a move) beside it.
             rank = first
             also = second
-            statement = select(*columns, rank.label("rank")).select_from(joined).where(*in_range)
-            # (`first` is null for a row that changed nothing named: no change here.)
+            statement = (
+                select(*columns, rank.label("rank"), fields_before, fields_after)
+                .select_from(joined)
+                .where(*in_range)
+            )
+            # (`first` is null for a row that changed nothing served: no change here.)
             statement = statement.where(first.is_not(None))
             sort_keys = [SortKey(column) for column in key_columns]
         else:
@@ -240,7 +250,7 @@ def change_list(kind: str, dialect: str, shape: Shape) -> ChangeList:
             also = literal(None, type_=Integer)
             which = or_(rank == first, rank == second)
             statement = (
-                select(*columns, rank)
+                select(*columns, rank, fields_before, fields_after)
                 .select_from(join(joined, ChangeKindRow, which))
                 .where(*in_range)
             )
@@ -311,7 +321,8 @@ def net_change(kind: str, row: Sequence[Any]) -> NetChange:
         return NetChange(
             KIND_ORDER[rank], (model, method), before_rank, after_rank, removed_with=went_with
         )
-    slug, before_name, before_place, after_name, after_place, rank, also, *knocked = row
+    slug, before_name, before_place, after_name, after_place, rank, *rest = row
+    fields_before, fields_after, also, *knocked = rest
     before: State = None if before_name is None else (before_name, before_place)
     after: State = None if after_name is None else (after_name, after_place)
     return NetChange(
@@ -321,6 +332,7 @@ def net_change(kind: str, row: Sequence[Any]) -> NetChange:
         after,
         also=None if also is None else KIND_ORDER[also],
         removed_with=("place",) if knocked and knocked[0] else (),
+        fields=(fields_before, fields_after),
     )
 
 

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 State = tuple[str, str | None] | None
 PATH_SEPARATOR = " :: "
 
-KIND_ORDER = ("added", "removed", "moved", "renamed", "strengthened", "weakened")
+# Ranks are kept in the change_kind table: a new kind goes last (migration 0012 added
+# "changed": a served field other than the name and place, store.field_values).
+KIND_ORDER = ("added", "removed", "moved", "renamed", "strengthened", "weakened", "changed")
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,9 @@ class NetChange:
     # method's node, removed too), "model" and "method" (a treatment's, removed too).
     also: str | None = None
     removed_with: tuple[str, ...] = ()
+    # The compared fields' kept texts in the two releases (store.field_values); a node's,
+    # method's or model's, whatever its kind of change.
+    fields: tuple[str | None, str | None] = (None, None)
 
 
 def _state(value: object) -> tuple[str, str | None] | None:
@@ -86,12 +91,18 @@ def path_in(tree: dict[str, tuple[str, str | None]], slug: str | None) -> str | 
     return PATH_SEPARATOR.join(tree[s][0] for s in reversed(chain)) if chain else None
 
 
-def kinds_of(before: State, after: State) -> list[str]:
+def kinds_of(
+    before: State, after: State, fields: tuple[str | None, str | None] = (None, None)
+) -> list[str]:
     """The kinds of change (in KIND_ORDER) from state ``before`` to ``after`` of one
-    record: what the change lists say of it (moved and renamed may both be)."""
+    record, its compared fields ``fields`` before and after: what the change lists say of
+    it (moved and renamed may both be; changed only when neither, as the lists' rule)."""
     if before is None:
         return [] if after is None else ["added"]
     if after is None:
         return ["removed"]
     moved = ["moved"] if before[1] != after[1] else []
-    return [*moved, *(["renamed"] if before[0] != after[0] else [])]
+    kinds = [*moved, *(["renamed"] if before[0] != after[0] else [])]
+    # Unknown fields (null: a row older than them) compare as no change.
+    known = None not in fields
+    return kinds or (["changed"] if known and fields[0] != fields[1] else [])

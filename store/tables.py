@@ -284,10 +284,11 @@ BYTE_ORDER_SLUG: Any = AutoString().with_variant(String(collation="C"), "postgre
 
 
 class ChangeKindRow(SQLModel, table=True):
-    """The kinds of change (added, removed, moved, renamed, strengthened, weakened) by
-    their rank in that order (store.net_changes.KIND_ORDER): filled by migration 0010,
-    never by a load. Joined to a record's net change, it gives a row per kind of change
-    the record underwent (a node or a method both moved and renamed has two)."""
+    """The kinds of change (added, removed, moved, renamed, strengthened, weakened,
+    changed) by their rank in that order (store.net_changes.KIND_ORDER): filled by
+    migrations 0010 and 0012, never by a load. Joined to a record's net change, it gives
+    a row per kind of change the record underwent (a node or a method both moved and
+    renamed has two)."""
 
     __tablename__ = "change_kind"
 
@@ -304,6 +305,10 @@ class NodeChangeRow(SQLModel, table=True):
     after_name: str | None = None
     before_parent: str | None = None  # the parent's slug; null for a root
     after_parent: str | None = None
+    # The record's compared fields before and after (store.field_values): JSON text,
+    # null when it does not exist or the row predates them.
+    before_fields: str | None = None
+    after_fields: str | None = None
 
 
 class MethodChangeRow(SQLModel, table=True):
@@ -315,6 +320,8 @@ class MethodChangeRow(SQLModel, table=True):
     after_name: str | None = None
     before_node: str | None = None  # the slug of the node it was filed at
     after_node: str | None = None
+    before_fields: str | None = None  # as NodeChangeRow's
+    after_fields: str | None = None
 
 
 class ModelChangeRow(SQLModel, table=True):
@@ -324,6 +331,8 @@ class ModelChangeRow(SQLModel, table=True):
     release: int = Field(foreign_key="release.number", primary_key=True)
     before_name: str | None = None
     after_name: str | None = None
+    before_fields: str | None = None  # as NodeChangeRow's
+    after_fields: str | None = None
 
 
 class TreatmentChangeRow(SQLModel, table=True):

@@ -14,6 +14,35 @@ from typing import Any
 
 _STRENGTHS = ("CORE", "USED", "MENTIONED")  # strongest first
 
+# The served fields compared beyond name and place: (API name, file key, is a list), in
+# the order each record's type declares them. A missing or empty text is no value, a
+# missing list no items (DESIGN.md section 4).
+_COMPARED = {
+    "nodes": (("description", "description", False), ("matchingAids", "matching_aids", True)),
+    "methods": (("description", "description", False), ("aliases", "aliases", True)),
+    "models": (("organization", "organization", False), ("releaseDate", "release_date", False)),
+}
+
+# (field, fromValue, toValue, fromItems, toItems), as `FieldChange` answers them.
+FieldChange = tuple[str, str | None, str | None, tuple[str, ...] | None, tuple[str, ...] | None]
+
+
+def field_changes(
+    kind_of_record: str, old: dict[str, Any], new: dict[str, Any]
+) -> tuple[FieldChange, ...]:
+    """The compared fields whose values differ between two versions of a record."""
+    changes: list[FieldChange] = []
+    for field, key, is_list in _COMPARED[kind_of_record]:
+        if is_list:
+            before, after = tuple(old.get(key) or ()), tuple(new.get(key) or ())
+            if before != after:
+                changes.append((field, None, None, before, after))
+        else:
+            value_before, value_after = old.get(key) or None, new.get(key) or None
+            if value_before != value_after:
+                changes.append((field, value_before, value_after, None, None))
+    return tuple(changes)
+
 
 def _records(folder: Path, name: str) -> list[dict[str, Any]]:
     with (folder / f"{name}.jsonl").open(encoding="utf-8") as lines:
@@ -52,8 +81,10 @@ class Snapshot:
         return False
 
 
-# (kind, slug, name, fromPath, toPath, fromName, toName)
-NamedChange = tuple[str, str, str, str | None, str | None, str | None, str | None]
+# (kind, slug, name, fromPath, toPath, fromName, toName, fieldChanges)
+NamedChange = tuple[
+    str, str, str, str | None, str | None, str | None, str | None, tuple[FieldChange, ...]
+]
 
 
 def _named(
@@ -80,12 +111,20 @@ def _named(
         name = (new or old)["name"]
         if old is None or new is None:
             kind = "ADDED" if old is None else "REMOVED"
-            changes.add((kind, slug, name, from_path, to_path, *names))
+            changes.add((kind, slug, name, from_path, to_path, *names, ()))
             continue
+        # A record moved or renamed is that, with its fields' changes; one neither moved
+        # nor renamed whose fields changed is CHANGED.
+        fields = field_changes(kind_of_record, old, new)
+        kinds = []
         if place is not None and old[place] != new[place]:
-            changes.add(("MOVED", slug, name, from_path, to_path, *names))
+            kinds.append("MOVED")
         if old["name"] != new["name"]:
-            changes.add(("RENAMED", slug, name, from_path, to_path, *names))
+            kinds.append("RENAMED")
+        if not kinds and fields:
+            kinds.append("CHANGED")
+        for kind in kinds:
+            changes.add((kind, slug, name, from_path, to_path, *names, fields))
     return changes
 
 
@@ -97,10 +136,9 @@ def method_changes(before: Snapshot, after: Snapshot) -> set[NamedChange]:
     return _named(before, after, "methods", "node")
 
 
-def model_changes(
-    before: Snapshot, after: Snapshot
-) -> set[tuple[str, str, str, str | None, str | None]]:
-    """(kind, slug, name, fromName, toName): models added, removed or renamed."""
+def model_changes(before: Snapshot, after: Snapshot) -> set[tuple[Any, ...]]:
+    """(kind, slug, name, fromName, toName, fieldChanges): models added, removed, renamed
+    or changed."""
     return {(*change[:3], *change[5:]) for change in _named(before, after, "models", None)}
 
 

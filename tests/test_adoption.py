@@ -4,13 +4,18 @@
 
 import calendar
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 from test_reference import EVIDENCE, write_dataset
 
-from conftest import DATASETS, Api
+from api.ingest.load import load_directory
+from store.engines import make_sync_engine
+
+from conftest import DATASETS, Api, serve
 from reference import STRENGTHS, Reference
 
 INTERVALS = ("MONTH", "QUARTER", "YEAR")
@@ -189,6 +194,70 @@ def test_from_and_to_keep_the_periods_that_overlap_them(
     errors = api.errors(document, {"from": "2024-01-01", "to": "2023-01-01"})
     assert [error["extensions"]["code"] for error in errors] == ["BAD_USER_INPUT"]
     assert "`to` (2023-01-01) is before `from` (2024-01-01)" in errors[0]["message"]
+
+
+def test_since_release_and_until_release_are_the_days_those_releases_were_loaded(
+    backend: str, new_database: Callable[[str, str], str], hand_folder: Path
+) -> None:
+    """`sinceRelease`/`untilRelease` bound the periods by the days those releases were
+    loaded, as `from`/`to` with those days do; wrong numbers are explained as `changes`
+    explains its own (one check: schema.release_range), on the field alone."""
+    url = new_database(backend, "adoption_releases")
+    loaded_on = {1: "2022-06-30", 2: "2023-02-01", 3: "2024-12-31"}
+    for _ in loaded_on:
+        load_directory(hand_folder, url)
+    engine = make_sync_engine(url)
+    try:
+        with engine.begin() as connection:
+            for number, day in loaded_on.items():
+                connection.execute(
+                    text("UPDATE release SET loaded_at = :at WHERE number = :number"),
+                    {"at": datetime.fromisoformat(f"{day}T12:00:00+00:00"), "number": number},
+                )
+    finally:
+        engine.dispose()
+    document = """query ($from: Date, $to: Date, $since: Int, $until: Int) {
+      node(slug: "root") {
+        adoption(interval: YEAR, from: $from, to: $to, sinceRelease: $since,
+                 untilRelease: $until) { period cumulativeModels }
+      }
+      taxonomy { dataVersion }
+    }"""
+    with serve(url) as client:
+        api = Api(client, url)
+
+        def periods(**variables: Any) -> list[tuple[str, int]]:
+            series = api.query(document, variables)["node"]["adoption"]
+            return [(point["period"], point["cumulativeModels"]) for point in series]
+
+        for since, until in ((1, 2), (2, None), (None, 1), (3, 3), (1, 3)):
+            days = {"from": loaded_on.get(since or 0), "to": loaded_on.get(until or 0)}
+            by_days = periods(**days)
+            assert periods(since=since, until=until) == by_days, (since, until)
+            assert by_days != periods()  # the bounds keep fewer periods than all
+        # A release for one bound, a day for the other.
+        assert periods(since=2, to="2024-01-01") == [("2023", 1), ("2024", 4)]
+
+        def refused(**variables: Any) -> tuple[str, str]:
+            answer = api.post(document, variables)
+            assert answer["data"]["node"]["adoption"] is None
+            assert answer["data"]["taxonomy"]["dataVersion"]  # its siblings answered
+            (error,) = answer["errors"]
+            return error["extensions"]["code"], error["message"]
+
+        code, message = refused(since=9)
+        assert code == "NOT_FOUND"
+        assert "`sinceRelease`: there is no release 9; the retained releases are 1 to 3" in message
+        code, message = refused(since=3, until=2)
+        assert code == "BAD_USER_INPUT"
+        assert "`sinceRelease` (3) is after `untilRelease` (2)" in message
+        code, message = refused(since=1, **{"from": "2020-01-01"})
+        assert code == "BAD_USER_INPUT"
+        assert "at most one of `from` or `sinceRelease`" in message
+        code, message = refused(until=1, to="2020-01-01")
+        assert "at most one of `to` or `untilRelease`" in message
+        code, message = refused(until=1, **{"from": "2024-01-01"})
+        assert "`to` (2022-06-30) is before `from` (2024-01-01)" in message
 
 
 def test_first_treated_by_is_the_earliest_dated_model(

@@ -390,6 +390,22 @@ def test_the_changes_between_releases_in_headless_chromium(
     assert (tmp_path / "screenshots" / "changes.png").is_file()
 
 
+def _details(how: str | None, fields: tuple[ref.FieldChange, ...]) -> str:
+    """A change's details cell: a rename's or move's words, then each changed field in
+    words ("description: “A” → “B”", a list's items added and removed), after "; "."""
+    parts = [] if how is None else [how]
+    for field, from_value, to_value, from_items, to_items in fields:
+        label = re.sub("[A-Z]", lambda letter: f" {letter.group().lower()}", field)
+        if from_items is not None and to_items is not None:
+            added = [f"+“{item}”" for item in to_items if item not in from_items]
+            removed = [f"\u2212“{item}”" for item in from_items if item not in to_items]
+            parts.append(f"{label}: {' '.join(added + removed) or 'reordered'}")
+        else:
+            before, after = (f"“{v}”" if v is not None else "none" for v in (from_value, to_value))
+            parts.append(f"{label}: {before} → {after}")
+    return "; ".join(parts)
+
+
 def _shown_changes(earlier: Path, later: Path, newest: Path) -> dict[str, list[list[str]]]:
     """The reference's net changes between two dataset folders (tests/reference_history.py),
     as the changes page's rows read: each cell's text; one row per record (a move with a
@@ -407,11 +423,12 @@ def _shown_changes(earlier: Path, later: Path, newest: Path) -> dict[str, list[l
             by_slug.setdefault(change[1], []).append(change)
         rows = []
         for kinds in by_slug.values():
-            kinds.sort(key=lambda change: ["ADDED", "REMOVED", "MOVED", "RENAMED"].index(change[0]))
-            kind, _slug, name, from_path, to_path, from_name, _to_name = kinds[0]
+            order = ["ADDED", "REMOVED", "MOVED", "RENAMED", "CHANGED"]
+            kinds.sort(key=lambda change: order.index(change[0]))
+            kind, _slug, name, from_path, to_path, from_name, _to_name, fields = kinds[0]
             detail = {"RENAMED": f"from “{from_name}”", "MOVED": f"from {from_path} to {to_path}"}
             words = ", ".join(change[0].lower() for change in kinds)
-            rows.append([name, words, detail.get(kind, "")])
+            rows.append([name, words, _details(detail.get(kind), fields)])
         return rows
 
     def name(record: str, slug: str) -> str:
@@ -435,8 +452,12 @@ def _shown_changes(earlier: Path, later: Path, newest: Path) -> dict[str, list[l
         "nodes": named(ref.node_changes(before, after), "nodes"),
         "methods": named(ref.method_changes(before, after), "methods"),
         "models": [
-            [name, kind.lower(), f"from “{from_name}”" if kind == "RENAMED" else ""]
-            for kind, _, name, from_name, _ in ref.model_changes(before, after)
+            [
+                name,
+                kind.lower(),
+                _details(f"from “{from_name}”" if kind == "RENAMED" else None, fields),
+            ]
+            for kind, _, name, from_name, _, fields in ref.model_changes(before, after)
         ],
         "treatments": treatments,
     }

@@ -46,6 +46,9 @@ def test_the_reported_mix_is_what_the_reference_finds(tmp_path: Path) -> None:
         ("methods", "RENAMED", "method renamed"),
         ("models", "ADDED", "model added"),
         ("models", "REMOVED", "model removed"),
+        ("nodes", "CHANGED", "node changed"),
+        ("methods", "CHANGED", "method changed"),
+        ("models", "CHANGED", "model changed"),
     ]:
         assert done[key] == 4, (key, done)
         assert count(record, kind) == done[key], (record, kind)

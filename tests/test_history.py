@@ -42,6 +42,10 @@ def _by_slug(rows: Rows, slug: str) -> dict[str, Any]:
     return next(row for row in rows if row["slug"] == slug)
 
 
+def _method_at(methods: Rows, node: str) -> dict[str, Any]:
+    return next(method for method in methods if method["node"] == node)
+
+
 def _second(folder: Path) -> None:
     """Every kind of change against the fixtures."""
     nodes, methods = _read(folder, "nodes"), _read(folder, "methods")
@@ -49,6 +53,13 @@ def _second(folder: Path) -> None:
     evidence = _read(folder, "evidence")
     _by_slug(nodes, "distillation")["parent"] = "optimization"  # node moved
     _by_slug(nodes, "serving")["name"] = "model serving"  # node renamed
+    _by_slug(nodes, "serving")["matching_aids"].append("continuous batching")  # and changed
+    # Nodes changed: a description given, matching aids edited (undone in the third).
+    _by_slug(nodes, "tokenization")["description"] = "Splitting text into tokens."
+    _by_slug(nodes, "decoding")["matching_aids"] = ["sampling"]
+    # Methods changed: a description (changed again in the third), aliases.
+    _method_at(methods, "decoding")["description"] = "Described in the second."
+    _method_at(methods, "normalization")["aliases"] = ["an alias", "another"]
     nodes.append({"slug": "curation", "name": "curation", "parent": "data", "matching_aids": []})
     # A node removed: its methods filed elsewhere (moved).
     nodes = [node for node in nodes if node["slug"] != "kv-cache-compression"]
@@ -62,6 +73,7 @@ def _second(folder: Path) -> None:
     ]
     training = [m for m in methods if m["node"] == "training-parallelism"]
     training[0]["node"] = "curation"
+    training[0]["description"] = "Moved, and described anew."  # moved and changed
     training[1]["node"] = "optimizers"
     training[2]["name"] = "First Name"
     removed = training[3]["slug"]
@@ -70,6 +82,9 @@ def _second(folder: Path) -> None:
     # Models: one added (with evidence), one removed (with its sources and evidence), one
     # renamed.
     models[0]["name"] = "Renamed Model"
+    models[0]["release_date"] = "2020-01-31"  # and changed
+    models[1]["organization"] = "Another Organization"  # changed
+    models[2]["release_date"] = None  # changed: undated
     gone = models[-1]["slug"]
     models = [*models[:-1], {"slug": "new-model", "name": "New Model", "release_date": None}]
     sources = [s for s in sources if s["model"] != gone]
@@ -96,6 +111,13 @@ def _third(folder: Path, first: Path) -> None:
     methods = [m for m in methods if m["slug"] != "short-lived"]
     evidence = [e for e in evidence if e["method"] != "short-lived"]
     _by_slug(methods, _read(first, "methods")[2]["slug"])["name"] = "Second Name"
+    _method_at(methods, "decoding")["description"] = "Described in the third."
+    # The second's edit of a node's matching aids undone.
+    nodes = _read(folder, "nodes")
+    _by_slug(nodes, "decoding")["matching_aids"] = _by_slug(_read(first, "nodes"), "decoding")[
+        "matching_aids"
+    ]
+    _write(folder, "nodes", nodes)
     # Moved in the second, moved back here.
     original = {m["slug"]: m["node"] for m in _read(first, "methods")}
     for method in methods:
@@ -104,6 +126,7 @@ def _third(folder: Path, first: Path) -> None:
     # The model removed in the second comes back, with its sources and evidence.
     gone = _read(first, "models")[-1]
     models = [*_read(folder, "models"), gone]
+    models[3]["organization"] = "Third Organization"  # a model changed
     sources = _read(folder, "sources") + [
         s for s in _read(first, "sources") if s["model"] == gone["slug"]
     ]
@@ -163,6 +186,12 @@ _FIELDS = {
     "models": "kind slug name fromName toName",
     "treatments": "kind modelSlug methodSlug fromStrength toStrength",
 }
+_FIELD_CHANGES = "fieldChanges { field fromValue toValue fromItems toItems }"
+# What a test asks of each change: its fields, and a record's field changes.
+_SELECTED = {
+    record: f"{fields} {_FIELD_CHANGES}" if record != "treatments" else fields
+    for record, fields in _FIELDS.items()
+}
 
 
 def _all_changes(api: Api, record: str, since: int, until: int, arguments: str = "") -> Rows:
@@ -174,7 +203,7 @@ def _all_changes(api: Api, record: str, since: int, until: int, arguments: str =
             f"""query ($since: Int!, $until: Int, $after: String) {{
               changes(since: $since, until: $until) {{
                 {record}(first: 7, after: $after{arguments}) {{
-                  totalCount nodes {{ {_FIELDS[record]} }} pageInfo {{ hasNextPage endCursor }}
+                  totalCount nodes {{ {_SELECTED[record]} }} pageInfo {{ hasNextPage endCursor }}
                 }} }} }}""",
             {"since": since, "until": until, "after": after},
         )["changes"][record]
@@ -200,8 +229,23 @@ def expected_changes(earlier: Path, later: Path) -> dict[str, set[tuple[Any, ...
     }
 
 
+def _field_changes(row: dict[str, Any]) -> tuple[ref.FieldChange, ...]:
+    """A change's `fieldChanges` in the reference's terms."""
+
+    def items(found: list[str] | None) -> tuple[str, ...] | None:
+        return None if found is None else tuple(found)
+
+    return tuple(
+        (c["field"], c["fromValue"], c["toValue"], items(c["fromItems"]), items(c["toItems"]))
+        for c in row["fieldChanges"]
+    )
+
+
 def _as_tuples(rows: Rows, record: str) -> set[tuple[Any, ...]]:
-    return {tuple(row[field] for field in _FIELDS[record].split()) for row in rows}
+    fields = _FIELDS[record].split()
+    if record == "treatments":
+        return {tuple(row[field] for field in fields) for row in rows}
+    return {(*(row[field] for field in fields), _field_changes(row)) for row in rows}
 
 
 @pytest.mark.parametrize(("since", "until"), [(1, 2), (2, 3), (1, 3), (3, 4), (1, 4), (2, 2)])
@@ -291,9 +335,12 @@ def test_the_edits_are_all_there_and_undone_ones_are_not(history: History) -> No
     and added back; one rename from the first name to the last."""
     second = _expected(history, 1, 2)
     kinds = {record: {change[0] for change in rows} for record, rows in second.items()}
-    assert kinds["nodes"] == {"ADDED", "REMOVED", "MOVED", "RENAMED"}
-    assert kinds["methods"] == {"ADDED", "REMOVED", "MOVED", "RENAMED"}
-    assert kinds["models"] == {"ADDED", "REMOVED", "RENAMED"}
+    assert kinds["nodes"] == {"ADDED", "REMOVED", "MOVED", "RENAMED", "CHANGED"}
+    assert kinds["methods"] == {"ADDED", "REMOVED", "MOVED", "RENAMED", "CHANGED"}
+    assert kinds["models"] == {"ADDED", "REMOVED", "RENAMED", "CHANGED"}
+    # A record moved or renamed, and changed, carries its field changes.
+    for record, kind in (("nodes", "RENAMED"), ("methods", "MOVED"), ("models", "RENAMED")):
+        assert any(c[0] == kind and c[-1] for c in second[record]), record
     assert kinds["treatments"] == {"ADDED", "REMOVED", "STRENGTHENED", "WEAKENED"}
     net = _expected(history, 1, 3)
     slugs = {change[1] for change in net["methods"]}
@@ -305,6 +352,35 @@ def test_the_edits_are_all_there_and_undone_ones_are_not(history: History) -> No
     assert (first_name, "Second Name") in names
     api_renamed = _all_changes(history.api, "methods", 1, 3, ", kinds: [RENAMED]")
     assert {(row["fromName"], row["toName"]) for row in api_renamed} == names
+    # Matching aids edited and edited back: no change; a description changed twice: one
+    # change from the first to the last.
+    assert "decoding" in {c[1] for c in second["nodes"]}
+    assert "decoding" not in {c[1] for c in net["nodes"]}
+    twice = _method_at(_read(history.folders[0], "methods"), "decoding")
+    (changed,) = [c for c in net["methods"] if c[1] == twice["slug"]]
+    assert changed[0] == "CHANGED"
+    wanted = (("description", twice["description"], "Described in the third.", None, None),)
+    assert changed[-1] == wanted
+
+
+def test_changed_fields_by_kind_and_in_the_counts(history: History) -> None:
+    """`kinds: [CHANGED]` lists the records changed in another field alone (not those
+    moved or renamed too), and `summary` counts them as `changed`."""
+    for since, until in ((1, 2), (2, 3), (1, 3)):
+        expected = _expected(history, since, until)
+        counts = history.api.query(
+            """query ($since: Int!, $until: Int) { changes(since: $since, until: $until) {
+                summary { nodes { changed } methods { changed } models { changed }
+                          treatments { changed } } } }""",
+            {"since": since, "until": until},
+        )["changes"]["summary"]
+        assert counts["treatments"]["changed"] == 0
+        for record in ("nodes", "methods", "models"):
+            wanted = {c for c in expected[record] if c[0] == "CHANGED"}
+            assert wanted, (record, since, until)
+            assert counts[record]["changed"] == len(wanted)
+            found = _all_changes(history.api, record, since, until, ", kinds: [CHANGED]")
+            assert _as_tuples(found, record) == wanted
 
 
 @pytest.mark.parametrize("branch", ["optimization", "data", "post-training", "serving"])
@@ -472,6 +548,21 @@ def test_the_cli_prints_what_the_api_answers(history: History) -> None:
     for record, wanted in expected.items():
         mine = [row for row in rows if row["record"] == record[:-1]]
         assert _as_tuples(mine, record) == wanted
+    lines = runner.invoke(
+        main, ["changes", "--since", "1", "--until", "3", "--db", history.url]
+    ).output.splitlines()
+    described = _method_at(_read(history.folders[0], "methods"), "decoding")
+    assert (
+        f"  method    CHANGED      {described['slug']} ({described['name']}): "
+        "description: - -> 'Described in the third.'"
+    ) in lines
+    serving = "  node      RENAMED      serving (model serving): 'serving' -> 'model serving'; "
+    (renamed,) = [line for line in lines if line.startswith(serving)]
+    aids = (
+        'matchingAids: ["deployment", "batching"] -> '
+        '["deployment", "batching", "continuous batching"]'
+    )
+    assert renamed == serving + aids
     text_ = runner.invoke(main, ["changes", "--since", "3", "--db", history.url])
     assert text_.output.strip() == "nothing changed from release 3 to release 4"
     wrong = runner.invoke(main, ["changes", "--since", "7", "--db", history.url])
@@ -514,7 +605,7 @@ def _all_changes_backward(api: Api, record: str, since: int, until: int) -> Rows
             f"""query ($since: Int!, $until: Int, $before: String) {{
               changes(since: $since, until: $until) {{
                 {record}(last: 5, before: $before) {{
-                  totalCount nodes {{ {_FIELDS[record]} }}
+                  totalCount nodes {{ {_SELECTED[record]} }}
                   pageInfo {{ hasPreviousPage hasNextPage startCursor }}
                 }} }} }}""",
             {"since": since, "until": until, "before": before},

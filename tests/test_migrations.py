@@ -1,6 +1,7 @@
 """Migrations: up to head, down to nothing, up again, on each backend; and the tables of
 the code match what the migrations build (`alembic check`)."""
 
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -17,6 +18,7 @@ from api import migrate
 from api.ingest.bulk import BrokenKeysError, check_sqlite_keys
 from api.ingest.load import load_directory
 from store.engines import make_sync_engine
+from store.field_values import field_changes
 from store.search_index import POSTGRES_TABLE, SQLITE_TABLE
 from store.tables import EvidenceRow, metadata, table_of
 
@@ -384,5 +386,51 @@ def test_a_sqlite_load_checks_every_key_before_it_commits(
             with pytest.raises(BrokenKeysError, match=r"^1 rows refer to rows that do not exist"):
                 check_sqlite_keys(connection, [evidence])
             connection.rollback()
+    finally:
+        engine.dispose()
+
+
+def test_0012_keeps_field_changes_and_goes_back(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path, tmp_path: Path
+) -> None:
+    """A load after 0012 keeps a node's fields in its change row and reports a change of
+    its matching aids alone as "changed"; downgraded to 0011 the columns and the kind are
+    gone (the row reads as no change), and upgraded again the old row has no fields: its
+    release's fields are unknown, never reported as changed."""
+    url = new_database(backend, "field_changes")
+    edited = shutil.copytree(tiny_folder, tmp_path / "edited")
+    lines = (edited / "nodes.jsonl").read_text(encoding="utf-8").replace("gamma rays", "x rays")
+    (edited / "nodes.jsonl").write_text(lines, encoding="utf-8")
+    load_directory(tiny_folder, url)
+    load_directory(edited, url)
+    rows = "SELECT slug, before_name, after_name, before_fields, after_fields FROM node_change"
+    kinds = "SELECT rank, name FROM change_kind ORDER BY rank"
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            ((slug, before, after, fields_before, fields_after),) = connection.execute(text(rows))
+            assert (slug, before, after) == ("gamma", "Gamma", "Gamma")
+            (change,) = field_changes("node", fields_before, fields_after)
+            assert (change.field, change.before, change.after) == (
+                "matchingAids",
+                ["gamma rays"],
+                ["x rays"],
+            )
+            assert connection.execute(text(kinds)).all()[-1] == (6, "changed")
+        migrate.downgrade(url, "0011")
+        columns = {c["name"] for c in inspect(engine).get_columns("node_change")}
+        assert {"before_fields", "after_fields"}.isdisjoint(columns)
+        with engine.connect() as connection:
+            assert [name for _, name in connection.execute(text(kinds))][-1] == "weakened"
+        migrate.upgrade(url)
+        with engine.connect() as connection:
+            assert connection.execute(text(rows)).all() == [("gamma", "Gamma", "Gamma", None, None)]
+            assert connection.execute(text(kinds)).all()[-1] == (6, "changed")
+        load_directory(tiny_folder, url)  # the aids back: a field change again
+        with engine.connect() as connection:
+            newest = connection.execute(text(f"{rows} WHERE release = 3")).one()
+            assert [c.field for c in field_changes("node", newest[3], newest[4])] == [
+                "matchingAids"
+            ]
     finally:
         engine.dispose()

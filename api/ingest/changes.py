@@ -2,7 +2,9 @@
 first release of each record it loads (DESIGN §5).
 
 Compared by slug: a node is moved when its parent's slug differs, a method when its
-node's slug does; any of them, models too, is renamed when its name differs. The first
+node's slug does; any of them, models too, is renamed when its name differs, and changed
+when another served field does (store.field_values: a row then keeps all of the record's
+compared fields before and after, whatever changed). The first
 load has no release before it and records no change (all of it would be a copy of the
 data, which change rows are not): every record is first seen in it."""
 
@@ -12,8 +14,10 @@ from functools import partial
 
 from api.ingest.dataset import Catalog
 from api.ingest.previous import Previous, Served, State
+from store import field_values
 
-# (release, slug, before name, after name[, before place, after place])
+# (release, slug, before name, after name[, before place, after place], before fields,
+# after fields)
 ChangeRow = tuple[object, ...]
 
 
@@ -28,15 +32,20 @@ class Recorded:
 
 
 def _compare(
-    release: int, before: Served, after: dict[str, State], *, places: bool
+    release: int, before: Served, after: dict[str, State], fields: dict[str, str], *, places: bool
 ) -> list[ChangeRow]:
+    """The change rows of one kind: ``after`` and ``fields`` are the loaded records'
+    states and compared fields' kept texts, by slug."""
     rows: list[ChangeRow] = []
     for slug in sorted(before.states.keys() | after.keys()):
         old, new = before.states.get(slug), after.get(slug)
-        if old == new:
+        old_fields, new_fields = before.fields.get(slug), fields.get(slug)
+        if old == new and old_fields == new_fields:
             continue
-        row = (release, slug, old[0] if old else None, new[0] if new else None)
-        rows.append(row + ((old[1] if old else None, new[1] if new else None) if places else ()))
+        row: ChangeRow = (release, slug, old[0] if old else None, new[0] if new else None)
+        if places:
+            row += (old[1] if old else None, new[1] if new else None)
+        rows.append((*row, old_fields, new_fields))
     return rows
 
 
@@ -85,7 +94,16 @@ def record_changes(
         )
     if previous.release is None or not compare:  # the first load: nothing to compare with
         return recorded
-    recorded.nodes = _compare(release, previous.nodes, nodes, places=True)
-    recorded.methods = _compare(release, previous.methods, methods, places=True)
-    recorded.models = _compare(release, previous.models, models, places=False)
+    with_fields = {
+        "node": {
+            p.record.slug: field_values.encode_record("node", p.record) for p in catalog.nodes
+        },
+        "method": {m.slug: field_values.encode_record("method", m) for m in catalog.methods},
+        "model": {m.slug: field_values.encode_record("model", m) for m in catalog.models},
+    }
+    recorded.nodes = _compare(release, previous.nodes, nodes, with_fields["node"], places=True)
+    recorded.methods = _compare(
+        release, previous.methods, methods, with_fields["method"], places=True
+    )
+    recorded.models = _compare(release, previous.models, models, with_fields["model"], places=False)
     return recorded

@@ -1,12 +1,14 @@
 """What the release before a load held, read inside the load's transaction before the
-load deletes it: each node's, method's and model's name, place and first release, by
-slug (the catalog's size: the treatments stay in the database, see
-store.treatment_changes)."""
+load deletes it: each node's, method's and model's name, place, compared fields
+(store.field_values) and first release, by slug (the catalog's size: the treatments stay
+in the database, see store.treatment_changes)."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, TextClause, bindparam, text
+
+from store import field_values
 
 # (name, where it sits: a node's parent slug, a method's node slug, None for a model)
 State = tuple[str, str | None]
@@ -14,9 +16,11 @@ State = tuple[str, str | None]
 
 @dataclass(frozen=True)
 class Served:
-    """One kind's records as served: slug -> state, and slug -> first release."""
+    """One kind's records as served: slug -> state, slug -> its compared fields' kept
+    text (store.field_values), and slug -> first release."""
 
     states: dict[str, State] = field(default_factory=dict)
+    fields: dict[str, str] = field(default_factory=dict)
     first_seen: dict[str, int] = field(default_factory=dict)
 
 
@@ -28,19 +32,27 @@ class Previous:
     models: Served
 
 
+def _compared(kind: str, alias: str) -> str:
+    return "".join(f", {alias}.{column}" for column in field_values.columns(kind))
+
+
 _NODES = text(
-    "SELECT n.slug, n.name, p.slug, n.first_seen FROM node n LEFT JOIN node p ON p.id = n.parent_id"
+    f"SELECT n.slug, n.name, p.slug, n.first_seen{_compared('node', 'n')}"
+    " FROM node n LEFT JOIN node p ON p.id = n.parent_id"
 )
 _METHODS = text(
-    "SELECT m.slug, m.name, n.slug, m.first_seen FROM method m JOIN node n ON n.id = m.node_id"
+    f"SELECT m.slug, m.name, n.slug, m.first_seen{_compared('method', 'm')}"
+    " FROM method m JOIN node n ON n.id = m.node_id"
 )
-_MODELS = text("SELECT slug, name, NULL, first_seen FROM model")
+_MODELS = text(f"SELECT m.slug, m.name, NULL, m.first_seen{_compared('model', 'm')} FROM model m")
 
 
-def _served(connection: Connection, statement: TextClause) -> Served:
+def _served(connection: Connection, kind: str, statement: TextClause) -> Served:
     served = Served()
-    for slug, name, place, first_seen in connection.execute(statement):
+    columns = field_values.columns(kind)
+    for slug, name, place, first_seen, *values in connection.execute(statement):
         served.states[slug] = (name, place)
+        served.fields[slug] = field_values.encode(kind, dict(zip(columns, values, strict=True)))
         served.first_seen[slug] = first_seen
     return served
 
@@ -51,9 +63,9 @@ def read_previous(connection: Connection) -> Previous:
         return Previous(None, Served(), Served(), Served())
     return Previous(
         release,
-        _served(connection, _NODES),
-        _served(connection, _METHODS),
-        _served(connection, _MODELS),
+        _served(connection, "node", _NODES),
+        _served(connection, "method", _METHODS),
+        _served(connection, "model", _MODELS),
     )
 
 

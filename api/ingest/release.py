@@ -22,6 +22,9 @@ class Release:
     counts: dict[str, int]  # nodes, methods, models, sources, evidence
 
 
+_FIELDS = ("before_fields", "after_fields")  # store.field_values
+
+
 def write_release(
     connection: Connection,
     release: Release,
@@ -52,7 +55,7 @@ def write_release(
         places,
         strict=True,
     ):
-        columns = ("release", "slug", "before_name", "after_name", *place)
+        columns = ("release", "slug", "before_name", "after_name", *place, *_FIELDS)
         written += write_rows(connection, f"{kind}_change", columns, rows)
     if compare:
         written += record_treatment_changes(connection, release.number, served)

@@ -88,7 +88,7 @@ function decoded(part: string): string | null {
 }
 
 /** The kinds of change, as the changes page's `?kind=` names them (lowercase). */
-export const CHANGE_KINDS = ["added", "removed", "moved", "renamed", "strengthened", "weakened"] as const;
+export const CHANGE_KINDS = ["added", "removed", "moved", "renamed", "changed", "strengthened", "weakened"] as const;
 
 /** The kinds of record of the changes page, each a list of its own, as `?type=` names them. */
 export const CHANGE_TYPES = ["nodes", "methods", "models", "treatments"] as const;

@@ -18,12 +18,14 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from store.net_changes import KIND_ORDER
-
 revision: str = "0010"
 down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+
+# The kinds of change as this revision knew them, by rank (written here, not read from the
+# live code: 0012 adds one).
+KIND_ORDER = ("added", "removed", "moved", "renamed", "strengthened", "weakened")
 
 # (table, its key columns, whether it had a slug index)
 _TABLES = (

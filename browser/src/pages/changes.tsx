@@ -8,11 +8,13 @@ import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
 
 import {
+  type BrowserChanges_FieldChangeFragment as FieldChange,
   BrowserChangesDocument,
   type BrowserChangesQuery,
   type ChangeKind,
 } from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
+import { Downloads } from "../downloads";
 import { answeredSoFar, useQuery } from "../query";
 import { CHANGE_KINDS, CHANGE_TYPES, type ChangeType, type Cursors, href } from "../router";
 import { useLatestRelease } from "../site-nav";
@@ -180,16 +182,33 @@ function Section({
           </p>
         </nav>
       ) : null}
+      <Downloads page={here({})} table={list} label={title} />
     </section>
   );
 }
 
 /** A rename or a move in words: "from “A”", "from a :: b to c :: d" (a move with a rename:
- * the paths say both names); nothing for the rest. */
+ * the paths say both names); then each changed field (see `fieldText`), after "; ". */
 function detail(change: Named): string {
-  if (change.kind === "RENAMED") return `from “${change.fromName ?? ""}”`;
-  if (change.kind === "MOVED") return `from ${change.fromPath ?? "?"} to ${change.toPath ?? "?"}`;
-  return "";
+  const parts = change.fieldChanges.map(fieldText);
+  if (change.kind === "RENAMED") parts.unshift(`from “${change.fromName ?? ""}”`);
+  if (change.kind === "MOVED") parts.unshift(`from ${change.fromPath ?? "?"} to ${change.toPath ?? "?"}`);
+  return parts.join("; ");
+}
+
+/** A changed field in words: `description: “A” → “B”` (“none” for no value); a list's
+ * items added and removed: `matching aids: +“a” −“b”` (or “reordered”). */
+function fieldText(change: FieldChange): string {
+  const label = change.field.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
+  if (change.fromItems && change.toItems) {
+    const before = change.fromItems;
+    const after = change.toItems;
+    const added = after.filter((item) => !before.includes(item)).map((item) => `+“${item}”`);
+    const removed = before.filter((item) => !after.includes(item)).map((item) => `−“${item}”`);
+    return `${label}: ${[...added, ...removed].join(" ") || "reordered"}`;
+  }
+  const quoted = (value: string | null) => (value === null ? "none" : `“${value}”`);
+  return `${label}: ${quoted(change.fromValue)} → ${quoted(change.toValue)}`;
 }
 
 type NamedRecord = { name: string };
@@ -239,6 +258,7 @@ type Named = {
   fromName?: string | null;
   fromPath?: string | null;
   toPath?: string | null;
+  fieldChanges: FieldChange[];
 };
 
 /** A row per changed record: its name (a link while the record is there), what happened

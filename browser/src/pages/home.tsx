@@ -4,7 +4,7 @@ import { BrowserHomeDocument, type BrowserHomeQuery } from "../../../clients/typ
 import { answered } from "../api";
 import { answeredSoFar, useQuery } from "../query";
 import { changesUrl } from "./changes";
-import { href } from "../router";
+import { CHANGE_KINDS, href } from "../router";
 import { Markdown } from "../markdown";
 import { SearchBox } from "../search-box";
 import { useLatestRelease } from "../site-nav";
@@ -13,7 +13,7 @@ import { ApiProblem, Heading, Loading, loadedAt, plural, thousands, useTitle } f
 type Release = NonNullable<BrowserHomeQuery["releases"]>["nodes"][number];
 type Counts = Record<(typeof KINDS)[number], number>;
 
-const KINDS = ["added", "removed", "moved", "renamed", "strengthened", "weakened"] as const;
+const KINDS = CHANGE_KINDS;
 
 /** One kind of record's changes in words: "2 added, 1 renamed"; "none" when nothing (the
  * releases index says the same). */

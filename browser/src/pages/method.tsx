@@ -4,6 +4,7 @@
 import { BrowserMethodDocument, type BrowserMethodQuery } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
 import { answered, cursorRefused } from "../api";
+import { Downloads } from "../downloads";
 import { Gone, History } from "../history";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
@@ -123,6 +124,7 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
                 anchor="treatments"
                 url={pageUrl}
               />
+              <Downloads page={href.method(slug)} label="Treatments by model" />
             </>
           ) : (
             <p>No model's documents describe this method.</p>

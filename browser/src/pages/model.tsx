@@ -3,6 +3,7 @@
 // Pager), each with its first quotes of evidence and how many more it has.
 import { BrowserModelDocument, type BrowserModelQuery } from "../../../clients/typescript/src/gql/graphql";
 import { answered, cursorRefused } from "../api";
+import { Downloads } from "../downloads";
 import { Gone, History } from "../history";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
@@ -147,14 +148,17 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
           ))}
         </ul>
         {treatments.totalCount ? (
-          <Pager
-            list={treatments}
-            at={place}
-            noun={["method", "methods"]}
-            label="Methods: pages"
-            anchor="methods"
-            url={pageUrl}
-          />
+          <>
+            <Pager
+              list={treatments}
+              at={place}
+              noun={["method", "methods"]}
+              label="Methods: pages"
+              anchor="methods"
+              url={pageUrl}
+            />
+            <Downloads page={href.model(slug)} label="Methods" />
+          </>
         ) : null}
       </section>
       <History subject="model" firstSeen={model.firstSeen} history={model.history} />

@@ -9,6 +9,7 @@ import {
 } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
 import { answered, cursorRefused } from "../api";
+import { Downloads } from "../downloads";
 import { Gone, History } from "../history";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
@@ -126,6 +127,7 @@ function ByModel({ node, sort, place }: { node: Node; sort: string; place: Place
           />
         </p>
       </Pager>
+      <Downloads page={pageUrl(node.slugPath, sort, firstPage)} label="By-model table" />
     </section>
   );
 }

@@ -8,6 +8,7 @@ class ChangeKind(str, Enum):
     RENAMED = "RENAMED"
     STRENGTHENED = "STRENGTHENED"
     WEAKENED = "WEAKENED"
+    CHANGED = "CHANGED"
 
 
 class ChangeOrder(str, Enum):

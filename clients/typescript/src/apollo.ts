@@ -49,6 +49,7 @@ export const typePolicies = {
   Changes: merged,
   EvidenceConnection: merged,
   EvidenceEdge: merged,
+  FieldChange: merged,
   FormerNode: merged,
   FormerRecord: merged,
   KnockOn: merged,

@@ -8,9 +8,10 @@ export type AdoptionPointFieldPolicy = {
 	period?: FieldPolicy<any> | FieldReadFunction<any>,
 	start?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type ChangeCountsKeySpecifier = ('added' | 'moved' | 'removed' | 'renamed' | 'strengthened' | 'total' | 'weakened' | ChangeCountsKeySpecifier)[];
+export type ChangeCountsKeySpecifier = ('added' | 'changed' | 'moved' | 'removed' | 'renamed' | 'strengthened' | 'total' | 'weakened' | ChangeCountsKeySpecifier)[];
 export type ChangeCountsFieldPolicy = {
 	added?: FieldPolicy<any> | FieldReadFunction<any>,
+	changed?: FieldPolicy<any> | FieldReadFunction<any>,
 	moved?: FieldPolicy<any> | FieldReadFunction<any>,
 	removed?: FieldPolicy<any> | FieldReadFunction<any>,
 	renamed?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -63,6 +64,14 @@ export type EvidenceEdgeFieldPolicy = {
 	cursor?: FieldPolicy<any> | FieldReadFunction<any>,
 	node?: FieldPolicy<any> | FieldReadFunction<any>
 };
+export type FieldChangeKeySpecifier = ('field' | 'fromItems' | 'fromValue' | 'toItems' | 'toValue' | FieldChangeKeySpecifier)[];
+export type FieldChangeFieldPolicy = {
+	field?: FieldPolicy<any> | FieldReadFunction<any>,
+	fromItems?: FieldPolicy<any> | FieldReadFunction<any>,
+	fromValue?: FieldPolicy<any> | FieldReadFunction<any>,
+	toItems?: FieldPolicy<any> | FieldReadFunction<any>,
+	toValue?: FieldPolicy<any> | FieldReadFunction<any>
+};
 export type FormerNodeKeySpecifier = ('changedIn' | 'kind' | 'lastSeenIn' | 'name' | 'node' | 'path' | 'slug' | 'slugPath' | FormerNodeKeySpecifier)[];
 export type FormerNodeFieldPolicy = {
 	changedIn?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -110,8 +119,9 @@ export type MethodFieldPolicy = {
 	treatmentsConnection?: FieldPolicy<any> | FieldReadFunction<any>,
 	undatedModels?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type MethodChangeKeySpecifier = ('fromName' | 'fromPath' | 'kind' | 'kinds' | 'knockOn' | 'method' | 'name' | 'release' | 'removedWith' | 'slug' | 'toName' | 'toPath' | MethodChangeKeySpecifier)[];
+export type MethodChangeKeySpecifier = ('fieldChanges' | 'fromName' | 'fromPath' | 'kind' | 'kinds' | 'knockOn' | 'method' | 'name' | 'release' | 'removedWith' | 'slug' | 'toName' | 'toPath' | MethodChangeKeySpecifier)[];
 export type MethodChangeFieldPolicy = {
+	fieldChanges?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromName?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromPath?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -186,8 +196,9 @@ export type ModelFieldPolicy = {
 	sourcesConnection?: FieldPolicy<any> | FieldReadFunction<any>,
 	treatments?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type ModelChangeKeySpecifier = ('fromName' | 'kind' | 'kinds' | 'knockOn' | 'model' | 'name' | 'release' | 'slug' | 'toName' | ModelChangeKeySpecifier)[];
+export type ModelChangeKeySpecifier = ('fieldChanges' | 'fromName' | 'kind' | 'kinds' | 'knockOn' | 'model' | 'name' | 'release' | 'slug' | 'toName' | ModelChangeKeySpecifier)[];
 export type ModelChangeFieldPolicy = {
+	fieldChanges?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromName?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
 	kinds?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -268,8 +279,9 @@ export type NodeFieldPolicy = {
 	slugPath?: FieldPolicy<any> | FieldReadFunction<any>,
 	undatedModels?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type NodeChangeKeySpecifier = ('fromName' | 'fromPath' | 'kind' | 'kinds' | 'knockOn' | 'name' | 'node' | 'release' | 'removedWith' | 'slug' | 'toName' | 'toPath' | NodeChangeKeySpecifier)[];
+export type NodeChangeKeySpecifier = ('fieldChanges' | 'fromName' | 'fromPath' | 'kind' | 'kinds' | 'knockOn' | 'name' | 'node' | 'release' | 'removedWith' | 'slug' | 'toName' | 'toPath' | NodeChangeKeySpecifier)[];
 export type NodeChangeFieldPolicy = {
+	fieldChanges?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromName?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromPath?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -515,6 +527,10 @@ export type StrictTypedTypePolicies = {
 	EvidenceEdge?: Omit<TypePolicy, "fields" | "keyFields"> & {
 		keyFields?: false | EvidenceEdgeKeySpecifier | (() => undefined | EvidenceEdgeKeySpecifier),
 		fields?: EvidenceEdgeFieldPolicy,
+	},
+	FieldChange?: Omit<TypePolicy, "fields" | "keyFields"> & {
+		keyFields?: false | FieldChangeKeySpecifier | (() => undefined | FieldChangeKeySpecifier),
+		fields?: FieldChangeFieldPolicy,
 	},
 	FormerNode?: Omit<TypePolicy, "fields" | "keyFields"> & {
 		keyFields?: false | FormerNodeKeySpecifier | (() => undefined | FormerNodeKeySpecifier),

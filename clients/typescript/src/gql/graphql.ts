@@ -8,6 +8,8 @@ import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type ChangeKind =
   /** Not in the first release; in the second. */
   | 'ADDED'
+  /** Another served field has another value (a description, matching aids, aliases, an organization, a release date: `fieldChanges` says which), and the record is neither moved nor renamed (a moved or renamed record's change carries its `fieldChanges` too). */
+  | 'CHANGED'
   /** A node under another parent, a method filed at another node. */
   | 'MOVED'
   /** In the first release; not in the second. */
@@ -173,7 +175,9 @@ export type BrowserChangesQueryVariables = Exact<{
 }>;
 
 
-export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, node: { id: string, slugPath: string } | null, knockOn: { nodes: { totalCount: number, nodes: Array<{ slug: string, name: string }> } | null, methods: { totalCount: number, nodes: Array<{ slug: string, name: string }> } | null } | null }> } | null, methods?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, method: { id: string, slug: string } | null, knockOn: { treatmentCount: number | null } | null }> } | null, models?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromName: string | null, toName: string | null, model: { id: string, slug: string } | null, knockOn: { treatmentCount: number | null } | null }> } | null, treatments?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, modelName: string, methodName: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string } | null, method: { id: string, slug: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, node: { id: string, slugPath: string } | null, knockOn: { nodes: { totalCount: number, nodes: Array<{ slug: string, name: string }> } | null, methods: { totalCount: number, nodes: Array<{ slug: string, name: string }> } | null } | null }> } | null, methods?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, method: { id: string, slug: string } | null, knockOn: { treatmentCount: number | null } | null }> } | null, models?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, model: { id: string, slug: string } | null, knockOn: { treatmentCount: number | null } | null }> } | null, treatments?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, modelName: string, methodName: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string } | null, method: { id: string, slug: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+
+export type BrowserChanges_FieldChangeFragment = { field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null };
 
 export type BrowserFormerQueryVariables = Exact<{
   path?: string | null | undefined;
@@ -189,7 +193,7 @@ export type BrowserFormerQuery = { formerNode?: { name: string, path: string, ki
 export type BrowserHomeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type BrowserHomeQuery = { taxonomy: { nodeCount: number, methodCount: number, modelCount: number, sourceCount: number, evidenceCount: number, loadedAt: string | null }, releases: { nodes: Array<{ id: string, number: number, loadedAt: string, note: string | null, changes: { isEmpty: boolean, from: { id: string, number: number }, summary: { total: number, nodes: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, methods: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, models: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, treatments: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number } } } | null }> } | null, roots: Array<{ id: string, name: string, slugPath: string, description: string | null, counts: { methodsInBranch: number, modelsInBranch: number, childCount: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number } }> }> };
+export type BrowserHomeQuery = { taxonomy: { nodeCount: number, methodCount: number, modelCount: number, sourceCount: number, evidenceCount: number, loadedAt: string | null }, releases: { nodes: Array<{ id: string, number: number, loadedAt: string, note: string | null, changes: { isEmpty: boolean, from: { id: string, number: number }, summary: { total: number, nodes: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number }, methods: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number }, models: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number }, treatments: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number } } } | null }> } | null, roots: Array<{ id: string, name: string, slugPath: string, description: string | null, counts: { methodsInBranch: number, modelsInBranch: number, childCount: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number } }> }> };
 
 export type BrowserMethodQueryVariables = Exact<{
   slug: string;
@@ -260,7 +264,7 @@ export type BrowserReleasesQueryVariables = Exact<{
 }>;
 
 
-export type BrowserReleasesQuery = { releases: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, number: number, loadedAt: string, note: string | null, changes: { isEmpty: boolean, from: { id: string, number: number }, summary: { total: number, nodes: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, methods: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, models: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number }, treatments: { added: number, removed: number, moved: number, renamed: number, strengthened: number, weakened: number, total: number } } } | null }> } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserReleasesQuery = { releases: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, number: number, loadedAt: string, note: string | null, changes: { isEmpty: boolean, from: { id: string, number: number }, summary: { total: number, nodes: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number }, methods: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number }, models: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number }, treatments: { added: number, removed: number, moved: number, renamed: number, changed: number, strengthened: number, weakened: number, total: number } } } | null }> } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserSearchQueryVariables = Exact<{
   query: string;
@@ -340,7 +344,15 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const BrowserChanges_FieldChangeFragmentDoc = new TypedDocumentString(`
+    fragment BrowserChanges_fieldChange on FieldChange {
+  field
+  fromValue
+  toValue
+  fromItems
+  toItems
+}
+    `, {"fragmentName":"BrowserChanges_fieldChange"}) as unknown as TypedDocumentString<BrowserChanges_FieldChangeFragment, unknown>;
 export const BrowserChangesDocument = new TypedDocumentString(`
     query BrowserChanges($since: Int!, $until: Int, $first: Int = 50, $nodesAfter: String, $methodsAfter: String, $modelsAfter: String, $treatmentsAfter: String, $kinds: [ChangeKind!], $knockOn: Int = 3, $withNodes: Boolean = true, $withMethods: Boolean = true, $withModels: Boolean = true, $withTreatments: Boolean = true) {
   changes(since: $since, until: $until) {
@@ -376,6 +388,9 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         toPath
         fromName
         toName
+        fieldChanges {
+          ...BrowserChanges_fieldChange
+        }
         node {
           id
           slugPath
@@ -419,6 +434,9 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         toPath
         fromName
         toName
+        fieldChanges {
+          ...BrowserChanges_fieldChange
+        }
         method {
           id
           slug
@@ -447,6 +465,9 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         name
         fromName
         toName
+        fieldChanges {
+          ...BrowserChanges_fieldChange
+        }
         model {
           id
           slug
@@ -500,7 +521,13 @@ export const BrowserChangesDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<BrowserChangesQuery, BrowserChangesQueryVariables>;
+    fragment BrowserChanges_fieldChange on FieldChange {
+  field
+  fromValue
+  toValue
+  fromItems
+  toItems
+}`) as unknown as TypedDocumentString<BrowserChangesQuery, BrowserChangesQueryVariables>;
 export const BrowserFormerDocument = new TypedDocumentString(`
     query BrowserFormer($path: String = "", $slug: String = "", $node: Boolean = false, $method: Boolean = false, $model: Boolean = false) {
   formerNode(path: $path) @include(if: $node) {
@@ -565,6 +592,7 @@ export const BrowserHomeDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -574,6 +602,7 @@ export const BrowserHomeDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -583,6 +612,7 @@ export const BrowserHomeDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -592,6 +622,7 @@ export const BrowserHomeDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -1067,6 +1098,7 @@ export const BrowserReleasesDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -1076,6 +1108,7 @@ export const BrowserReleasesDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -1085,6 +1118,7 @@ export const BrowserReleasesDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
@@ -1094,6 +1128,7 @@ export const BrowserReleasesDocument = new TypedDocumentString(`
             removed
             moved
             renamed
+            changed
             strengthened
             weakened
             total
