@@ -947,7 +947,10 @@ async function walk() {
   await page.locator("main h1", { hasText: "Changes from release 2 to 3" }).waitFor();
   const third = await allChangeRows();
   const wantedThird = {
-    nodes: [["tokenizer design", "renamed", "from “tokenizers”"]],
+    nodes: [
+      ["tokenizer design", "renamed", "from “tokenizers”"],
+      ["hyperparameter scaling", "changed", "description: none → “Scaling rules.”"],
+    ],
     methods: [["SentencePiece", "removed", ""]],
     models: [],
     treatments: [],

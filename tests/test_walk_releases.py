@@ -230,6 +230,19 @@ def test_history_oldest_first_with_its_releases(walked: tuple[Api, str]) -> None
         }
     ]
     assert method["unchanged"] == {"firstSeen": {"number": 1}, "history": {"totalCount": 0}}
+    described = api.query(
+        f"""{{ node(path: "optimization/{walk.DESCRIBED_NODE}") {{ history {{ nodes {{
+          kinds release {{ number }} fieldChanges {{ field fromValue toValue }} }} }} }} }}"""
+    )["node"]["history"]["nodes"]
+    assert described == [
+        {
+            "kinds": ["CHANGED"],
+            "release": {"number": 3},
+            "fieldChanges": [
+                {"field": "description", "fromValue": None, "toValue": "Scaling rules."}
+            ],
+        }
+    ]
 
 
 def test_former_records_say_what_they_were_and_which_release_took_them(
@@ -368,6 +381,7 @@ def test_releases_further_apart_group_knock_on_removals_too(walked: tuple[Api, s
     assert [(row["slug"], row["kinds"]) for row in nodes] == [
         (walk.REMOVED_NODE, ["REMOVED"]),
         (walk.MOVED_NODE, ["MOVED", "RENAMED"]),
+        (walk.DESCRIBED_NODE, ["CHANGED"]),
     ]
     knock_on = nodes[0]["knockOn"]
     assert knock_on["nodeCount"] == 1

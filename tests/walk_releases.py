@@ -1,7 +1,8 @@
 """Three releases to walk (tests/test_walk_releases.py, the browser's walk test): the
 fixtures; then a branch removed with its methods and their evidence, a model removed with
 its sources and evidence, a node moved and renamed at once, a method renamed and one
-added; then that node renamed again and a method removed on its own."""
+added; then that node renamed again, a method removed on its own and a node's description
+set."""
 
 import json
 import shutil
@@ -20,6 +21,7 @@ REMOVED_MODEL = "kimi-k2"
 MOVED_NODE = "tokenization"
 RENAMED_METHOD, ADDED_METHOD = "byte-pair-encoding", "fresh-method"
 REMOVED_ALONE = "sentencepiece"  # removed in release 3, its node kept
+DESCRIBED_NODE = "hyperparameter-scaling"  # its description set in release 3 (CHANGED)
 
 
 def _read(folder: Path, name: str) -> Rows:
@@ -66,6 +68,8 @@ def _third(folder: Path) -> None:
     for node in nodes:
         if node["slug"] == MOVED_NODE:
             node["name"] = "tokenizer design"
+        if node["slug"] == DESCRIBED_NODE:
+            node["description"] = "Scaling rules."
     methods = [method for method in methods if method["slug"] != REMOVED_ALONE]
     evidence = [piece for piece in evidence if piece["method"] != REMOVED_ALONE]
     _write(folder, "nodes", nodes)
