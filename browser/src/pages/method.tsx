@@ -5,6 +5,7 @@ import { BrowserMethodDocument, type BrowserMethodQuery } from "../../../clients
 import { AdoptionChart } from "../adoption-chart";
 import { answered, cursorRefused } from "../api";
 import { Downloads } from "../downloads";
+import { Gone, History } from "../history";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
 import { useLatestRelease } from "../site-nav";
@@ -17,7 +18,6 @@ import {
   Loading,
   MoreEvidence,
   EVIDENCE_PER_ROW,
-  NotFound,
   PageGone,
   Pager,
   plural,
@@ -63,7 +63,7 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
       <ApiProblem message={loaded.message} />
     );
   }
-  if (!method) return <NotFound kind="method" slug={slug} />;
+  if (!method) return <Gone kind="method" subject={slug} />;
   const { node } = method;
   const treatments = answered(method.treatmentsConnection, "method.treatmentsConnection");
   return (
@@ -135,6 +135,7 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
           undated={answered(method.undatedModels, "method.undatedModels")}
           subject="this method"
         />
+        <History subject="method" firstSeen={method.firstSeen} history={method.history} />
       </article>
     </>
   );

@@ -4,6 +4,7 @@
 import { BrowserModelDocument, type BrowserModelQuery } from "../../../clients/typescript/src/gql/graphql";
 import { answered, cursorRefused } from "../api";
 import { Downloads } from "../downloads";
+import { Gone, History } from "../history";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
 import { useLatestRelease } from "../site-nav";
@@ -15,7 +16,6 @@ import {
   Heading,
   Loading,
   MoreEvidence,
-  NotFound,
   PageGone,
   Pager,
   Quote,
@@ -63,7 +63,7 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
       <ApiProblem message={loaded.message} />
     );
   }
-  if (!model) return <NotFound kind="model" slug={slug} />;
+  if (!model) return <Gone kind="model" subject={slug} />;
   const treatments = answered(model.treatments, "model.treatments");
   const sources = answered(model.sourcesConnection, "model.sourcesConnection");
   const facts = [model.organization, model.releaseDate ? `released ${model.releaseDate}` : "release date unknown"];
@@ -161,6 +161,7 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
           </>
         ) : null}
       </section>
+      <History subject="model" firstSeen={model.firstSeen} history={model.history} />
     </article>
   );
 }
