@@ -360,7 +360,7 @@ def _report(database_url: str, fetch: "Callable[[str], T]") -> "T":
     "previous",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Instead: write the next version of this dataset folder, with a seeded mix of "
-    "every change history records (added, removed, moved, renamed, strengths).",
+    "every change history records (added, removed, moved, renamed, changed fields, strengths).",
 )
 @click.option(
     "--each",

@@ -81,32 +81,6 @@ Branch = Annotated[
 ]
 
 
-@strawberry.enum(description="The order of a list of changes.")
-class ChangeOrder(Enum):
-    KEY = strawberry.enum_value(
-        "key", description="By the record's slug (a treatment's: its model's, then its method's)."
-    )
-    KIND = strawberry.enum_value(
-        "kind",
-        description="By the kind of change (added, removed, moved, renamed, strengthened, "
-        "weakened, changed), then by slug.",
-    )
-
-
-Combined = Annotated[
-    bool,
-    strawberry.argument(
-        description="One row per record (a move with a rename is one MOVED row, `kinds` "
-        "says both), and no knock-on removals: a record removed because what it sat in was "
-        "removed too (a node's parent, a method's node, a treatment's model or method) is "
-        "listed under that removal's `knockOn`, not here."
-    ),
-]
-OrderBy = Annotated[
-    ChangeOrder, strawberry.argument(description="The list's order; by slug when not given.")
-]
-
-
 @strawberry.type(
     description="A served field of a node, method or model with another value in the later "
     "release than in the earlier one. A field of one value says its values in `fromValue` "
@@ -159,6 +133,32 @@ def _one(value: field_values.Value) -> str | None:
 
 def _items(value: field_values.Value) -> list[str]:
     return value if isinstance(value, list) else []
+
+
+@strawberry.enum(description="The order of a list of changes.")
+class ChangeOrder(Enum):
+    KEY = strawberry.enum_value(
+        "key", description="By the record's slug (a treatment's: its model's, then its method's)."
+    )
+    KIND = strawberry.enum_value(
+        "kind",
+        description="By the kind of change (added, removed, moved, renamed, strengthened, "
+        "weakened), then by slug.",
+    )
+
+
+Combined = Annotated[
+    bool,
+    strawberry.argument(
+        description="One row per record (a move with a rename is one MOVED row, `kinds` "
+        "says both), and no knock-on removals: a record removed because what it sat in was "
+        "removed too (a node's parent, a method's node, a treatment's model or method) is "
+        "listed under that removal's `knockOn`, not here."
+    ),
+]
+OrderBy = Annotated[
+    ChangeOrder, strawberry.argument(description="The list's order; by slug when not given.")
+]
 
 
 def _named(change: NetChange, index: int) -> str | None:

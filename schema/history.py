@@ -52,10 +52,10 @@ async def history_connection(info: Info, kind: str, slug: str, paging: Paging) -
     for release, before_name, before_place, after_name, after_place, *fields in page.rows:
         before = None if before_name is None else (before_name, before_place)
         after = None if after_name is None else (after_name, after_place)
-        compared = (fields[0], fields[1])
-        first, *also = kinds_of(before, after, compared)
+        changed = None not in fields and fields[0] != fields[1]
+        first, *also = kinds_of(before, after, fields_changed=changed)
         change = NetChange(
-            first, (slug,), before, after, also=also[0] if also else None, fields=compared
+            first, (slug,), before, after, (fields[0], fields[1]), also=also[0] if also else None
         )
         comparison = Comparison(reader, release - 1, release, newest)
         item = await _BUILD[kind](comparison, change)
@@ -197,8 +197,7 @@ def history_field(kind: str, change: type) -> Any:
     return strawberry.field(
         resolver=resolve,
         description=f"What the retained releases changed of this {kind}, oldest first: "
-        "added, moved, renamed or changed (`fieldChanges`; each entry's `release` says "
-        "which); `firstSeen` says since when it exists. A change older than the oldest "
-        "retained release is not here.",
+        "added, moved, renamed (each entry's `release` says which); `firstSeen` says since "
+        "when it exists. A change older than the oldest retained release is not here.",
         graphql_type=Connection[change] | None,  # type: ignore[valid-type]
     )

@@ -231,18 +231,16 @@ def change_list(kind: str, dialect: str, shape: Shape) -> ChangeList:
             place_before.label("before_place"),
             end.after_name,
             place_after.label("after_place"),
+            fields_before,
+            fields_after,
         ]
         if shape.combined or shape.cause:
             # One row per record: its first kind of change, and its second (a rename with
             # a move) beside it.
             rank = first
             also = second
-            statement = (
-                select(*columns, rank.label("rank"), fields_before, fields_after)
-                .select_from(joined)
-                .where(*in_range)
-            )
-            # (`first` is null for a row that changed nothing served: no change here.)
+            statement = select(*columns, rank.label("rank")).select_from(joined).where(*in_range)
+            # (`first` is null for a row that changed nothing named: no change here.)
             statement = statement.where(first.is_not(None))
             sort_keys = [SortKey(column) for column in key_columns]
         else:
@@ -250,7 +248,7 @@ def change_list(kind: str, dialect: str, shape: Shape) -> ChangeList:
             also = literal(None, type_=Integer)
             which = or_(rank == first, rank == second)
             statement = (
-                select(*columns, rank, fields_before, fields_after)
+                select(*columns, rank)
                 .select_from(join(joined, ChangeKindRow, which))
                 .where(*in_range)
             )
@@ -321,8 +319,8 @@ def net_change(kind: str, row: Sequence[Any]) -> NetChange:
         return NetChange(
             KIND_ORDER[rank], (model, method), before_rank, after_rank, removed_with=went_with
         )
-    slug, before_name, before_place, after_name, after_place, rank, *rest = row
-    fields_before, fields_after, also, *knocked = rest
+    slug, before_name, before_place, after_name, after_place, *more = row
+    fields_before, fields_after, rank, also, *knocked = more
     before: State = None if before_name is None else (before_name, before_place)
     after: State = None if after_name is None else (after_name, after_place)
     return NetChange(
@@ -330,9 +328,9 @@ def net_change(kind: str, row: Sequence[Any]) -> NetChange:
         (slug,),
         before,
         after,
+        (fields_before, fields_after),
         also=None if also is None else KIND_ORDER[also],
         removed_with=("place",) if knocked and knocked[0] else (),
-        fields=(fields_before, fields_after),
     )
 
 

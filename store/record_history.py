@@ -40,33 +40,32 @@ def _places(kind: str) -> tuple[Any, Any]:
 
 
 def _history(kind: str) -> tuple[Any, list[SortKey]]:
-    """The change rows of one record (`slug`) that added, removed, moved, renamed or
-    changed it: (release, before name, before place, after name, after place, before
-    fields, after fields)."""
+    """The change rows of one record (`slug`) that moved or renamed it, added or removed
+    it, or changed its other fields: (release, before name, before place, after name,
+    after place, before fields, after fields). Unknown fields (null: a row older than
+    them) compare as no change, as in the change lists."""
     table = _TABLES[kind]
     before_place, after_place = _places(kind)
-    before_fields, after_fields = col(table.before_fields), col(table.after_fields)
     statement = select(
         col(table.release),
         col(table.before_name),
         before_place.label("before_place"),
         col(table.after_name),
         after_place.label("after_place"),
-        before_fields,
-        after_fields,
+        col(table.before_fields),
+        col(table.after_fields),
     ).where(
         col(table.slug) == _SLUG,
         col(table.before_name).is_distinct_from(col(table.after_name))
         | before_place.is_distinct_from(after_place)
-        # Unknown fields (null: a row older than them) compare as no change.
-        | (before_fields != after_fields),
+        | (col(table.before_fields) != col(table.after_fields)),
     )
     return statement, [SortKey(col(table.release))]
 
 
 async def history_page(reader: Reader, kind: str, slug: str, window: Window) -> Page:
     """A page of the history of the ``kind`` (node, method, model) ``slug``, oldest
-    change first (rows as `_history` says)."""
+    change first (rows: as `_history` says)."""
     statement, sort_keys = _history(kind)
     listing = Template(statement, ("history", kind), {"slug": slug})
     return await paging.keyset_page(reader, listing, sort_keys, window)

@@ -422,8 +422,8 @@ def _shown_changes(earlier: Path, later: Path, newest: Path) -> dict[str, list[l
                 continue
             by_slug.setdefault(change[1], []).append(change)
         rows = []
+        order = ["ADDED", "REMOVED", "MOVED", "RENAMED", "CHANGED"]
         for kinds in by_slug.values():
-            order = ["ADDED", "REMOVED", "MOVED", "RENAMED", "CHANGED"]
             kinds.sort(key=lambda change: order.index(change[0]))
             kind, _slug, name, from_path, to_path, from_name, _to_name, fields = kinds[0]
             detail = {"RENAMED": f"from “{from_name}”", "MOVED": f"from {from_path} to {to_path}"}

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from schema.limits import CONNECTION_WORK, WORK
+from store.field_values import MOST_COMPARED
 
 from conftest import Api
 
@@ -48,3 +49,15 @@ def test_the_cost_follows_the_page_sizes_asked_for(api: Api) -> None:
     work = WORK["Query.methods"]
     assert (small, large) == (work + 2, work + 100)
     assert "cost" not in api.post("{ methods(first: ) }")["extensions"]  # did not parse
+
+
+def test_a_changes_field_changes_count_at_the_most_they_can_hold(api: Api) -> None:
+    """`fieldChanges` lists at most the fields compared for its kind of record (2), so the
+    rule counts it at 2 objects, not at the estimate of 10 for a list without `first`."""
+    page = "changes(since: 1) {{ {record}(first: 10) {{ nodes {{ slug {more} }} }} }}"
+    for record in ("nodes", "methods", "models"):
+        bare = _cost(api.post(f"{{ {page.format(record=record, more='')} }}"))["requested"]
+        more = "fieldChanges { field fromItems }"
+        full = _cost(api.post(f"{{ {page.format(record=record, more=more)} }}"))["requested"]
+        assert MOST_COMPARED == 2
+        assert full - bare == 10 * MOST_COMPARED == 20, record

@@ -32,10 +32,16 @@ class Recorded:
 
 
 def _compare(
-    release: int, before: Served, after: dict[str, State], fields: dict[str, str], *, places: bool
+    release: int,
+    kind: str,
+    before: Served,
+    after: dict[str, State],
+    fields: dict[str, field_values.Values],
+    *,
+    places: bool,
 ) -> list[ChangeRow]:
     """The change rows of one kind: ``after`` and ``fields`` are the loaded records'
-    states and compared fields' kept texts, by slug."""
+    states and compared fields' values, by slug; a row keeps the values as their text."""
     rows: list[ChangeRow] = []
     for slug in sorted(before.states.keys() | after.keys()):
         old, new = before.states.get(slug), after.get(slug)
@@ -45,7 +51,10 @@ def _compare(
         row: ChangeRow = (release, slug, old[0] if old else None, new[0] if new else None)
         if places:
             row += (old[1] if old else None, new[1] if new else None)
-        rows.append((*row, old_fields, new_fields))
+        kept = [
+            None if f is None else field_values.encode(kind, f) for f in (old_fields, new_fields)
+        ]
+        rows.append((*row, *kept))
     return rows
 
 
@@ -94,16 +103,15 @@ def record_changes(
         )
     if previous.release is None or not compare:  # the first load: nothing to compare with
         return recorded
-    with_fields = {
-        "node": {
-            p.record.slug: field_values.encode_record("node", p.record) for p in catalog.nodes
-        },
-        "method": {m.slug: field_values.encode_record("method", m) for m in catalog.methods},
-        "model": {m.slug: field_values.encode_record("model", m) for m in catalog.models},
-    }
-    recorded.nodes = _compare(release, previous.nodes, nodes, with_fields["node"], places=True)
+    values = field_values.record_values
+    node_fields = {p.record.slug: values("node", p.record) for p in catalog.nodes}
+    method_fields = {m.slug: values("method", m) for m in catalog.methods}
+    model_fields = {m.slug: values("model", m) for m in catalog.models}
+    recorded.nodes = _compare(release, "node", previous.nodes, nodes, node_fields, places=True)
     recorded.methods = _compare(
-        release, previous.methods, methods, with_fields["method"], places=True
+        release, "method", previous.methods, methods, method_fields, places=True
     )
-    recorded.models = _compare(release, previous.models, models, with_fields["model"], places=False)
+    recorded.models = _compare(
+        release, "model", previous.models, models, model_fields, places=False
+    )
     return recorded

@@ -16,11 +16,11 @@ State = tuple[str, str | None]
 
 @dataclass(frozen=True)
 class Served:
-    """One kind's records as served: slug -> state, slug -> its compared fields' kept
-    text (store.field_values), and slug -> first release."""
+    """One kind's records as served: slug -> state, slug -> its compared fields' values
+    (store.field_values), and slug -> first release."""
 
     states: dict[str, State] = field(default_factory=dict)
-    fields: dict[str, str] = field(default_factory=dict)
+    fields: dict[str, field_values.Values] = field(default_factory=dict)
     first_seen: dict[str, int] = field(default_factory=dict)
 
 
@@ -49,11 +49,12 @@ _MODELS = text(f"SELECT m.slug, m.name, NULL, m.first_seen{_compared('model', 'm
 
 def _served(connection: Connection, kind: str, statement: TextClause) -> Served:
     served = Served()
-    columns = field_values.columns(kind)
-    for slug, name, place, first_seen, *values in connection.execute(statement):
-        served.states[slug] = (name, place)
-        served.fields[slug] = field_values.encode(kind, dict(zip(columns, values, strict=True)))
-        served.first_seen[slug] = first_seen
+    read = field_values.reader(kind)
+    states, fields, first_seen = served.states, served.fields, served.first_seen
+    for slug, name, place, first, *values in connection.execute(statement):
+        states[slug] = (name, place)
+        fields[slug] = read(values)
+        first_seen[slug] = first
     return served
 
 

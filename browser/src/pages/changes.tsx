@@ -262,8 +262,8 @@ type Named = {
 };
 
 /** A row per changed record: its name (a link while the record is there), what happened
- * (a move with a rename: both), and how (a rename's old name; a move's paths; what a
- * removal took with it: ``knockOn``). */
+ * (a move with a rename: both), and how (a rename's old name; a move's paths; its changed
+ * fields; what a removal took with it: ``knockOn``). */
 function Rows<T extends Named>({
   changes,
   link,
