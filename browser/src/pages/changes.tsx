@@ -8,7 +8,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
 
 import {
-  type BrowserChanges_FieldChangeFragment as FieldChange,
+  type BrowserChangesFieldChangeFragment as FieldChange,
   BrowserChangesDocument,
   type BrowserChangesQuery,
   type ChangeKind,

@@ -177,7 +177,7 @@ export type BrowserChangesQueryVariables = Exact<{
 
 export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, node: { id: string, slugPath: string } | null, knockOn: { nodes: { totalCount: number, nodes: Array<{ slug: string, name: string }> } | null, methods: { totalCount: number, nodes: Array<{ slug: string, name: string }> } | null } | null }> } | null, methods?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, method: { id: string, slug: string } | null, knockOn: { treatmentCount: number | null } | null }> } | null, models?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, model: { id: string, slug: string } | null, knockOn: { treatmentCount: number | null } | null }> } | null, treatments?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, modelName: string, methodName: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string } | null, method: { id: string, slug: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
-export type BrowserChanges_FieldChangeFragment = { field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null };
+export type BrowserChangesFieldChangeFragment = { field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null };
 
 export type BrowserFormerQueryVariables = Exact<{
   path?: string | null | undefined;
@@ -344,15 +344,15 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-export const BrowserChanges_FieldChangeFragmentDoc = new TypedDocumentString(`
-    fragment BrowserChanges_fieldChange on FieldChange {
+export const BrowserChangesFieldChangeFragmentDoc = new TypedDocumentString(`
+    fragment BrowserChangesFieldChange on FieldChange {
   field
   fromValue
   toValue
   fromItems
   toItems
 }
-    `, {"fragmentName":"BrowserChanges_fieldChange"}) as unknown as TypedDocumentString<BrowserChanges_FieldChangeFragment, unknown>;
+    `, {"fragmentName":"BrowserChangesFieldChange"}) as unknown as TypedDocumentString<BrowserChangesFieldChangeFragment, unknown>;
 export const BrowserChangesDocument = new TypedDocumentString(`
     query BrowserChanges($since: Int!, $until: Int, $first: Int = 50, $nodesAfter: String, $methodsAfter: String, $modelsAfter: String, $treatmentsAfter: String, $kinds: [ChangeKind!], $knockOn: Int = 3, $withNodes: Boolean = true, $withMethods: Boolean = true, $withModels: Boolean = true, $withTreatments: Boolean = true) {
   changes(since: $since, until: $until) {
@@ -389,7 +389,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         fromName
         toName
         fieldChanges {
-          ...BrowserChanges_fieldChange
+          ...BrowserChangesFieldChange
         }
         node {
           id
@@ -435,7 +435,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         fromName
         toName
         fieldChanges {
-          ...BrowserChanges_fieldChange
+          ...BrowserChangesFieldChange
         }
         method {
           id
@@ -466,7 +466,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         fromName
         toName
         fieldChanges {
-          ...BrowserChanges_fieldChange
+          ...BrowserChangesFieldChange
         }
         model {
           id
@@ -521,7 +521,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
     }
   }
 }
-    fragment BrowserChanges_fieldChange on FieldChange {
+    fragment BrowserChangesFieldChange on FieldChange {
   field
   fromValue
   toValue
