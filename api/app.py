@@ -1,6 +1,6 @@
 """The ASGI application: the taxonomy browser's pages (/, /nodes/..., /models/..., /methods/...,
-/search, /changes and the indexes /models, /methods and /releases), GraphQL at /graphql (with
-GraphiQL), /healthz and /readyz."""
+/search, /changes and the indexes /models, /methods and /releases), their tables' downloads
+(/download/...), GraphQL at /graphql (with GraphiQL), /healthz and /readyz."""
 
 import gc
 import logging
@@ -21,6 +21,7 @@ from starlette.routing import Mount, Route, request_response
 from starlette.staticfiles import StaticFiles
 
 from api import browser, fault_log, migrate
+from api.download.routes import download_routes
 from api.freshness import Freshness
 from api.graphiql import ASSETS_DIR, ASSETS_URL
 from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit, UrlLimit
@@ -276,6 +277,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             # A page asks the database whether its subject exists: under the same time
             # limit (and so the same statement timeout) as /graphql.
             *(Route(path, page) for path in browser.PAGE_PATHS),
+            # Each table's rows, streamed: each chunk under the same time limit as /graphql.
+            *download_routes(
+                schema,
+                chunk_seconds=settings.request_timeout_seconds,
+                download_seconds=settings.download_timeout_seconds,
+            ),
             Route("/graphql", endpoint, methods=["GET", "POST"]),
             Route("/healthz", healthz),
             Route("/readyz", readyz),

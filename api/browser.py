@@ -13,9 +13,11 @@ from collections.abc import Awaitable, Callable
 from functools import lru_cache
 from html import escape
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote, quote_plus
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.staticfiles import StaticFiles
 from strawberry import Schema
 
@@ -56,6 +58,19 @@ SUBJECTS = {
     "methods": ("query PageSubject($key: String!) { subject: method(slug: $key) { id } }", "slug"),
     "changes": ("query PageSubject($key: Int!) { subject: release(number: $key) { id } }", "since"),
 }
+
+# What was at a page's subject that is not there now (by kind, as SUBJECTS): a moved node's
+# new place, or a removed record's name and the release that removed it.
+FORMER = {
+    "nodes": """query PageFormer($key: String!) {
+      former: formerNode(path: $key) {
+        name path kind changedIn { number } node { slugPath } } }""",
+    "models": """query PageFormer($key: String!) {
+      former: formerModel(slug: $key) { name path removedIn { number } } }""",
+    "methods": """query PageFormer($key: String!) {
+      former: formerMethod(slug: $key) { name path removedIn { number } } }""",
+}
+_RECORD = {"nodes": "node", "models": "model", "methods": "method"}
 
 # What a page may load: its own script and style sheet (no inline script or style), and
 # /graphql to fetch from. Its search form and links go to this server only.
@@ -166,12 +181,50 @@ async def _releases_status(schema: Schema, request: Request) -> int:
     return 200
 
 
-def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[HTMLResponse]]:
+async def _former(schema: Schema, request: Request, kind: str, key: str) -> dict[str, Any] | None:
+    """What was at the subject ``key`` of a ``kind`` page (nodes, models, methods) in an
+    earlier release, asked as any client would; None when nothing was, or no answer."""
+    context = Context.for_request(request.app.state.request_engine, request)
+    result = await schema.execute(FORMER[kind], variable_values={"key": key}, context_value=context)
+    if result.errors or not result.data:
+        return None
+    former: dict[str, Any] | None = result.data["former"]
+    return former
+
+
+# A removed record's page before its script runs (or without it): what it was, when it went.
+_GONE = """<main>
+      <h1>{title}</h1>
+      <p>{what} was in this taxonomy until release {last}; release {removed} removed it
+      ({changes}). Start from <a href="/">the home page</a>, or
+      <a href="/search?q={query}">search for it</a>.</p>
+    </main>"""
+
+
+def _gone_page(kind: str, former: dict[str, Any]) -> str:
+    """The body of the 410 page of the removed ``kind`` record ``former``."""
+    removed = int((former.get("changedIn") or former.get("removedIn") or {})["number"])
+    record = _RECORD[kind]
+    name = escape(str(former["name"]))
+    place = f" at {escape(str(former['path']))}" if former.get("path") else ""
+    return _GONE.format(
+        title=f"The {record} “{name}” was removed",
+        what=f"The {record} “{name}”{place}",
+        last=removed - 1,
+        removed=removed,
+        changes=f'<a href="/changes?since={removed - 1}&amp;until={removed}">what it changed</a>',
+        query=escape(quote_plus(str(former["name"]))),
+    )
+
+
+def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[Response]]:
     """Any of the browser's pages (the script finds the page's subject in the URL); 404
     when it names a node, model, method or release (`/changes?since=&until=`) that does
-    not exist, asked of ``schema``, and 400 for a release that is not a number."""
+    not exist, asked of ``schema``, and 400 for a release that is not a number. A node
+    that moved (or a node above it) answers 301 to its new place; a node, model or method
+    that a release removed, 410, with what it was and which release removed it."""
 
-    async def page(request: Request) -> HTMLResponse:
+    async def page(request: Request) -> Response:
         html, policy = browser_page()
         kind = request.url.path.split("/")[1]
         status = 200
@@ -181,7 +234,23 @@ def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[HTMLResponse]
             # (/models and /methods, the indexes, have no subject: always there.)
             document, parameter = SUBJECTS[kind]
             key = request.path_params[parameter]
-            status = 404 if await _exists(schema, request, document, key) is False else 200
+            if await _exists(schema, request, document, key) is False:
+                status = 404
+                former = await _former(schema, request, kind, key)
+                now = (former or {}).get("node")
+                if now is not None:
+                    target = "/nodes/" + "/".join(
+                        quote(part) for part in now["slugPath"].split("/")
+                    )
+                    query = request.url.query
+                    return RedirectResponse(
+                        f"{target}?{query}" if query else target,
+                        status_code=301,
+                        headers={"cache-control": "no-cache"},
+                    )
+                if former is not None:
+                    status = 410
+                    html, policy = browser_page(_gone_page(kind, former))
         return HTMLResponse(
             html,
             status_code=status,

@@ -67,6 +67,8 @@ class Settings(BaseSettings):
     # uvicorn's URL parser takes (api.http_protocol answers longer ones itself).
     max_url_bytes: int = Field(default=16_384, gt=0, lt=65_536)
     request_timeout_seconds: float = 10.0
+    # A download (api.download): its whole stream; each of its chunks is a request's time.
+    download_timeout_seconds: float = Field(default=600.0, gt=0)
     # Several operations in one request (a JSON array): off unless given a cap.
     batching_max_operations: int = 0
     introspection: bool = True

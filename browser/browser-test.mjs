@@ -42,9 +42,9 @@ import { chromium } from "playwright-core";
 import { localChromium } from "../tests/local_chromium.mjs";
 
 const [base, mode, ...rest] = process.argv.slice(2);
-if (!["fixtures", "hostile", "changes", "paging", "method-paging", "datasets"].includes(mode) || !base) {
+if (!["fixtures", "hostile", "changes", "paging", "method-paging", "datasets", "walk"].includes(mode) || !base) {
   console.error(
-    "usage: node browser-test.mjs BASE fixtures SEED.txt DIR | BASE hostile|changes|paging DIR | BASE method-paging METHOD MODEL DIR | GO datasets PWC DEEP_NODE METHOD DIR",
+    "usage: node browser-test.mjs BASE fixtures SEED.txt DIR | BASE hostile|changes|paging|walk DIR | BASE method-paging METHOD MODEL DIR | GO datasets PWC DEEP_NODE METHOD DIR",
   );
   process.exit(2);
 }
@@ -139,12 +139,13 @@ function clean(where) {
   if (problems.length) fail(`${where}: ${problems.join("\n")}`);
 }
 
-/** Each page: loads, one GraphQL GET, a meaningful title, axe light and dark, screenshot. */
-async function pageType(name, path, titleHas, status = 200) {
+/** Each page: loads, one GraphQL GET (``trips``: a node, model or method page whose subject
+ * is not there asks what was there too), a meaningful title, axe light and dark, screenshot. */
+async function pageType(name, path, titleHas, status = 200, trips = 1) {
   await open(path, status);
   // The server registered the browser's documents at start: even a first view is one GET.
   const gets = graphql.filter((r) => r.method === "GET");
-  if (graphql.length !== 1 || gets.length !== 1) fail(`${name}: not one GraphQL GET: ${JSON.stringify(graphql)}`);
+  if (graphql.length !== trips || gets.length !== trips) fail(`${name}: not ${trips} GraphQL GET: ${JSON.stringify(graphql)}`);
   const params = new URL(gets[0].url).searchParams;
   const extensions = JSON.parse(params.get("extensions") ?? "{}");
   if (params.has("query") || !/^[0-9a-f]{64}$/.test(extensions.persistedQuery?.sha256Hash ?? "")) {
@@ -173,6 +174,41 @@ async function api(query, variables = {}) {
   const { data, errors } = await response.json();
   if (errors) fail(`the API refused ${query}: ${JSON.stringify(errors)}`);
   return data;
+}
+
+/** The rows of a download's body: a JSON array's objects, or a CSV's lines after its header
+ * (each a line here: the fixtures' cells hold no line breaks). */
+function downloadRows(extension, body) {
+  if (extension === "json") return JSON.parse(body);
+  const lines = body.split("\r\n");
+  if (lines.at(-1) !== "") fail(`a CSV download does not end its last line: ${JSON.stringify(body.slice(-80))}`);
+  return lines.slice(1, -1);
+}
+
+/** The open page's downloads of a table (the ``nth`` on the page): "Download CSV · Download
+ * JSON", links (with `download`) to ``path``.csv and .json carrying the page's sort and
+ * filter (``want``: each URL parameter's value, null for none); each answers the whole table,
+ * ``total`` rows (JSON's first row's ``key`` is ``first``), in its content type. */
+async function checkDownloads(where, { nth = 0, path, want = {}, total, key = null, first = null }) {
+  const group = page.locator("main .downloads").nth(nth);
+  const links = await group.locator("a").evaluateAll((as) => as.map((a) => ({ text: a.textContent.trim(), href: a.getAttribute("href"), download: a.hasAttribute("download") })));
+  if (JSON.stringify(links.map((link) => link.text)) !== JSON.stringify(["Download CSV", "Download JSON"])) fail(`${where}: the download links are ${JSON.stringify(links)}`);
+  for (const link of links) {
+    const extension = link.text.endsWith("CSV") ? "csv" : "json";
+    const url = new URL(link.href, base);
+    if (url.pathname !== `${path}.${extension}` || !link.download) fail(`${where}: "${link.text}" links to ${link.href} (download: ${link.download}), not ${path}.${extension}`);
+    for (const [name, value] of Object.entries(want)) {
+      if (url.searchParams.get(name) !== value) fail(`${where}: "${link.text}" has ${name}=${url.searchParams.get(name)}, not ${value}`);
+    }
+    const response = await fetch(url);
+    const body = await response.text();
+    const media = extension === "csv" ? "text/csv" : "application/json";
+    if (response.status !== 200 || !response.headers.get("content-type").startsWith(media)) fail(`${where}: ${url} answers ${response.status} ${response.headers.get("content-type")}: ${body.slice(0, 200)}`);
+    const rows = downloadRows(extension, body);
+    if (rows.length !== total) fail(`${where}: ${url} has ${rows.length} rows, the table ${total}`);
+    if (extension === "json" && key && rows[0][key] !== first) fail(`${where}: ${url}'s first row has ${key} ${rows[0][key]}, not ${first}`);
+  }
+  step(`${where}: "Download CSV · Download JSON" under the table, with the page's ${JSON.stringify(want)}, each the table's ${total} rows`);
 }
 
 let latestChanges = null;
@@ -276,6 +312,18 @@ async function fixtures(seedFile) {
     if (!(await found.count())) fail(`the seed page has no "${link}" link to ${to}`);
   }
   step("the seed page links its strength legend and its counts to the help page");
+  await checkDownloads("the seed page's By-model table", {
+    path: `/download${seedPath}`,
+    want: { sort: null },
+    total: rows.length - 1,
+    key: "model",
+    first: "DeepSeek-V4.1-Flash",
+  });
+  // Clicked, the link downloads a file (the page stays where it is).
+  const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV", exact: true }).click()]);
+  if (file.suggestedFilename() !== "by-model-optimization-training-parallelism.csv") fail(`the seed page's CSV downloads as ${file.suggestedFilename()}`);
+  if (new URL(page.url()).pathname !== seedPath) fail(`clicking "Download CSV" left the page for ${page.url()}`);
+  step(`clicking "Download CSV" downloads ${file.suggestedFilename()} and stays on the page`);
 
   // A repeat view: the hash is known now, so one GET and no POST.
   await open(seedPath);
@@ -324,8 +372,12 @@ async function fixtures(seedFile) {
   }
   step("axe-core reports an image without alt as critical (so it is really checking)");
   await pageType("model", "/models/kimi-k3", "Kimi K3");
+  const kimi = (await api('{ model(slug: "kimi-k3") { treatments(first: 1) { totalCount nodes { method { name } } } } }')).model.treatments;
+  await checkDownloads("the model page's methods", { path: "/download/models/kimi-k3", total: kimi.totalCount, key: "method", first: kimi.nodes[0].method.name });
   await checkNarrow("model");
   await pageType("method", "/methods/expert-parallelism", "Expert Parallelism");
+  const treated = (await api('{ method(slug: "expert-parallelism") { treatmentsConnection(first: 1) { totalCount nodes { model { name } } } } }')).method.treatmentsConnection;
+  await checkDownloads("the method page's models", { path: "/download/methods/expert-parallelism", total: treated.totalCount, key: "model", first: treated.nodes[0].model.name });
   await checkAdoption("the method page", 'method(slug: "expert-parallelism")');
   await checkNarrow("method");
 
@@ -361,11 +413,13 @@ async function fixtures(seedFile) {
   step("an unknown path: HTTP 404, \"There is no page here\" with links home, to search, the indexes and help; axe clean");
   await pageType("search", "/search?q=parallel", "parallel");
   await searchFacets("parallel");
-  await pageType("unknown node", "/nodes/optimization/no-such-node", "No node", 404);
+  const hits = (await api('{ search(query: "parallel", first: 1, types: [METHODS]) { totalCount nodes { ... on Method { name } } } }')).search;
+  await checkDownloads("search, methods only", { path: "/download/search", want: { q: "parallel", type: "methods" }, total: hits.totalCount, key: "name", first: hits.nodes[0].name });
+  await pageType("unknown node", "/nodes/optimization/no-such-node", "No node", 404, 2);
   if (!(await page.locator("main").innerText()).includes("This taxonomy has no node at optimization/no-such-node")) {
     fail("the unknown node's page does not say so");
   }
-  await pageType("unknown model", "/models/no-such-model", "No model", 404);
+  await pageType("unknown model", "/models/no-such-model", "No model", 404, 2);
   await indexes();
 
   // Links, back, forward and reload: each page from its URL alone.
@@ -391,6 +445,7 @@ async function fixtures(seedFile) {
   if (!first.startsWith("DeepSeek-V4-Flash")) fail(`sorted by name, the first row is ${first}`);
   await page.reload();
   if (!(await page.locator(".by-model tbody tr th").first().innerText()).startsWith("DeepSeek-V4-Flash")) fail("the order is lost on reload");
+  await checkDownloads("the seed page sorted by name", { path: `/download${seedPath}`, want: { sort: "name" }, total: rows.length - 1, key: "model", first: "DeepSeek-V4-Flash" });
   // Paging the By-model table: 27 models in `architecture`, 25 a page.
   await open("/nodes/architecture");
   const rowsOf = () => page.locator(".by-model tbody tr").count();
@@ -612,6 +667,13 @@ async function indexes() {
     sorted: { Released: "ascending" },
     want: { org: org.name, "released-from": "2024-01-01", "released-to": null, sort: "release", dir: "asc", after: null },
   });
+  await checkDownloads("/models filtered", {
+    path: "/download/models",
+    want: { org: org.name, "released-from": "2024-01-01", sort: "release", dir: "asc", after: null },
+    total: narrowed.total,
+    key: "model",
+    first: narrowed.rows[0][0],
+  });
   const heading = await page.locator("#models-list").innerText();
   if (heading !== `${narrowed.total} ${narrowed.total === 1 ? "model" : "models"} match the filters`) fail(`the filtered list's heading: ${heading}`);
   await checkAxe("models filtered");
@@ -656,6 +718,7 @@ async function indexes() {
   if (!inBranch.total || inBranch.total >= methods.total) fail(`the branch filter does not narrow: ${inBranch.total}`);
   await checkIndex("/methods in a branch", { expected: inBranch.rows, sorted: { Method: "ascending" }, want: { branch: root.slugPath, strength: "used", after: null } });
   await checkAxe("methods filtered");
+  await checkDownloads("/methods in a branch", { path: "/download/methods", want: { branch: root.slugPath, strength: "used", size: null }, total: inBranch.total, key: "method", first: inBranch.rows[0][0] });
   step(`/methods: pages by the Pager (26–50 of ${methods.total}), at another size keeps its first item, filtered to ${root.name} at used or stronger: the API's ${inBranch.total}`);
   // A branch that is not there: the page says so, with a way back.
   await open("/methods?branch=no/such/branch");
@@ -677,6 +740,7 @@ async function indexes() {
     if (link !== wanted) fail(`release ${release.number} links to ${link}, not ${wanted}`);
   }
   await checkWidths("releases");
+  await checkDownloads("/releases", { path: "/download/releases", total: releases.totalCount, key: "release", first: releases.nodes[0].number });
   step(`/releases: the API's ${releases.totalCount} releases newest first (aria-sort descending), each linked to its changes`);
 }
 
@@ -718,6 +782,8 @@ async function changes() {
   await go(kinds.getByRole("link", { name: "all", exact: true }));
   if (new URL(page.url()).searchParams.has("kind")) fail(`"all" kept a kind: ${page.url()}`);
   step("the changes page narrows every list to one kind of change, in the URL");
+  await checkDownloads("the changes page's nodes", { path: "/download/changes/nodes", want: { since: "1", until: "2", kind: null }, total: 1, key: "name", first: "model serving" });
+  await checkDownloads("the changes page's methods", { nth: 1, path: "/download/changes/methods", want: { since: "1", until: "2" }, total: 1, key: "name", first: "Fresh Method" });
   for (const heading of ["Nodes 1", "Methods 1"]) {
     if (!(await page.getByRole("heading", { name: heading, exact: true }).count())) fail(`no heading "${heading}"`);
   }
@@ -753,7 +819,16 @@ const LISTS = ["nodes", "methods", "models", "treatments"];
 async function changeRows(list) {
   return page
     .locator(`section:has(> #changes-${list}) tbody tr`)
-    .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent.trim())));
+    .evaluateAll((rows) =>
+      rows.map((row) =>
+        [...row.children].map((cell) => {
+          // What a removal took with it is told apart (knockOnRows), not part of the row's text.
+          const copy = cell.cloneNode(true);
+          for (const knockOn of copy.querySelectorAll(".knock-on")) knockOn.remove();
+          return copy.textContent.trim();
+        }),
+      ),
+    );
 }
 
 /** Every list's rows as the open changes page shows them. */
@@ -781,9 +856,150 @@ async function followPaging(name, list, since, until) {
     fail(`"${name}" went to ${url.href}: not since=${since}&until=${until}`);
   }
   if (url.hash !== `#changes-${list}`) fail(`"${name}" went to ${url.href}: not at #changes-${list}`);
-  const top = await page.locator(`#changes-${list}`).evaluate((heading) => heading.getBoundingClientRect().top);
-  if (top < -2 || top > 200) fail(`"${name}": the ${list} heading is ${top} px from the top, not in view`);
+  const [top, atBottom] = await page.locator(`#changes-${list}`).evaluate((heading) => [
+    heading.getBoundingClientRect().top,
+    window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2,
+  ]);
+  // At the top of the window; lower only when the page ends too soon to scroll it up there.
+  if (top < -2 || top > (atBottom ? 700 : 200)) fail(`"${name}": the ${list} heading is ${top} px from the top, not in view`);
   return url;
+}
+
+/** Each removal's knock-on removals on the open changes page, by the removal's name: what
+ * its row says it took with it ("with 1 sub-node and 4 methods removed with it") and, once
+ * unfolded, the names it lists. */
+async function knockOnRows(list) {
+  const rows = page.locator(`section:has(> #changes-${list}) tbody tr:has(.knock-on)`);
+  for (const summary of await rows.locator("details.knock-on summary").all()) await summary.click();
+  return rows.evaluateAll((found) =>
+    Object.fromEntries(
+      found.map((row) => {
+        const knockOn = row.querySelector(".knock-on");
+        const said = (knockOn.querySelector("summary") ?? knockOn).textContent.trim();
+        const named = [...knockOn.querySelectorAll("li")].map((item) => item.textContent.trim());
+        return [row.querySelector("th").textContent.trim(), [said, ...named]];
+      }),
+    ),
+  );
+}
+
+/** After the three releases of tests/walk_releases.py (test_walk_releases.py): the changes
+ * page's release picker, its filters by kind of change and of record, knock-on removals
+ * grouped under their cause, a move with a rename as one row; a node's history; a moved
+ * node's old URL (301) and a removed method's (410). */
+async function walk() {
+  await pageType("changes", "/changes?since=1&until=2", "Changes from release 1 to 2");
+  const shown = await allChangeRows();
+  const wanted = {
+    nodes: [
+      ["expert routing", "removed", ""],
+      ["tokenizers", "moved, renamed", "from data :: tokenization to architecture :: tokenizers"],
+    ],
+    methods: [
+      ["Fresh Method", "added", ""],
+      ["BPE Tokenization", "renamed", "from “Byte-Pair Encoding”"],
+    ],
+    models: [["Kimi K2", "removed", ""]],
+    treatments: [],
+  };
+  if (JSON.stringify(shown) !== JSON.stringify(wanted)) fail(`the changes from 1 to 2: ${JSON.stringify(shown)}`);
+  const lead = await page.locator("main .lead").innerText();
+  if (!lead.includes("5 changes.") || !lead.includes("it is named under that removal")) fail(`the lead: ${lead}`);
+  step("changes 1 to 2: by kind of change, a move with a rename one row, no knock-on removal listed");
+  const nodes = await knockOnRows("nodes");
+  const grouped = nodes["expert routing"] ?? [];
+  if (grouped[0] !== "with 1 sub-node and 4 methods removed with it" || !grouped[1]?.includes("load balancing") || !grouped[2]?.startsWith("methods: ") || !grouped[2]?.endsWith(" and 1 more")) {
+    fail(`expert routing's knock-on removals: ${JSON.stringify(nodes)}`);
+  }
+  const models = await knockOnRows("models");
+  if (JSON.stringify(models) !== JSON.stringify({ "Kimi K2": ["with 8 treatments removed with it"] })) fail(`Kimi K2's: ${JSON.stringify(models)}`);
+  await checkAxe("changes, knock-on removals unfolded");
+  await checkWidths("changes-walk");
+  step(`knock-on removals under their cause: ${JSON.stringify(grouped)}; Kimi K2 ${models["Kimi K2"]}`);
+
+  const types = page.getByRole("navigation", { name: "Kinds of record" });
+  await go(types.getByRole("link", { name: "models", exact: true }));
+  if (new URL(page.url()).searchParams.get("type") !== "models") fail(`the models filter went to ${page.url()}`);
+  const onlyModels = await allChangeRows();
+  if (JSON.stringify(onlyModels) !== JSON.stringify({ nodes: [], methods: [], models: wanted.models, treatments: [] })) {
+    fail(`type=models shows ${JSON.stringify(onlyModels)}`);
+  }
+  await go(page.getByRole("navigation", { name: "Kinds of change" }).getByRole("link", { name: "renamed", exact: true }));
+  const url = new URL(page.url());
+  if (url.searchParams.get("kind") !== "renamed" || url.searchParams.get("type") !== "models") fail(`kind=renamed went to ${url.href}`);
+  await go(page.getByRole("navigation", { name: "Kinds of record" }).getByRole("link", { name: "everything", exact: true }));
+  const renamed = await allChangeRows();
+  if (JSON.stringify(renamed) !== JSON.stringify({ nodes: [wanted.nodes[1]], methods: [wanted.methods[1]], models: [], treatments: [] })) {
+    fail(`kind=renamed shows ${JSON.stringify(renamed)}`);
+  }
+  step("filters: type=models shows the models alone; kind=renamed keeps it, and finds the move with a rename");
+
+  // The picker: any two releases, also the first; the filters stay.
+  const picker = page.getByRole("form", { name: "Releases compared" });
+  await picker.getByLabel("From release").fill("2");
+  await picker.getByLabel("to release").fill("3");
+  await picker.getByRole("button", { name: "Compare" }).click();
+  await page.waitForURL((to) => to.searchParams.get("since") === "2");
+  await settled();
+  const picked = new URL(page.url());
+  if (picked.searchParams.get("until") !== "3" || picked.searchParams.get("kind") !== "renamed") fail(`the picker went to ${picked.href}`);
+  await go(page.getByRole("navigation", { name: "Kinds of change" }).getByRole("link", { name: "all", exact: true }));
+  await page.locator("main h1", { hasText: "Changes from release 2 to 3" }).waitFor();
+  const third = await allChangeRows();
+  const wantedThird = {
+    nodes: [
+      ["tokenizer design", "renamed", "from “tokenizers”"],
+      ["hyperparameter scaling", "changed", "description: none → “Scaling rules.”"],
+    ],
+    methods: [["SentencePiece", "removed", ""]],
+    models: [],
+    treatments: [],
+  };
+  if (JSON.stringify(third) !== JSON.stringify(wantedThird)) fail(`the changes from 2 to 3: ${JSON.stringify(third)}`);
+  const methods = await knockOnRows("methods");
+  if (!/^with \d+ treatments? removed with it$/.test(methods.SentencePiece?.[0] ?? "")) fail(`SentencePiece's: ${JSON.stringify(methods)}`);
+  await picker.getByLabel("From release").fill("1");
+  await picker.getByLabel("to release").fill("3");
+  await picker.getByRole("button", { name: "Compare" }).click();
+  await page.waitForURL((to) => to.searchParams.get("since") === "1" && to.searchParams.get("until") === "3");
+  await page.locator("main h1", { hasText: "Changes from release 1 to 3" }).waitFor();
+  const whole = await allChangeRows();
+  if (whole.nodes[1]?.[0] !== "tokenizer design" || whole.nodes[1]?.[1] !== "moved, renamed") fail(`1 to 3: ${JSON.stringify(whole.nodes)}`);
+  step("the release picker compares 2 with 3, then the first release with the newest");
+
+  await pageType("node", "/nodes/architecture/tokenization", "architecture :: tokenizer design");
+  const history = await page.locator("section.history").innerText();
+  const entries = await page.locator("section.history li").allInnerTexts();
+  if (!history.includes("since release 1") || entries.length !== 2) fail(`the history section: ${history}`);
+  if (!entries[0].startsWith("Release 2") || !entries[0].includes("moved from data :: tokenization to architecture :: tokenizers, renamed from “tokenization” to “tokenizers”")) {
+    fail(`history entry 1: ${entries[0]}`);
+  }
+  if (!entries[1].startsWith("Release 3") || !entries[1].includes("renamed from “tokenizers” to “tokenizer design”")) fail(`history entry 2: ${entries[1]}`);
+  await go(page.locator("section.history").getByRole("link", { name: "Release 2", exact: true }));
+  if (new URL(page.url()).search !== "?since=1&until=2") fail(`the history's release link went to ${page.url()}`);
+  step(`the node's history, oldest first: ${JSON.stringify(entries)}; each entry links its release's changes`);
+
+  const moved = await page.goto(`${base}/nodes/data/tokenization`, { waitUntil: "load" });
+  await page.locator("main h1").waitFor();
+  const hops = [];
+  for (let request = moved?.request().redirectedFrom(); request; request = request.redirectedFrom()) {
+    hops.push([(await request.response())?.status(), request.url()]);
+  }
+  if (new URL(page.url()).pathname !== "/nodes/architecture/tokenization" || hops[0]?.[0] !== 301) {
+    fail(`the moved node's old URL: ${page.url()} by ${JSON.stringify(hops)}`);
+  }
+  step("a moved node's old URL answers 301 to its new place");
+
+  await pageType("removed method", "/methods/top-k-routing", "Top-k Routing", 410, 2);
+  const gone = await page.locator("main").innerText();
+  if (!gone.includes("The method “Top-k Routing” was removed") || !gone.includes("Release 2, loaded")) fail(`the removed method's page: ${gone}`);
+  const links = await page.locator("main a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  for (const wantedLink of ["/changes?since=1&until=2", "/", "/search?q=Top-k+Routing"]) {
+    if (!links.includes(wantedLink)) fail(`the removed method's page lacks a link to ${wantedLink}: ${links}`);
+  }
+  await checkNarrow("removed method");
+  step("a removed method's URL answers 410: what it was, the release that removed it, search and home");
+  clean("walk");
 }
 
 /** After three releases (tests/test_browser.py): every list of the changes from 1 to 2, page
@@ -829,7 +1045,8 @@ async function paging() {
   await open("/changes?since=1");
   const newest = (await page.locator("main h1").innerText()).match(/to (\d+)$/)?.[1];
   const paged = LISTS.find((list) => summary.pages[list].length > 1);
-  await page.getByRole("link", { name: `Next 50 ${paged}`, exact: true }).click();
+  // Releases further apart: 25 a page (their comparison costs more).
+  await page.getByRole("link", { name: `Next 25 ${paged}`, exact: true }).click();
   await page.waitForURL(/[?&]until=/);
   const url = new URL(page.url());
   if (url.searchParams.get("until") !== newest) fail(`the next page of /changes?since=1 is ${url.href}, not until=${newest}`);
@@ -1081,6 +1298,7 @@ try {
   else if (mode === "datasets") await datasets(rest[0], rest[1], rest[2]);
   else if (mode === "changes") await changes();
   else if (mode === "paging") await paging();
+  else if (mode === "walk") await walk();
   else if (mode === "method-paging") await methodPaging(rest[0], rest[1]);
   else await hostile();
   if (blocked.length) fail(`requests beyond this machine were made: ${blocked}`);

@@ -1,9 +1,10 @@
 """`changes(since:, until:)`: what changed between two releases, net (DESIGN §5)."""
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import strawberry
 
@@ -28,8 +29,9 @@ from schema.release import Release, release_version
 from schema.release_range import release_range
 from store import field_values
 from store.change_lists import Filters, changes_count, changes_page, net_change
-from store.net_changes import NetChange
-from store.release_changes import Comparison
+from store.net_changes import NetChange, path_in
+from store.paging import Page, Window
+from store.release_changes import Comparison, place_of
 from store.releases import release_served_at, retained_range
 from store.tables import ReleaseRow
 
@@ -133,13 +135,77 @@ def _items(value: field_values.Value) -> list[str]:
     return value if isinstance(value, list) else []
 
 
+@strawberry.enum(description="The order of a list of changes.")
+class ChangeOrder(Enum):
+    KEY = strawberry.enum_value(
+        "key", description="By the record's slug (a treatment's: its model's, then its method's)."
+    )
+    KIND = strawberry.enum_value(
+        "kind",
+        description="By the kind of change (added, removed, moved, renamed, strengthened, "
+        "weakened), then by slug.",
+    )
+
+
+Combined = Annotated[
+    bool,
+    strawberry.argument(
+        description="One row per record (a move with a rename is one MOVED row, `kinds` "
+        "says both), and no knock-on removals: a record removed because what it sat in was "
+        "removed too (a node's parent, a method's node, a treatment's model or method) is "
+        "listed under that removal's `knockOn`, not here."
+    ),
+]
+OrderBy = Annotated[
+    ChangeOrder, strawberry.argument(description="The list's order; by slug when not given.")
+]
+
+
 def _named(change: NetChange, index: int) -> str | None:
     state = change.before if index == 0 else change.after
     return state[0] if isinstance(state, tuple) else None
 
 
+_KINDS_DESCRIPTION = (
+    "Every kind of change of this row: `[kind]`, or in a combined list (`combined: true`) "
+    "and a history `[MOVED, RENAMED]` for a record both moved and renamed."
+)
+_RELEASE_DESCRIPTION = (
+    "The release that made this change, when it is one release's: an entry of a record's "
+    "`history`; null in a list of changes between two releases."
+)
+_KNOCK_ON_DESCRIPTION = (
+    "For a removal: the records removed with it (knock-on removals), which a combined list "
+    "(`combined: true`) leaves out of its own rows; null for any other change."
+)
+
+
+@strawberry.type
+class _RecordChange:
+    """The fields a node's, method's and model's change share beyond their own."""
+
+    if TYPE_CHECKING:
+        kind: ChangeKind
+        slug: str
+        also: str | None
+        release_row: ReleaseRow | None
+        comparison: Comparison | None
+
+    @strawberry.field(description=_KINDS_DESCRIPTION)
+    def kinds(self) -> list[ChangeKind]:
+        return [self.kind] if self.also is None else [self.kind, ChangeKind(self.also)]
+
+    @strawberry.field(description=_RELEASE_DESCRIPTION)
+    def release(self) -> Release | None:
+        return None if self.release_row is None else Release(row=self.release_row)
+
+    @strawberry.field(description=_KNOCK_ON_DESCRIPTION)
+    def knock_on(self) -> "KnockOn | None":
+        return _knock_on(self)
+
+
 @strawberry.type(description="A change of a node, named by its slug (it may be gone now).")
-class NodeChange:
+class NodeChange(_RecordChange):
     kind: ChangeKind = strawberry.field(description="What changed.")
     slug: str = strawberry.field(description="The node's slug.")
     name: str = strawberry.field(description="Its name in the later release (if removed: before).")
@@ -158,9 +224,23 @@ class NodeChange:
         found = await info.context.loaders.node_by_slug.load(self.slug)
         return refs.node(*found) if found else None
 
+    # Its other kind of change, its release, what it went with (see `_RecordChange`).
+    also: strawberry.Private[str | None] = None
+    release_row: strawberry.Private[ReleaseRow | None] = None
+    comparison: strawberry.Private[Comparison | None] = None
+    went_with: strawberry.Private[tuple[str, ...]] = ()
+    place: strawberry.Private[str | None] = None
+
+    @strawberry.field(
+        description="For a node removed because its parent was removed too (a knock-on "
+        "removal): the parent's removal; null otherwise."
+    )
+    async def removed_with(self) -> "NodeChange | None":
+        return await _removed_with(self)
+
 
 @strawberry.type(description="A change of a method, named by its slug (it may be gone now).")
-class MethodChange:
+class MethodChange(_RecordChange):
     kind: ChangeKind = strawberry.field(description="What changed.")
     slug: str = strawberry.field(description="The method's slug.")
     name: str = strawberry.field(description="Its name in the later release (if removed: before).")
@@ -179,9 +259,23 @@ class MethodChange:
         found = await info.context.loaders.method_by_slug.load(self.slug)
         return refs.method(*found) if found else None
 
+    # Its other kind of change, its release, what it went with (see `_RecordChange`).
+    also: strawberry.Private[str | None] = None
+    release_row: strawberry.Private[ReleaseRow | None] = None
+    comparison: strawberry.Private[Comparison | None] = None
+    went_with: strawberry.Private[tuple[str, ...]] = ()
+    place: strawberry.Private[str | None] = None
+
+    @strawberry.field(
+        description="For a method removed because the node it was filed at was removed too "
+        "(a knock-on removal): the node's removal; null otherwise."
+    )
+    async def removed_with(self) -> NodeChange | None:
+        return await _removed_with(self)
+
 
 @strawberry.type(description="A model added, removed, renamed or changed, named by its slug.")
-class ModelChange:
+class ModelChange(_RecordChange):
     kind: ChangeKind = strawberry.field(
         description="What changed: ADDED, REMOVED, RENAMED or CHANGED."
     )
@@ -199,6 +293,10 @@ class ModelChange:
     async def model(self, info: Info) -> ModelRef | None:
         found = await info.context.loaders.model_by_slug.load(self.slug)
         return refs.model(found) if found else None
+
+    also: strawberry.Private[str | None] = None
+    release_row: strawberry.Private[ReleaseRow | None] = None
+    comparison: strawberry.Private[Comparison | None] = None
 
 
 @strawberry.type(description="A change of how strongly a model treats a method.")
@@ -232,6 +330,218 @@ class TreatmentChange:
     async def method(self, info: Info) -> MethodRef | None:
         found = await info.context.loaders.method_by_slug.load(self.method_slug)
         return refs.method(*found) if found else None
+
+    comparison: strawberry.Private[Comparison | None] = None
+    went_with: strawberry.Private[tuple[str, ...]] = ()
+
+    @strawberry.field(
+        description="The model's name: as served now, or if it is gone, as it was before "
+        "the release that removed it (the slug when no retained release knew it)."
+    )
+    async def model_name(self, info: Info) -> str:
+        return await _record_name(info, "model", self.model_slug)
+
+    @strawberry.field(
+        description="The method's name: as served now, or if it is gone, as it was before "
+        "the release that removed it (the slug when no retained release knew it)."
+    )
+    async def method_name(self, info: Info) -> str:
+        return await _record_name(info, "method", self.method_slug)
+
+    @strawberry.field(
+        description="For a treatment removed because its model was removed too (a "
+        "knock-on removal): the model's removal; null otherwise."
+    )
+    async def removed_with_model(self, info: Info) -> "ModelChange | None":
+        if "model" not in self.went_with or self.comparison is None:
+            return None
+        name = await _record_name(info, "model", self.model_slug)
+        return _removed_model(self.comparison, self.model_slug, name)
+
+    @strawberry.field(
+        description="For a treatment removed because its method was removed too (a "
+        "knock-on removal): the method's removal; null otherwise."
+    )
+    async def removed_with_method(self, info: Info) -> "MethodChange | None":
+        if "method" not in self.went_with or self.comparison is None:
+            return None
+        return await _removed_method(info, self.comparison, self.method_slug)
+
+
+@strawberry.type(
+    description="The records removed with a removed record, because they sat in it: a "
+    "node's sub-nodes and the methods filed at it; a method's or a model's treatments. "
+    "Each list is null where the record can take none of that kind with it."
+)
+class KnockOn:
+    comparison: strawberry.Private[Comparison]
+    cause_kind: strawberry.Private[str]  # node, method, model
+    cause: strawberry.Private[str]  # its slug
+
+    @strawberry.field(
+        description="How many sub-nodes were removed with this node; null for a method or "
+        "a model (one statement for a page of removals)."
+    )
+    async def node_count(self, info: Info) -> int | None:
+        return await self._count(info, "node", "node", "place")
+
+    @strawberry.field(
+        description="How many methods filed at this node were removed with it; null for a "
+        "method or a model."
+    )
+    async def method_count(self, info: Info) -> int | None:
+        return await self._count(info, "node", "method", "place")
+
+    @strawberry.field(
+        description="How many treatments of this method or model were removed with it; null "
+        "for a node."
+    )
+    async def treatment_count(self, info: Info) -> int | None:
+        if self.cause_kind == "node":
+            return None
+        return await self._count(info, self.cause_kind, "treatment", self.cause_kind)
+
+    async def _count(self, info: Info, of: str, kind: str, cause: str) -> int | None:
+        if self.cause_kind != of:
+            return None
+        comparison = self.comparison
+        key = (comparison.since, comparison.until, kind, cause, self.cause)
+        return await info.context.loaders.knock_on_count.load(key)
+
+    @strawberry.field(description="The sub-nodes removed with this node.")
+    async def nodes(
+        self, info: Info, first: First = DEFAULT_PAGE_SIZE, after: After = None
+    ) -> Connection[NodeChange] | None:
+        if self.cause_kind != "node":
+            return None
+        return await self._page(info, "node", "place", _node_change, Paging(first, after))
+
+    @strawberry.field(description="The methods filed at this node, removed with it.")
+    async def methods(
+        self, info: Info, first: First = DEFAULT_PAGE_SIZE, after: After = None
+    ) -> Connection[MethodChange] | None:
+        if self.cause_kind != "node":
+            return None
+        return await self._page(info, "method", "place", _method_change, Paging(first, after))
+
+    @strawberry.field(description="The treatments of this method or model, removed with it.")
+    async def treatments(
+        self, info: Info, first: First = DEFAULT_PAGE_SIZE, after: After = None
+    ) -> Connection[TreatmentChange] | None:
+        if self.cause_kind == "node":
+            return None
+        build = _treatment_change
+        return await self._page(info, "treatment", self.cause_kind, build, Paging(first, after))
+
+    async def _page(
+        self,
+        info: Info,
+        kind: str,
+        cause: str,
+        build: Callable[[Comparison, NetChange], Awaitable[Any]],
+        paging: Paging,
+    ) -> Connection[Any]:
+        comparison = self.comparison
+        filters = Filters(comparison.since, comparison.until, cause=(cause, self.cause))
+        name = f"knock-on:{kind}:{self.cause_kind}:{self.cause}"
+        read = None
+        if paging.after is None and paging.first is not None:
+            # A first page: read with those of every removal of the request (one statement).
+            key = (comparison.since, comparison.until, kind, cause, self.cause)
+            loaders = info.context.loaders
+
+            async def read(window: Window) -> Page:
+                rows = await loaders.knock_on_first(window.size).load(key)
+                total = await loaders.knock_on_count.load(key)
+                keys = [row[:2] if kind == "treatment" else row[:1] for row in rows]
+                return Page(rows, keys, total > len(rows), False, total)
+
+        return await change_connection(
+            info, comparison, kind, name, build, paging, filters, read=read
+        )
+
+
+def _knock_on(change: _RecordChange) -> KnockOn | None:
+    if change.kind != ChangeKind.REMOVED or change.comparison is None:
+        return None
+    cause_kind = {NodeChange: "node", MethodChange: "method", ModelChange: "model"}[type(change)]
+    return KnockOn(comparison=change.comparison, cause_kind=cause_kind, cause=change.slug)
+
+
+async def _removed_with(change: "NodeChange | MethodChange") -> NodeChange | None:
+    """The removal of the node that ``change`` (a knock-on removal) went with."""
+    if "place" not in change.went_with or change.comparison is None or change.place is None:
+        return None
+    return await _removed_node(change.comparison, change.place)
+
+
+async def _removed_node(comparison: Comparison, slug: str) -> NodeChange:
+    """Node ``slug``'s removal (there in `since`, gone in `until`)."""
+    before, after = await comparison.trees()
+    name, parent = before[slug]
+    went_with = ("place",) if parent is not None and parent not in after else ()
+    return NodeChange(
+        kind=ChangeKind.REMOVED,
+        slug=slug,
+        name=name,
+        from_path=path_in(before, slug),
+        to_path=None,
+        from_name=name,
+        to_name=None,
+        field_changes=[],
+        comparison=comparison,
+        went_with=went_with,
+        place=parent,
+    )
+
+
+async def _removed_method(info: Info, comparison: Comparison, slug: str) -> MethodChange:
+    """Method ``slug``'s removal (there in `since`, gone in `until`)."""
+    former = await info.context.loaders.former_method.load(slug)
+    name = former.name if former else slug
+    place = former.place if former else None
+    before, after = await comparison.trees()
+    return MethodChange(
+        kind=ChangeKind.REMOVED,
+        slug=slug,
+        name=name,
+        from_path=path_in(before, place),
+        to_path=None,
+        from_name=name,
+        to_name=None,
+        field_changes=[],
+        comparison=comparison,
+        went_with=("place",) if place is not None and place not in after else (),
+        place=place,
+    )
+
+
+def _removed_model(comparison: Comparison, slug: str, name: str) -> "ModelChange":
+    return ModelChange(
+        kind=ChangeKind.REMOVED,
+        slug=slug,
+        name=name,
+        from_name=name,
+        to_name=None,
+        field_changes=[],
+        comparison=comparison,
+    )
+
+
+async def _record_name(info: Info, kind: str, slug: str) -> str:
+    """A model's or method's name now, or before it was removed; the slug if unknown."""
+    loaders = info.context.loaders
+    if kind == "model":
+        model = await loaders.model_by_slug.load(slug)
+        if model is not None:
+            return model.name
+        former = await loaders.former_model.load(slug)
+    else:
+        method = await loaders.method_by_slug.load(slug)
+        if method is not None:
+            return str(method[0].name)
+        former = await loaders.former_method.load(slug)
+    return former.name if former else slug
 
 
 @strawberry.type(description="How many changes of each kind.")
@@ -302,9 +612,12 @@ class Changes:
         kinds: Kinds = None,
         branch: Branch = None,
         within: Within = None,
+        combined: Combined = False,
+        order_by: OrderBy = ChangeOrder.KEY,
     ) -> Connection[NodeChange] | None:
         paging = Paging(first, after, last, before)
-        return await self._page(info, "node", _node_change, paging, kinds, branch, within)
+        options = _Options(kinds, branch, within, combined, order_by)
+        return await self._page(info, "node", _node_change, paging, options)
 
     @strawberry.field(
         description="Methods added, removed, moved (filed at another node), renamed or "
@@ -320,9 +633,12 @@ class Changes:
         kinds: Kinds = None,
         branch: Branch = None,
         within: Within = None,
+        combined: Combined = False,
+        order_by: OrderBy = ChangeOrder.KEY,
     ) -> Connection[MethodChange] | None:
         paging = Paging(first, after, last, before)
-        return await self._page(info, "method", _method_change, paging, kinds, branch, within)
+        options = _Options(kinds, branch, within, combined, order_by)
+        return await self._page(info, "method", _method_change, paging, options)
 
     @strawberry.field(description="Models added, removed, renamed or changed (another field).")
     async def models(
@@ -333,9 +649,12 @@ class Changes:
         last: Last = None,
         before: Before = None,
         kinds: Kinds = None,
+        combined: Combined = False,
+        order_by: OrderBy = ChangeOrder.KEY,
     ) -> Connection[ModelChange] | None:
         paging = Paging(first, after, last, before)
-        return await self._page(info, "model", _model_change, paging, kinds, None, None)
+        options = _Options(kinds, None, None, combined, order_by)
+        return await self._page(info, "model", _model_change, paging, options)
 
     @strawberry.field(
         description="(model, method) treatments added, removed, strengthened or weakened; "
@@ -351,9 +670,12 @@ class Changes:
         kinds: Kinds = None,
         branch: Branch = None,
         within: Within = None,
+        combined: Combined = False,
+        order_by: OrderBy = ChangeOrder.KEY,
     ) -> Connection[TreatmentChange] | None:
         paging = Paging(first, after, last, before)
-        return await self._page(info, "treatment", _treatment_change, paging, kinds, branch, within)
+        options = _Options(kinds, branch, within, combined, order_by)
+        return await self._page(info, "treatment", _treatment_change, paging, options)
 
     async def _page(
         self,
@@ -361,29 +683,59 @@ class Changes:
         kind: str,
         build: Callable[[Comparison, NetChange], Awaitable[Any]],
         paging: Paging,
-        kinds: list[ChangeKind] | None,
-        branch: NodeReference | None,
-        within: str | None,
+        options: "_Options",
     ) -> Connection[Any]:
-        request = PageRequest.of(
-            info, f"changes:{kind}:{self.comparison.since}:{self.comparison.until}", paging
-        )
-        node = await branch_of(info, within=within, branch=branch)
+        node = await branch_of(info, within=options.within, branch=options.branch)
         comparison = self.comparison
+        kinds = options.kinds
+        by_kind_order = options.order_by == ChangeOrder.KIND
         filters = Filters(
             comparison.since,
             comparison.until,
             kinds=None if kinds is None else [str(k.value) for k in kinds],
             branch=None if node is None else await comparison.branch_nodes(node.slug),
+            combined=options.combined,
+            by_kind_order=by_kind_order,
         )
-        reader = info.context.reader
+        # A cursor belongs to its list's order and rows: one of another is refused.
+        name = f"changes:{kind}" + ":combined" * options.combined + ":by-kind" * by_kind_order
+        return await change_connection(info, comparison, kind, name, build, paging, filters)
+
+
+@dataclass(frozen=True)
+class _Options:
+    kinds: list[ChangeKind] | None
+    branch: NodeReference | None
+    within: str | None
+    combined: bool
+    order_by: ChangeOrder
+
+
+async def change_connection(
+    info: Info,
+    comparison: Comparison,
+    kind: str,
+    name: str,
+    build: Callable[[Comparison, NetChange], Awaitable[Any]],
+    paging: Paging,
+    filters: Filters,
+    read: Callable[[Window], Awaitable[Page]] | None = None,
+) -> Connection[Any]:
+    """A page of the changes of ``kind`` (node, method...) that ``filters`` pick, each made
+    by ``build``; ``name``: the list's, for its cursors; ``read``: how to read the page
+    when not on its own."""
+    request = PageRequest.of(info, f"{name}:{comparison.since}:{comparison.until}", paging)
+    reader = info.context.reader
+    if read is None:
         page = await changes_page(reader, kind, filters, request.window)
-        items = [await build(comparison, net_change(kind, row)) for row in page.rows]
+    else:
+        page = await read(request.window)
+    items = [await build(comparison, net_change(kind, row)) for row in page.rows]
 
-        async def count() -> int:
-            return await changes_count(reader, kind, filters)
+    async def count() -> int:
+        return await changes_count(reader, kind, filters)
 
-        return connection_of(page, request.list_name, items, count)
+    return connection_of(page, request.list_name, items, count)
 
 
 _KINDS = ("node", "method", "model", "treatment")
@@ -400,6 +752,10 @@ async def _node_change(comparison: Comparison, change: NetChange) -> NodeChange:
         from_name=_named(change, 0),
         to_name=_named(change, 1),
         field_changes=_field_changes("node", change),
+        also=change.also,
+        comparison=comparison,
+        went_with=change.removed_with,
+        place=place_of(change.before),
     )
 
 
@@ -414,6 +770,10 @@ async def _method_change(comparison: Comparison, change: NetChange) -> MethodCha
         from_name=_named(change, 0),
         to_name=_named(change, 1),
         field_changes=_field_changes("method", change),
+        also=change.also,
+        comparison=comparison,
+        went_with=change.removed_with,
+        place=place_of(change.before),
     )
 
 
@@ -425,6 +785,8 @@ async def _model_change(comparison: Comparison, change: NetChange) -> ModelChang
         from_name=_named(change, 0),
         to_name=_named(change, 1),
         field_changes=_field_changes("model", change),
+        also=change.also,
+        comparison=comparison,
     )
 
 
@@ -438,6 +800,8 @@ async def _treatment_change(comparison: Comparison, change: NetChange) -> Treatm
         method_slug=change.key[1],
         before=strength(change.before),
         after=strength(change.after),
+        comparison=comparison,
+        went_with=change.removed_with,
     )
 
 

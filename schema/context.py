@@ -9,7 +9,7 @@ from strawberry.types import Info as StrawberryInfo
 
 from schema.cost_meter import CostMeter
 from schema.dataloaders import Loaders
-from store.reader import Reader
+from store.reader import Deadline, Reader
 
 
 @dataclass
@@ -34,11 +34,17 @@ class Context:
 
     @classmethod
     def for_request(
-        cls, engine: Engine | AsyncEngine, request: Any = None, response: Any = None
+        cls,
+        engine: Engine | AsyncEngine,
+        request: Any = None,
+        response: Any = None,
+        deadline: Deadline | None = None,
     ) -> "Context":
-        """A context reading through ``engine`` (see `Reader.of`), within the request's
-        deadline when it has one (api.http_guards.TimeLimit sets it)."""
-        deadline = request.scope.get("state", {}).get("deadline") if request else None
+        """A context reading through ``engine`` (see `Reader.of`), within ``deadline`` or
+        else the request's when it has one (api.http_guards.TimeLimit sets it; a download
+        gives each of its executions its own: api.download)."""
+        if deadline is None and request is not None:
+            deadline = request.scope.get("state", {}).get("deadline")
         reader = Reader.of(engine, deadline)
         return cls(reader=reader, loaders=Loaders(reader), request=request, response=response)
 

@@ -15,10 +15,21 @@ from typing import Any, Generic, TypeVar
 
 from strawberry.dataloader import DataLoader
 
-from store import adoption, evidence, methods, models, nodes, releases, treatments
+from store import (
+    adoption,
+    change_lists,
+    evidence,
+    methods,
+    models,
+    nodes,
+    record_history,
+    releases,
+    treatments,
+)
 from store.methods import MethodWithStats
 from store.nodes import NodeWithStats
 from store.reader import Reader
+from store.record_history import Former
 from store.tables import (
     EvidenceRow,
     ModelRow,
@@ -108,12 +119,39 @@ def many_each(
     return load
 
 
+# A removed record's knock-on removals of one kind: (since, until, kind of record, cause,
+# the removed record's slug), as store.change_lists.knock_on_counts takes them.
+KnockOnKey = tuple[int, int, str, str, str]
+
+
+def _per_cause(
+    read: Callable[..., Awaitable[dict[str, Any]]], reader: Reader, missing: Any
+) -> Callable[[list[KnockOnKey]], Awaitable[list[Any]]]:
+    """A batch of knock-on keys read by ``read`` (reader, kind, filters, cause, slugs) once
+    per comparison, kind and cause; ``missing`` for a slug it does not name."""
+
+    async def fetch(keys: list[KnockOnKey]) -> list[Any]:
+        groups: dict[tuple[int, int, str, str], list[str]] = defaultdict(list)
+        for since, until, kind, cause, slug in keys:
+            groups[(since, until, kind, cause)].append(slug)
+        found: dict[KnockOnKey, Any] = {}
+        for (since, until, kind, cause), slugs in groups.items():
+            filters = change_lists.Filters(since, until)
+            values = await read(reader, kind, filters, cause, slugs)
+            for slug in slugs:
+                found[(since, until, kind, cause, slug)] = values.get(slug, missing)
+        return [found[key] for key in keys]
+
+    return fetch
+
+
 class Loaders:
     """Every loader of one request, named for what they map. Each is made on first use: a
     request uses a few of them."""
 
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
+        self._knock_on_firsts: dict[int, Batched[KnockOnKey, list[Any]]] = {}
         self._first_branch_treatments: dict[
             int, Batched[tuple[int, int], list[TreatmentWithMethod]]
         ] = {}
@@ -325,6 +363,45 @@ class Loaders:
             return await treatments.branch_rows_by_slugs(self.reader, model_nodes=keys)
 
         return Batched(one_each(fetch, lambda row: (row[1].slug, row[2].slug)))
+
+    def _former(self, kind: str) -> Batched[str, Former | None]:
+        async def fetch(keys: list[str]) -> list[Former | None]:
+            found = await record_history.former_states(self.reader, kind, keys)
+            return [found.get(key) for key in keys]
+
+        return Batched(fetch)
+
+    @cached_property
+    def former_method(self) -> Batched[str, Former | None]:
+        """A method's slug -> its state before the latest release that changed it."""
+        return self._former("method")
+
+    @cached_property
+    def former_model(self) -> Batched[str, Former | None]:
+        """A model's slug -> its state before the latest release that changed it."""
+        return self._former("model")
+
+    @cached_property
+    def knock_on_count(self) -> Batched[KnockOnKey, int]:
+        """(since, until, kind of record, cause, slug of a removed record) -> how many
+        records of that kind its removal took with it (store.change_lists): one statement
+        per kind and cause for a whole page of removals."""
+        return Batched(_per_cause(change_lists.knock_on_counts, self.reader, 0))
+
+    def knock_on_first(self, first: int) -> Batched[KnockOnKey, list[Any]]:
+        """As knock_on_count: the first ``first`` of those records (change list rows)."""
+        loader = self._knock_on_firsts.get(first)
+        if loader is None:
+
+            async def firsts(
+                reader: Reader, kind: str, filters: Any, cause: str, slugs: list[str]
+            ) -> dict[str, list[Any]]:
+                return await change_lists.knock_on_firsts(
+                    reader, kind, filters, cause, slugs, first
+                )
+
+            loader = self._knock_on_firsts[first] = Batched(_per_cause(firsts, self.reader, []))
+        return loader
 
     def put_nodes(self, found: Sequence[NodeWithStats]) -> None:
         for pair in found:

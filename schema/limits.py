@@ -65,6 +65,24 @@ WORK: dict[str, int] = {
     "Changes.methods": 5_600,
     "Changes.models": 2_600,
     "Changes.treatments": 2_500,
+    # A record's history: its own change rows (one index range), and for each entry the
+    # trees of its release and the one before (for paths; kept for the next requests).
+    "Node.history": 1_900,
+    "Method.history": 1_900,
+    "Model.history": 150,
+    # A node that was at a path: the trees of the retained releases, undone from the node
+    # change rows (kept per load, as a comparison's).
+    "Query.formerNode": 1_900,
+    # Knock-on removals of one removed record. A first page is read with those of every
+    # removal of the request, in one statement per kind (charged per removal asked); a
+    # later page on its own: its release's change rows of nodes or methods (hundreds), or
+    # of treatments: by a model's slug one index range, by a method's a walk of them.
+    "KnockOn.nodes": 30,
+    "KnockOn.methods": 30,
+    "KnockOn.treatments": 150,
+    "KnockOn.nodeCount": 20,
+    "KnockOn.methodCount": 20,
+    "KnockOn.treatmentCount": 10,
     # Adoption: a series per node or method (one statement for all of a request's).
     "Node.adoption": 730,
     "Method.adoption": 130,
@@ -93,6 +111,11 @@ CONNECTION_WORK = 150
 # A node's own methods (`scope: HERE`) are one index range; its branch's (the default)
 # are up to 40% of all methods at a root (store.methods walks them by name there).
 WORK_WHEN = {"Node.methods": ("scope", "HERE", 800)}
+
+# Comparisons of two releases whose work is much less when the later one is the release
+# right after the earlier (`until` = `since` + 1, both given): one release's change rows,
+# read by the lighter statement (store.change_lists), as `Release.changes`.
+WORK_WHEN_ADJACENT = {"Query.changes": WORK["Release.changes"]}
 
 # Lists whose length is the length of one of their arguments.
 SIZED_BY_ARGUMENT = {"Query.entities": "ids"}
@@ -142,6 +165,11 @@ def _work(
         argument, value, points = WORK_WHEN[name]
         if _argument(field, argument, variables) == value:
             return points
+    if name in WORK_WHEN_ADJACENT:
+        since = _int_argument(field, "since", variables)
+        until = _int_argument(field, "until", variables)
+        if since is not None and until == since + 1:
+            return WORK_WHEN_ADJACENT[name]
     return WORK.get(name, CONNECTION_WORK if "first" in arguments else 0)
 
 

@@ -1,16 +1,18 @@
 """The `Method` type: a technique, where it is filed, and how models treat it."""
 
 from collections.abc import Awaitable
-from typing import Annotated
+from typing import Annotated, Any
 
 import strawberry
 
 from schema import refs
 from schema.adoption import AdoptionPoint, adoption_field, undated_field
 from schema.base import Slugged, row_field
+from schema.changes import MethodChange
 from schema.context import Info
 from schema.cost_meter import MeteredList, affords
 from schema.enums import Scope, Strength, max_rank
+from schema.history import history_field
 from schema.inputs import (
     METHODS_BY_NAME,
     EvidenceFilterArgument,
@@ -137,6 +139,8 @@ class Method(Slugged, FirstSeen):
                 refs.method_treatment(treatment, model, self) for treatment, model in rows
             ],
         )
+
+    history: Any = history_field("method", MethodChange)
 
     adoption: list[AdoptionPoint] = adoption_field(
         "it",

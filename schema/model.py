@@ -8,10 +8,12 @@ import strawberry
 
 from schema import refs
 from schema.base import Slugged, row_field
+from schema.changes import ModelChange
 from schema.context import Info
 from schema.cost_meter import MeteredList
 from schema.enums import Strength, max_rank
 from schema.errors import BadUserInputError
+from schema.history import history_field
 from schema.inputs import (
     MODELS_BY_NAME,
     EvidenceFilterArgument,
@@ -75,6 +77,8 @@ class Model(Slugged, FirstSeen):
     async def sources(self, info: Info) -> list[SourceRef]:
         rows = await info.context.loaders.sources_by_model_id.load(self.row_id())
         return [refs.source(row) for row in rows]
+
+    history: Any = history_field("model", ModelChange)
 
     @strawberry.field(description="The model's documents, a page at a time, in file order.")
     async def sources_connection(

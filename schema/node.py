@@ -8,10 +8,12 @@ import strawberry
 from schema import refs
 from schema.adoption import AdoptionPoint, adoption_field, undated_field
 from schema.base import Slugged, row_field
+from schema.changes import NodeChange
 from schema.context import Info
 from schema.cost_meter import MeteredList, affords
 from schema.enums import Scope, Strength, max_rank
 from schema.errors import BadUserInputError
+from schema.history import history_field
 from schema.inputs import (
     BY_MODEL_NEWEST_FIRST,
     METHODS_BY_NAME,
@@ -216,6 +218,8 @@ class Node(Slugged, FirstSeen):
             count=lambda: nodes.nodes_below_count(reader, node=node, max_depth=max_depth),
             items=_nodes,
         )
+
+    history: Any = history_field("node", NodeChange)
 
     adoption: list[AdoptionPoint] = adoption_field(
         "a method of the branch",

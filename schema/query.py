@@ -10,6 +10,7 @@ from schema.changes import Changes, changes_query
 from schema.context import Info
 from schema.cost_meter import MeteredList
 from schema.entities import MAX_IDS, entities_by_ids, entity_by_id
+from schema.history import FormerNode, FormerRecord, former_node, former_record
 from schema.inputs import (
     METHODS_BY_NAME,
     MODELS_BY_NAME,
@@ -253,6 +254,42 @@ class Query:
         ] = None,
     ) -> Changes | None:
         return await changes_query(info, since, until, from_, to)
+
+    @strawberry.field(
+        description="The node that was at a path where none is now (a slug path or a names "
+        "path): moved, renamed or removed, and the release that did it; null when a node is "
+        "there now, or no retained release had one there. An old link's new place."
+    )
+    async def former_node(
+        self,
+        info: Info,
+        path: Annotated[
+            str, strawberry.argument(description="A slug path (`a/b`) or a names path (`A :: B`).")
+        ],
+    ) -> FormerNode | None:
+        return await former_node(info, path)
+
+    @strawberry.field(
+        description="A method no longer served: its name and place before the release that "
+        "removed it; null while it is served, or when no retained release removed it."
+    )
+    async def former_method(
+        self,
+        info: Info,
+        slug: Annotated[str, strawberry.argument(description="The method's slug.")],
+    ) -> FormerRecord | None:
+        return await former_record(info, "method", slug)
+
+    @strawberry.field(
+        description="A model no longer served: its name before the release that removed it; "
+        "null while it is served, or when no retained release removed it."
+    )
+    async def former_model(
+        self,
+        info: Info,
+        slug: Annotated[str, strawberry.argument(description="The model's slug.")],
+    ) -> FormerRecord | None:
+        return await former_record(info, "model", slug)
 
     @strawberry.field(description="Totals of the whole taxonomy, its depth, and its data version.")
     async def taxonomy(self, info: Info) -> TaxonomySummary:

@@ -69,21 +69,59 @@ _PLACES = {"node": ("before_parent", "after_parent"), "method": ("before_node", 
 @dataclass(frozen=True)
 class ChangeList:
     """The list's statement (parameters: since, until, and `kinds`, `branch`,
-    `branch_then`, `branch_now` as its shape asks) and its sort keys."""
+    `branch_then`, `branch_now`, `cause` as its shape asks) and its sort keys."""
 
     statement: AnySelect
     sort_keys: list[SortKey]
 
 
+@dataclass(frozen=True)
+class Shape:
+    """What a change list's statement is built for: only the kinds `kinds` (``by_kind``),
+    only the branch's (``in_branch``), from a release to the next (``one_release``); with
+    ``combined`` one row per record (a node or method both moved and renamed is one row,
+    MOVED, renamed ``also``) and no knock-on removals (a record removed because what it
+    sat in went too: a node's parent, a method's node, a treatment's model or method);
+    ``cause`` (place, model, method): only the knock-on removals of the removed record
+    `cause` (its slug), a node's or method's place or a treatment's model or method;
+    ``by_kind_order``: in the order of KIND_ORDER, then by key (else by key)."""
+
+    by_kind: bool = False
+    in_branch: bool = False
+    one_release: bool = False
+    combined: bool = False
+    cause: str | None = None
+    by_kind_order: bool = False
+
+
+def _gone(table: Any, slug: Any, one_release: bool, dialect: str) -> Any:
+    """Whether the record ``slug`` of ``table`` (a change table), there in `since`, is gone
+    in `until`: the latest of its change rows up to `until` removed it."""
+    if dialect == "postgresql":
+        slug = slug.collate("C")  # the change tables' slugs: their index serves this one
+    gone = aliased(table, name="gone")
+    conditions = [gone.slug == slug, gone.after_name.is_(None)]
+    if one_release:
+        return exists().where(*conditions, gone.release == _UNTIL)
+    later = aliased(table, name="gone_later")
+    return exists().where(
+        *conditions,
+        gone.release > _SINCE,
+        gone.release <= _UNTIL,
+        # (`gone.slug`, not `slug`: a subquery correlates with the query right around it.)
+        ~exists().where(
+            later.slug == gone.slug, later.release > gone.release, later.release <= _UNTIL
+        ),
+    )
+
+
 @cache
-def change_list(
-    kind: str, dialect: str, *, by_kind: bool, in_branch: bool, one_release: bool
-) -> ChangeList:
-    """The net changes of ``kind`` (node, method, model, treatment); only those of the
-    kinds `kinds` (ranks in KIND_ORDER) when ``by_kind``; only those in the branch when
-    ``in_branch``: nodes whose slugs are in `branch`; methods filed at a node of
-    `branch_then` in `since` or of `branch_now` in `until`; treatments whose methods
-    were.
+def change_list(kind: str, dialect: str, shape: Shape) -> ChangeList:
+    """The net changes of ``kind`` (node, method, model, treatment) as ``shape`` says:
+    only those of the kinds `kinds` (ranks in KIND_ORDER) when ``by_kind``; only those in
+    the branch when ``in_branch``: nodes whose slugs are in `branch`; methods filed at a
+    node of `branch_then` in `since` or of `branch_now` in `until`; treatments whose
+    methods were.
 
     Each record's earliest change row after `since` (none of its rows lies between) is
     joined with its latest up to `until`: no grouping, so that both databases read the
@@ -91,6 +129,7 @@ def change_list(
     release after `since`, the common case) a record's one row of `until` is both."""
     table = _TABLES[kind]
     key_names = _KEYS.get(kind, ("slug",))
+    one_release = shape.one_release
     start = aliased(table, name="start")
     if one_release:
         end: Any = start
@@ -120,6 +159,8 @@ def change_list(
         )
         in_range = [start.release > _SINCE, start.release <= _UNTIL, first_in_range, last_in_range]
     key_columns = [getattr(start, name) for name in key_names]
+    knocked_on: list[Any] = []  # per cause of a knock-on removal: whether it is one
+    causes: list[Any] = []  # per cause: the slug of what the record went with
     if kind == "treatment":
         before, after = start.before_rank, end.after_rank
         rank: Any = case(
@@ -128,12 +169,19 @@ def change_list(
             (after < before, RANK["strengthened"]),
             else_=RANK["weakened"],
         )
+        removal = after.is_(None)
+        causes = [start.model_slug, start.method_slug]
+        knocked_on = [
+            and_(removal, _gone(ModelChangeRow, start.model_slug, one_release, dialect)),
+            and_(removal, _gone(MethodChangeRow, start.method_slug, one_release, dialect)),
+        ]
+        also: Any = literal(None, type_=Integer)
         statement = (
             select(*key_columns, before, after, rank.label("rank"))
             .select_from(joined)
             .where(*in_range, before.is_distinct_from(after))
         )
-        if in_branch:
+        if shape.in_branch:
             method = start.method_slug
             statement = statement.where(
                 or_(
@@ -167,31 +215,69 @@ def change_list(
             (and_(both, changed), RANK["changed"]),
         )
         second = case((and_(both, moved, renamed), RANK["renamed"]))
-        rank = col(ChangeKindRow.rank)
-        which = or_(rank == first, rank == second)
-        statement = (
-            select(
-                *key_columns,
-                start.before_name,
-                place_before.label("before_place"),
-                end.after_name,
-                place_after.label("after_place"),
-                rank,
-                fields_before,
-                fields_after,
+        if places:
+            causes = [place_before]
+            knocked_on = [
+                and_(
+                    was,
+                    ~now,
+                    place_before.is_not(None),
+                    _gone(NodeChangeRow, place_before, one_release, dialect),
+                )
+            ]
+        columns = [
+            *key_columns,
+            start.before_name,
+            place_before.label("before_place"),
+            end.after_name,
+            place_after.label("after_place"),
+            fields_before,
+            fields_after,
+        ]
+        if shape.combined or shape.cause:
+            # One row per record: its first kind of change, and its second (a rename with
+            # a move) beside it.
+            rank = first
+            also = second
+            statement = select(*columns, rank.label("rank")).select_from(joined).where(*in_range)
+            # (`first` is null for a row that changed nothing named: no change here.)
+            statement = statement.where(first.is_not(None))
+            sort_keys = [SortKey(column) for column in key_columns]
+        else:
+            rank = col(ChangeKindRow.rank)
+            also = literal(None, type_=Integer)
+            which = or_(rank == first, rank == second)
+            statement = (
+                select(*columns, rank)
+                .select_from(join(joined, ChangeKindRow, which))
+                .where(*in_range)
             )
-            .select_from(join(joined, ChangeKindRow, which))
-            .where(*in_range)
-        )
-        if in_branch and kind == "node":
+            sort_keys = [*(SortKey(column) for column in key_columns), SortKey(rank)]
+        if shape.in_branch and kind == "node":
             statement = statement.where(start.slug.in_(keys("branch")))
-        elif in_branch:
+        elif shape.in_branch:
             statement = statement.where(
                 or_(place_before.in_(keys("branch_then")), place_after.in_(keys("branch_now")))
             )
-        sort_keys = [*(SortKey(column) for column in key_columns), SortKey(rank)]
-    if by_kind:
-        statement = statement.where(rank.in_(keys("kinds")))
+    statement = statement.add_columns(
+        also.label("also"),
+        *(
+            case((knocked, literal(True)), else_=literal(False)).label(f"knocked_{index}")
+            for index, knocked in enumerate(knocked_on)
+        ),
+    )
+    if shape.combined and knocked_on:
+        statement = statement.where(~or_(*knocked_on))
+    if shape.cause is not None:
+        index = {"place": 0, "model": 0, "method": 1}[shape.cause]
+        statement = statement.where(causes[index].in_(keys("cause")), knocked_on[index])
+    if shape.by_kind:
+        if shape.combined and kind != "treatment":
+            statement = statement.where(or_(rank.in_(keys("kinds")), also.in_(keys("kinds"))))
+        else:
+            statement = statement.where(rank.in_(keys("kinds")))
+    if shape.by_kind_order:
+        sort_keys = [SortKey(rank), *(key for key in sort_keys if key.column is not rank)]
     return ChangeList(statement, sort_keys)
 
 
@@ -226,32 +312,55 @@ def _as_served(slug: Any, dialect: str) -> Any:
 def net_change(kind: str, row: Sequence[Any]) -> NetChange:
     """A row of a change list as the change it stands for."""
     if kind == "treatment":
-        model, method, before_rank, after_rank, rank = row
-        return NetChange(KIND_ORDER[rank], (model, method), before_rank, after_rank)
-    slug, before_name, before_place, after_name, after_place, rank, *fields = row
+        model, method, before_rank, after_rank, rank, _, *knocked = row
+        went_with = tuple(
+            cause for cause, is_one in zip(("model", "method"), knocked, strict=True) if is_one
+        )
+        return NetChange(
+            KIND_ORDER[rank], (model, method), before_rank, after_rank, removed_with=went_with
+        )
+    slug, before_name, before_place, after_name, after_place, *more = row
+    fields_before, fields_after, rank, also, *knocked = more
     before: State = None if before_name is None else (before_name, before_place)
     after: State = None if after_name is None else (after_name, after_place)
-    return NetChange(KIND_ORDER[rank], (slug,), before, after, (fields[0], fields[1]))
+    return NetChange(
+        KIND_ORDER[rank],
+        (slug,),
+        before,
+        after,
+        (fields_before, fields_after),
+        also=None if also is None else KIND_ORDER[also],
+        removed_with=("place",) if knocked and knocked[0] else (),
+    )
 
 
 @dataclass(frozen=True)
 class Filters:
     """Which changes of a list: from release ``since`` to ``until``, of the kinds
     ``kinds`` (names in KIND_ORDER; all when None), in a branch (``branch``: its nodes'
-    slugs in ``since`` and in ``until``; everywhere when None)."""
+    slugs in ``since`` and in ``until``; everywhere when None); ``combined``, ``cause``
+    (what a knock-on removal went with and its slug) and ``by_kind_order`` as Shape's."""
 
     since: int
     until: int
     kinds: Sequence[str] | None = None
     branch: tuple[Sequence[str], Sequence[str]] | None = None
+    combined: bool = False
+    cause: tuple[str, str] | None = None
+    by_kind_order: bool = False
 
 
 def _listing(reader: Reader, kind: str, filters: Filters) -> tuple[Template, list[SortKey]]:
-    by_kind, in_branch = filters.kinds is not None, filters.branch is not None
-    one_release = filters.until == filters.since + 1  # the common case: a lighter statement
-    listed = change_list(
-        kind, reader.dialect, by_kind=by_kind, in_branch=in_branch, one_release=one_release
+    shape = Shape(
+        by_kind=filters.kinds is not None,
+        in_branch=filters.branch is not None,
+        # The common case: a lighter statement.
+        one_release=filters.until == filters.since + 1,
+        combined=filters.combined,
+        cause=None if filters.cause is None else filters.cause[0],
+        by_kind_order=filters.by_kind_order,
     )
+    listed = change_list(kind, reader.dialect, shape)
     params: dict[str, Any] = {"since": filters.since, "until": filters.until}
     if filters.kinds is not None:
         params["kinds"] = [RANK[name] for name in filters.kinds]
@@ -261,8 +370,11 @@ def _listing(reader: Reader, kind: str, filters: Filters) -> tuple[Template, lis
             params["branch"] = sorted({*then, *now})
         else:
             params["branch_then"], params["branch_now"] = list(then), list(now)
-    shape = ("changes", kind, reader.dialect, by_kind, in_branch, one_release)
-    return Template(listed.statement, shape, params), listed.sort_keys
+    if filters.cause is not None:
+        params["cause"] = [filters.cause[1]]
+    return Template(listed.statement, ("changes", kind, reader.dialect, shape), params), (
+        listed.sort_keys
+    )
 
 
 async def changes_page(reader: Reader, kind: str, filters: Filters, window: Window) -> Page:
@@ -276,9 +388,65 @@ async def changes_count(reader: Reader, kind: str, filters: Filters) -> int:
     return await paging.count(reader, listing)
 
 
+# The column of a knock-on removal's row that names what it went with, by cause.
+_CAUSE_COLUMNS = {"place": "before_place", "model": "model_slug", "method": "method_slug"}
+
+
+@cache
+def _knock_on_counts(kind: str, dialect: str, cause: str, one_release: bool) -> Prepared:
+    listed = change_list(kind, dialect, Shape(one_release=one_release, cause=cause))
+    changes = listed.statement.subquery("changes")
+    column = changes.c[_CAUSE_COLUMNS[cause]]
+    return Prepared.of(select(column, func.count()).group_by(column))
+
+
+async def knock_on_counts(
+    reader: Reader, kind: str, filters: Filters, cause: str, slugs: Sequence[str]
+) -> dict[str, int]:
+    """How many knock-on removals of ``kind`` (node, method, treatment) each of the removed
+    records ``slugs`` took with it (``cause``: what they are to them, as Shape's), in the
+    changes ``filters`` pick (their releases): one statement for all of them."""
+    statement = _knock_on_counts(kind, reader.dialect, cause, filters.until == filters.since + 1)
+    params = {"since": filters.since, "until": filters.until, "cause": list(slugs)}
+    return {str(slug): int(count) for slug, count in await reader.rows(statement, params)}
+
+
+@cache
+def _knock_on_firsts(kind: str, dialect: str, cause: str, one_release: bool) -> Prepared:
+    listed = change_list(kind, dialect, Shape(one_release=one_release, cause=cause))
+    statement = listed.statement
+    names = [column.name for column in statement.selected_columns]
+    place = func.row_number().over(
+        partition_by=statement.selected_columns[_CAUSE_COLUMNS[cause]],
+        order_by=[key.column for key in listed.sort_keys],
+    )
+    changes = statement.add_columns(place.label("place_in_cause")).subquery("changes")
+    return Prepared.of(
+        select(*(changes.c[name] for name in names))
+        .where(changes.c.place_in_cause <= bindparam("first", type_=Integer))
+        .order_by(changes.c[_CAUSE_COLUMNS[cause]], changes.c.place_in_cause)
+    )
+
+
+async def knock_on_firsts(
+    reader: Reader, kind: str, filters: Filters, cause: str, slugs: Sequence[str], first: int
+) -> dict[str, list[tuple[Any, ...]]]:
+    """The first ``first`` knock-on removals of ``kind`` of each of the removed records
+    ``slugs`` (as knock_on_counts), rows for net_change in the list's order, and each
+    row's sort-key values: one statement for all of them."""
+    one_release = filters.until == filters.since + 1
+    statement = _knock_on_firsts(kind, reader.dialect, cause, one_release)
+    params = {"since": filters.since, "until": filters.until, "cause": list(slugs)}
+    index = 0 if kind == "treatment" and cause == "model" else 1 if kind == "treatment" else 2
+    found: dict[str, list[tuple[Any, ...]]] = {}
+    for row in await reader.rows(statement, {**params, "first": first}):
+        found.setdefault(str(row[index]), []).append(tuple(row))
+    return found
+
+
 @cache
 def _by_kind(kind: str, dialect: str, one_release: bool) -> Prepared:
-    listed = change_list(kind, dialect, by_kind=False, in_branch=False, one_release=one_release)
+    listed = change_list(kind, dialect, Shape(one_release=one_release))
     changes = listed.statement.subquery("changes")
     return Prepared.of(select(changes.c.rank, func.count()).group_by(changes.c.rank))
 

@@ -7,7 +7,7 @@ method) pair, each model's strongest treatment per branch, each node's counts.
 from sqlalchemy import Connection, text
 
 from store.adoption import derive_adoption
-from store.strength import RANKS, rank_sql
+from store.strength import RANKS, rank_sql, strongest_order_sql, weakest_order_sql
 
 _STRENGTH_RANK = rank_sql("strength")
 # One count per strength (`core`, `used`, `mentioned`) of a method's treatments.
@@ -42,15 +42,18 @@ TREATMENTS = f"""INSERT INTO treatment (method_id, model_id, strength_rank, node
 # store.orders), none when no model that treats it is dated. Found by its rank, which is
 # unique, in the same pass: no statement per method (during a first load on PostgreSQL the
 # treatment table has no index to look a method's treatments up by).
-METHOD_STATS = """INSERT INTO method_stats (method_id, strongest_rank, model_count,
-        first_model_id)
-    SELECT s.method_id, s.strongest_rank, s.model_count, earliest.id
+METHOD_STATS = f"""INSERT INTO method_stats (method_id, strongest_rank, model_count,
+        first_model_id, name_rank, most_models_order, strongest_order, weakest_order)
+    SELECT s.method_id, s.strongest_rank, s.model_count, earliest.id, s.name_rank,
+        -s.model_count,
+        {strongest_order_sql("s.strongest_rank")}, {weakest_order_sql("s.strongest_rank")}
     FROM (SELECT m.id AS method_id, MIN(t.strength_rank) AS strongest_rank,
               COUNT(t.model_id) AS model_count,
-              MIN(CASE WHEN mo.release_date IS NOT NULL THEN mo.age_rank END) AS first_age
+              MIN(CASE WHEN mo.release_date IS NOT NULL THEN mo.age_rank END) AS first_age,
+              m.name_rank
           FROM method m LEFT JOIN treatment t ON t.method_id = m.id
           LEFT JOIN model mo ON mo.id = t.model_id
-          GROUP BY m.id) s
+          GROUP BY m.id, m.name_rank) s
     LEFT JOIN model earliest ON earliest.age_rank = s.first_age"""
 
 # The By-model rows of the nodes at one level, from the treatments of the methods filed at

@@ -43,6 +43,11 @@ class NetChange:
     # The compared fields' kept texts in the two releases (store.field_values); a node's,
     # method's or model's, whatever its kind of change.
     fields: tuple[str | None, str | None] = (None, None)
+    # In a combined list (one row per record): its other kind of change (renamed, when it
+    # also moved); and for a removal, what it went with: "place" (a node's parent, a
+    # method's node, removed too), "model" and "method" (a treatment's, removed too).
+    also: str | None = None
+    removed_with: tuple[str, ...] = ()
 
 
 def _state(value: object) -> tuple[str, str | None] | None:
@@ -84,3 +89,16 @@ def path_in(tree: dict[str, tuple[str, str | None]], slug: str | None) -> str | 
     """The names path of node ``slug`` in ``tree``; None when it has no such node."""
     chain = lineage(tree, slug)
     return PATH_SEPARATOR.join(tree[s][0] for s in reversed(chain)) if chain else None
+
+
+def kinds_of(before: State, after: State, *, fields_changed: bool = False) -> list[str]:
+    """The kinds of change (in KIND_ORDER) from state ``before`` to ``after`` of one
+    record: what the change lists say of it (moved and renamed may both be; "changed",
+    when ``fields_changed``, only when neither is: a move or rename carries its fields)."""
+    if before is None:
+        return [] if after is None else ["added"]
+    if after is None:
+        return ["removed"]
+    moved = ["moved"] if before[1] != after[1] else []
+    named = [*moved, *(["renamed"] if before[0] != after[0] else [])]
+    return named or (["changed"] if fields_changed else [])

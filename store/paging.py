@@ -293,15 +293,15 @@ def _page_statement(
     after: bool,
     before: bool,
     backward: bool,
-    total: bool,
+    total: ColumnElement[int] | None,
 ) -> AnySelect:
     """``statement`` between the bounds asked for, at most `limit` rows from its start (or
     from its end when ``backward``); the keys' values come last, and after them the whole
-    list's length when ``total`` (a page without bounds only: the window counts what the
-    WHERE leaves, before the LIMIT)."""
+    list's length ``total`` when given (a page without bounds only: a window counts what
+    the WHERE leaves, before the LIMIT)."""
     ordered = statement.add_columns(*(key.column for key in keys), *_meaning_columns(keys))
-    if total:
-        ordered = ordered.add_columns(func.count().over())
+    if total is not None:
+        ordered = ordered.add_columns(total)
     ordered = _between(ordered, keys, after, before)
     return ordered.order_by(
         *(key.column.desc() if key.descending != backward else key.column.asc() for key in keys)
@@ -325,10 +325,17 @@ def _probe_statement(
 
 
 async def keyset_page(
-    reader: Reader, listing: Listing, keys: Sequence[SortKey], window: Window
+    reader: Reader,
+    listing: Listing,
+    keys: Sequence[SortKey],
+    window: Window,
+    *,
+    counted: ColumnElement[int] | None = None,
 ) -> Page:
     """The ``window`` of ``listing`` in the order of ``keys`` (whose last key must be
-    unique), and whether rows lie before and after it: exactly, both ways."""
+    unique), and whether rows lie before and after it: exactly, both ways. The list's
+    length, when the window asks for it, is ``counted`` (a figure the load recorded) if
+    given, else counted over the list's rows."""
     after, before, backward = window.after, window.before, window.from_end
     if window.from_earlier_load:
         if after is not None:
@@ -340,7 +347,7 @@ async def keyset_page(
         before = None if before is None else _check_position(keys, before, "before")
     bounds = {**_params("after", after), **_params("before", before)}
     total = after is None and before is None and window.with_total
-    shape = (after is not None, before is not None, backward, total)
+    shape = (after is not None, before is not None, backward, total, counted is not None)
     result = await _rows(
         reader,
         listing,
@@ -351,7 +358,7 @@ async def keyset_page(
             after=after is not None,
             before=before is not None,
             backward=backward,
-            total=total,
+            total=(counted if counted is not None else func.count().over()) if total else None,
         ),
         {"limit": window.size + 1, **bounds},
     )

@@ -69,8 +69,8 @@ class Comparison:
                 path_in(after, slug) if change.after else None,
             )
         return (
-            path_in(before, _place(change.before)),
-            path_in(after, _place(change.after)),
+            path_in(before, place_of(change.before)),
+            path_in(after, place_of(change.after)),
         )
 
     async def branch_nodes(self, branch: str) -> tuple[list[str], list[str]]:
@@ -84,5 +84,6 @@ def _branch_in(tree: Tree, branch: str) -> list[str]:
     return sorted(slug for slug in tree if branch in lineage(tree, slug))
 
 
-def _place(state: object) -> str | None:
+def place_of(state: object) -> str | None:
+    """Where a record's state says it sits (a node's parent, a method's node)."""
     return state[1] if isinstance(state, tuple) else None

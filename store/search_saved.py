@@ -16,10 +16,12 @@ from store.tables import SearchCatalogueRow, table_of
 _TABLE = table_of(SearchCatalogueRow)
 
 
-def write(connection: Connection) -> None:
-    """Build the catalogue of the data ``connection`` sees, and store it (replacing the
-    stored one)."""
-    parts = build(read_entries(connection))
+def write(connection: Connection, parts: Parts | None = None) -> None:
+    """Store the catalogue ``parts`` (replacing the stored one); by default, build the
+    catalogue of the data ``connection`` sees. A load builds its parts beforehand, from
+    read_entries, in a child process (api.ingest.child), while it writes the evidence."""
+    if parts is None:
+        parts = build(read_entries(connection))
     connection.execute(delete(_TABLE))
     connection.execute(
         insert(_TABLE), [{"part": name, "data": data} for name, data in parts.items()]

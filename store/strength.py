@@ -32,6 +32,17 @@ def rank_sql(column: str) -> str:
     return f"CASE {column} {whens} END"
 
 
+def strongest_order_sql(rank: str) -> str:
+    """SQL text of a method's place by its strongest treatment's ``rank``, strongest first
+    (core 1 ... mentioned 3), a method no model treats (no rank) last."""
+    return f"COALESCE({rank}, {UNTREATED_RANK})"
+
+
+def weakest_order_sql(rank: str) -> str:
+    """The same place, weakest first (mentioned 1 ... core 3), untreated last still."""
+    return f"{UNTREATED_RANK} - COALESCE({rank}, 0)"
+
+
 def rank_expression(column: Any) -> ColumnElement[int]:
     """The rank of the strength name in ``column``, as a SQLAlchemy expression."""
     return case(RANKS, value=column)

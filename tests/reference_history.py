@@ -166,3 +166,18 @@ def method_in_branch(before: Snapshot, after: Snapshot, slug: str, branch: str) 
         and snapshot.in_branch(snapshot.methods[slug]["node"], branch)
         for snapshot in (before, after)
     )
+
+
+def knocked_on(before: Snapshot, after: Snapshot, record: str, key: Any) -> bool:
+    """Whether the removal of ``key`` (a slug; a treatment's (model, method) pair) from
+    ``record`` (nodes, methods, treatments) is a knock-on removal: what it sat in (a node's
+    parent, a method's node, a treatment's model or method) was removed too."""
+    if record == "treatments":
+        model, method = key
+        gone = key in before.treatments and key not in after.treatments
+        return gone and (model not in after.models or method not in after.methods)
+    old, new = getattr(before, record).get(key), getattr(after, record).get(key)
+    if old is None or new is not None:
+        return False
+    place = old["parent"] if record == "nodes" else old["node"]
+    return place is not None and place not in after.nodes

@@ -408,33 +408,49 @@ def _details(how: str | None, fields: tuple[ref.FieldChange, ...]) -> str:
 
 def _shown_changes(earlier: Path, later: Path, newest: Path) -> dict[str, list[list[str]]]:
     """The reference's net changes between two dataset folders (tests/reference_history.py),
-    as the changes page's rows read: each cell's text; renames and moves in words; a
-    treatment's model and method by their names in the newest folder (the page links the
-    records as they are now), by slug when gone; its strengths from before to after."""
+    as the changes page's rows read: each cell's text; one row per record (a move with a
+    rename is one row, "moved, renamed"); renames and moves in words; no knock-on removals
+    (the page names them under their cause, not as rows); a treatment's model and method by
+    their names as served in the newest folder, else as they were last (a record gone is
+    named as it was); its strengths from before to after."""
     before, after, now = ref.Snapshot(earlier), ref.Snapshot(later), ref.Snapshot(newest)
 
-    def named(changes: set[ref.NamedChange]) -> list[list[str]]:
+    def named(changes: set[ref.NamedChange], record: str) -> list[list[str]]:
+        by_slug: dict[str, list[ref.NamedChange]] = {}
+        for change in changes:
+            if change[0] == "REMOVED" and ref.knocked_on(before, after, record, change[1]):
+                continue
+            by_slug.setdefault(change[1], []).append(change)
         rows = []
-        for kind, _slug, name, from_path, to_path, from_name, _to_name, fields in changes:
+        order = ["ADDED", "REMOVED", "MOVED", "RENAMED", "CHANGED"]
+        for kinds in by_slug.values():
+            kinds.sort(key=lambda change: order.index(change[0]))
+            kind, _slug, name, from_path, to_path, from_name, _to_name, fields = kinds[0]
             detail = {"RENAMED": f"from “{from_name}”", "MOVED": f"from {from_path} to {to_path}"}
-            rows.append([name, kind.lower(), _details(detail.get(kind), fields)])
+            words = ", ".join(change[0].lower() for change in kinds)
+            rows.append([name, words, _details(detail.get(kind), fields)])
         return rows
 
-    def name(records: dict[str, dict[str, Any]], slug: str) -> str:
-        return str(records[slug]["name"]) if slug in records else slug
+    def name(record: str, slug: str) -> str:
+        for snapshot in (now, after, before):
+            records = getattr(snapshot, record)
+            if slug in records:
+                return str(records[slug]["name"])
+        return slug
 
     treatments = [
         [
-            name(now.models, model),
-            name(now.methods, method),
+            name("models", model),
+            name("methods", method),
             kind.lower(),
             " → ".join(strength.lower() for strength in (old, new) if strength),
         ]
         for kind, model, method, old, new in ref.treatment_changes(before, after)
+        if not (kind == "REMOVED" and ref.knocked_on(before, after, "treatments", (model, method)))
     ]
     return {
-        "nodes": named(ref.node_changes(before, after)),
-        "methods": named(ref.method_changes(before, after)),
+        "nodes": named(ref.node_changes(before, after), "nodes"),
+        "methods": named(ref.method_changes(before, after), "methods"),
         "models": [
             [
                 name,
@@ -451,13 +467,13 @@ def _shown_changes(earlier: Path, later: Path, newest: Path) -> dict[str, list[l
 def test_the_changes_page_lists_page_by_page_in_headless_chromium(
     backend: str, new_database: Callable[[str, str], str], tmp_path: Path
 ) -> None:
-    """Three releases: the fixtures, a next version with 20 changes of each kind (more than a
+    """Three releases: the fixtures, a next version with 30 changes of each kind (more than a
     page of 50 in some lists), and one after that. /changes?since=1&until=2, each list walked
     by its own "Next 50" links, shows exactly the reference's changes from the first folder
     to the second (not to the newest), each once, in full pages but the last."""
     url = new_database(backend, "paging")
     second, third = tmp_path / "second", tmp_path / "third"
-    next_version(DEFAULT_FIXTURES_DIR, second, seed=18, each=20)
+    next_version(DEFAULT_FIXTURES_DIR, second, seed=18, each=30)
     next_version(second, third, seed=19, each=3)
     for folder in (DEFAULT_FIXTURES_DIR, second, third):
         load_directory(folder, url)

@@ -1,4 +1,5 @@
-"""`rows_from_child`: a file's rows checked in a child process arrive as if checked here.
+"""`rows_from_child`: a file's rows checked in a child process arrive as if checked here;
+`computed_in_child`: a value computed in a child process arrives as if computed here.
 
 The load tests run it end to end (bad evidence lines, late in a large file, are reported
 and change nothing); these pin down its own promises: order, progress, problems, errors,
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from api.ingest.child import Producer, Row, rows_from_child
+from api.ingest.child import Producer, Row, computed_in_child, rows_from_child
 from api.ingest.lines import ProblemLimitError, Problems
 from api.ingest.progress import Meter
 
@@ -113,3 +114,52 @@ def test_a_child_that_dies_is_an_error_that_says_so(tmp_path: Path) -> None:
 
     with pytest.raises(RuntimeError, match=r"stopped unexpectedly \(exit code -9\)"):
         list(rows_from_child(produce, Problems(), Recording()))
+
+
+def test_a_value_computed_in_the_child_arrives_whole() -> None:
+    parent = os.getpid()
+
+    def compute() -> tuple[bool, dict[str, bytes]]:  # big, as the catalogue's parts are
+        return os.getpid() != parent, {"part": bytes(range(256)) * 40_000}
+
+    with computed_in_child("a value", compute) as value:
+        assert value() == (True, {"part": bytes(range(256)) * 40_000})
+
+
+def test_an_exception_in_the_computing_child_is_raised_here() -> None:
+    def compute() -> None:
+        raise ValueError("no such entry")
+
+    with (
+        computed_in_child("a value", compute) as value,
+        pytest.raises(ValueError, match="no such entry"),
+    ):
+        value()
+
+
+def test_a_computing_child_that_dies_is_an_error_that_names_the_work() -> None:
+    def compute() -> None:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    with (
+        computed_in_child("the search catalogue", compute) as value,
+        pytest.raises(
+            RuntimeError,
+            match=r"building the search catalogue stopped unexpectedly \(exit code -9\)",
+        ),
+    ):
+        value()
+
+
+def test_leaving_before_the_value_is_asked_for_stops_the_child(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+
+    def compute() -> None:
+        pid_file.write_text(str(os.getpid()))
+        signal.pause()  # would wait forever
+
+    with computed_in_child("a value", compute):
+        while not pid_file.exists() or not pid_file.read_text():
+            pass  # the child has started
+    with pytest.raises(ProcessLookupError):  # terminated and reaped: no such process now
+        os.kill(int(pid_file.read_text()), 0)

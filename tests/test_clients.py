@@ -109,6 +109,7 @@ def test_there_are_example_operations() -> None:
         "BrowserMethod",
         "BrowserSearch",
         "BrowserChanges",
+        "BrowserFormer",
         "BrowserModels",
         "BrowserMethods",
         "BrowserReleases",

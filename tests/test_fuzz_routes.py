@@ -1,9 +1,9 @@
 """Fuzzing every route, not only /graphql: the browser's pages (with the subjects in their
-paths and the query strings they read), the changes page's release numbers, GraphQL over
-GET, the probes and the static assets, by any method and with any Accept, on the tiny
-dataset of each database. Whatever comes: never a 5xx, and never a page that names a
-subject which does not exist with a 200 (a 404 says so). Bounded in count, derandomized so
-that a failure replays."""
+paths and the query strings they read), the changes page's release numbers, the tables'
+downloads, GraphQL over GET, the probes and the static assets, by any method and with any
+Accept, on the tiny dataset of each database. Whatever comes: never a 5xx, and never a page
+that names a subject which does not exist with a 200 (a 404 says so). Bounded in count,
+derandomized so that a failure replays."""
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -58,6 +58,14 @@ def _paths() -> st.SearchStrategy[str]:
         st.builds(lambda s: f"/graphiql-assets/{s}", _SEGMENT),
         st.builds(lambda s: f"/browser-assets/{s}", _SEGMENT),
         st.builds(lambda s: f"/{s}", _SEGMENT),
+        # The tables' downloads: their subjects, sorts, filters and release numbers.
+        st.builds(lambda s: f"/download/nodes/{s}.csv", _SEGMENT),
+        st.builds(lambda s: f"/download/models/{s}.json", _SEGMENT),
+        st.builds(lambda s, t: f"/download/methods.json?sort={s}&branch={t}", _SEGMENT, _SEGMENT),
+        st.builds(
+            lambda a, b: f"/download/changes/nodes.csv?since={a}&until={b}", _NUMBER, _NUMBER
+        ),
+        st.builds(lambda s, t: f"/download/search.csv?q={s}&type={t}", _SEGMENT, _SEGMENT),
         st.sampled_from(["/", "/healthz", "/readyz", "/graphql", "/search", "/changes"]),
     )
     return page

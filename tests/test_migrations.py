@@ -434,3 +434,45 @@ def test_0012_keeps_field_changes_and_goes_back(
             ]
     finally:
         engine.dispose()
+
+
+def test_0013_fills_the_methods_orders_as_a_load_does_and_goes_back(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Downgraded to 0012 and upgraded again, a loaded database gets each method's name
+    rank and places by strength beside its figures, as the load derived them
+    (store.derive), with the indexes of the methods' orders by count and strength."""
+    url = new_database(backend, "method_orders")
+    load_directory(tiny_folder, url)
+    ranks = (
+        "SELECT method.slug, method_stats.name_rank, method.name_rank, strongest_rank, "
+        "strongest_order, weakest_order, model_count, most_models_order FROM method_stats "
+        "JOIN method ON method.id = method_stats.method_id ORDER BY method.slug"
+    )
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            derived = [tuple(row) for row in connection.execute(text(ranks))]
+        assert len(derived) > 3
+        assert all(row[1] == row[2] for row in derived)  # the method's own name rank
+        assert all(row[7] == -row[6] for row in derived)
+        places = {(row[3], row[4], row[5]) for row in derived}
+        # tests/tiny_dataset.py has core and used methods and one that nobody treats.
+        assert {(1, 1, 3), (2, 2, 2), (None, 4, 4)} <= places
+        assert places <= {(1, 1, 3), (2, 2, 2), (3, 3, 1), (None, 4, 4)}
+        migrate.downgrade(url, "0012")
+        columns = {column["name"] for column in inspect(engine).get_columns("method_stats")}
+        assert not columns & {"name_rank", "most_models_order", "strongest_order"}
+        assert not inspect(engine).get_indexes("method_stats")
+        migrate.upgrade(url)
+        with engine.connect() as connection:
+            assert [tuple(row) for row in connection.execute(text(ranks))] == derived
+        indexes = {index["name"] for index in inspect(engine).get_indexes("method_stats")}
+        assert indexes == {
+            "ix_method_stats_model_count",
+            "ix_method_stats_most_models_order",
+            "ix_method_stats_strongest_order",
+            "ix_method_stats_weakest_order",
+        }
+    finally:
+        engine.dispose()

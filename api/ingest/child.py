@@ -1,4 +1,5 @@
-"""Reading and checking a large file in a child process while this one writes its rows.
+"""Work of a load done in a child process while this one writes: reading and checking a
+large file (rows_from_child), or computing a value needed later (computed_in_child).
 
 Checking a million lines of evidence is Python work that holds one core; writing them is
 the database driver's. Run one after the other they add up; with the reading in a forked
@@ -7,11 +8,13 @@ in this process: its rows in batches, its progress (relayed to the meter in orde
 its problems, or the exception that stopped it, which is raised here.
 """
 
+import gc
 import multiprocessing
 import pickle
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from api.ingest.lines import Problems
 from api.ingest.progress import Meter
@@ -20,6 +23,7 @@ Row = tuple[Any, ...]
 Producer = Callable[[Problems, Meter], Iterator[Row]]
 
 _BATCH = 5_000
+T = TypeVar("T")
 
 
 class _RelayedMeter:
@@ -69,11 +73,16 @@ def _send_rows(produce: Producer, problems: Problems, pipe: Connection) -> None:
         error = exc
     if batch:  # the rows made before an exception arrive before it, as they would here
         pipe.send(("rows", batch))
+    pipe.send(("end", problems.items, error if error is None else _travelling(error)))
+
+
+def _travelling(error: BaseException) -> BaseException:
+    """``error``, or, if it cannot be pickled to the parent, a description of it."""
     try:
         pickle.dumps(error)
-    except Exception:  # an exception that cannot travel is described instead
-        error = RuntimeError(f"{type(error).__name__}: {error}")
-    pipe.send(("end", problems.items, error))
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error
 
 
 def rows_from_child(produce: Producer, problems: Problems, meter: Meter) -> Iterator[Row]:
@@ -122,3 +131,63 @@ def rows_from_child(produce: Producer, problems: Problems, meter: Meter) -> Iter
         if not finished:  # the writer stopped first: the child's rows are not wanted
             child.terminate()
         child.join()
+
+
+@contextmanager
+def computed_in_child(what: str, compute: Callable[[], T]) -> Iterator[Callable[[], T]]:
+    """Start ``compute()`` in a forked child process and give a function that waits for
+    its value (or raises its exception, or says the child making ``what`` died). For
+    Python work the load needs only later, such as the search catalogue: it runs on the second core
+    while this process writes and derives. Leaving the block before the value was asked
+    for stops the child. Without fork (not POSIX), ``compute`` runs when asked for."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        yield compute
+        return
+    context = multiprocessing.get_context("fork")
+    receiving, sending = context.Pipe(duplex=False)
+    child = context.Process(
+        target=_compute_in_child,
+        args=(compute, sending, receiving),
+        name="taxonomy-builder",
+    )
+    child.start()
+    sending.close()
+
+    def value() -> T:
+        try:
+            kind, payload = receiving.recv()
+        except EOFError:
+            child.join()
+            raise RuntimeError(
+                f"the process building {what} stopped unexpectedly "
+                f"(exit code {child.exitcode}); nothing was loaded"
+            ) from None
+        if kind == "error":
+            raise payload
+        return cast(T, payload)
+
+    try:
+        yield value
+    finally:
+        receiving.close()
+        child.terminate()  # a no-op once it has sent its value and ended
+        child.join()
+
+
+def _compute_in_child(
+    compute: Callable[[], object], pipe: Connection, parents_end: Connection
+) -> None:
+    parents_end.close()  # as in _run_in_child: a dead parent shows as a broken pipe
+    # The fork shares the parent's heap page by page until written: a collection would
+    # walk (and so copy) all of it, though none of it is garbage of this child's.
+    gc.freeze()
+    try:
+        message: tuple[str, object] = ("value", compute())
+    except BaseException as exc:  # handed to the parent, which raises it
+        message = ("error", _travelling(exc))
+    try:
+        pipe.send(message)
+    except BrokenPipeError:  # the parent is gone: nobody wants the value
+        pass
+    finally:
+        pipe.close()

@@ -5,8 +5,10 @@ import logging
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, delete, insert, text
@@ -16,7 +18,7 @@ from api.ingest.beside import build_beside, swap_in, why_not_beside
 from api.ingest.bulk import DeferredChecks, check_sqlite_keys, write_rows
 from api.ingest.changes import record_changes
 from api.ingest.checksum import DataChecksum
-from api.ingest.child import rows_from_child
+from api.ingest.child import computed_in_child, rows_from_child
 from api.ingest.dataset import (
     Catalog,
     DatasetError,
@@ -33,7 +35,7 @@ from api.ingest.release import Release, write_release
 from api.ingest.release_dates import suspect_placeholder, undate
 from api.ingest.shrink import evidence_lines, refuse_shrink, served_counts
 from api.ingest.turns import Say
-from store import search_index, search_saved
+from store import search_catalogue, search_index, search_saved
 from store.derive import derive_read_model
 from store.orders import name_ranks, release_ranks
 from store.tables import (
@@ -157,7 +159,10 @@ def _write(
     served before anything is deleted, unless it is None (shrinking allowed). Returns the
     release's number and how many change rows it recorded (None: the first release)."""
     # One load at a time; readers are not blocked (see DeferredChecks).
-    with one_load_at_a_time(engine, wait=turn.wait, say=turn.say) as connection:
+    with (
+        one_load_at_a_time(engine, wait=turn.wait, say=turn.say) as connection,
+        ExitStack() as children,
+    ):
         if connection.dialect.name == "postgresql":
             # Room to sort and hash in memory while deriving and indexing (this load only).
             connection.execute(text("SET LOCAL work_mem = '256MB'"))
@@ -217,6 +222,7 @@ def _write(
         data_checksum = DataChecksum(catalog)
         with timed(meter, "writing the catalog"):
             _write_catalog(connection, catalog, recorded.first_seen)
+            entries = search_catalogue.read_entries(connection)
         # Counted here: the rows are checked in a child process (rows_from_child).
         catalog.evidence_count = write_rows(
             connection,
@@ -234,6 +240,12 @@ def _write(
             raise DatasetError([str(p) for p in problems.items])
         if expected is not None:  # the rows, exactly: the file may have changed since
             refuse_shrink(rows, {"evidence": catalog.evidence_count})
+        # The search catalogue needs only the catalog: it is built (5-6 s of Python at L)
+        # on the other core while the database indexes and derives, which hold one core.
+        # Started earlier, it would slow the evidence's writer and reader, which hold two.
+        catalogue_parts = children.enter_context(
+            computed_in_child("the search catalogue", partial(search_catalogue.build, entries))
+        )
         with timed(meter, "indexes and keys of the loaded rows"):
             loaded.restore()
         with timed(meter, "deriving the read model"):
@@ -241,7 +253,7 @@ def _write(
         with timed(meter, "indexes of the read model"):
             derived.restore()
         with timed(meter, "search catalogue"):
-            search_saved.write(connection)
+            search_saved.write(connection, catalogue_parts())
         with timed(meter, SEARCH_INDEX_STEP):
             search_index.rebuild(connection, served=writes_served)
         release = Release(

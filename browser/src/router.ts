@@ -6,7 +6,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { ChangeKind, SearchType } from "../../clients/typescript/src/gql/graphql";
 
 /** Each list of the changes page at its own page: the list's cursor, null for its first. */
-export type Cursors = Record<"nodes" | "methods" | "models" | "treatments", string | null>;
+export type Cursors = Record<ChangeType, string | null>;
 
 /** A release number from the URL: a whole number, or null. */
 function releaseNumber(value: string | null): number | null {
@@ -63,7 +63,14 @@ export type Route =
   | { page: "model"; slug: string; place: Place }
   | { page: "method"; slug: string; place: Place }
   | { page: "search"; q: string; after: string | null; type: SearchType | null }
-  | { page: "changes"; since: number | null; until: number | null; cursors: Cursors; kind: ChangeKind | null }
+  | {
+      page: "changes";
+      since: number | null;
+      until: number | null;
+      cursors: Cursors;
+      kind: ChangeKind | null;
+      type: ChangeType | null;
+    }
   | { page: "models" | "methods" | "releases"; place: Place; query: URLSearchParams }
   | { page: "missing"; path: string };
 
@@ -82,6 +89,16 @@ function decoded(part: string): string | null {
 
 /** The kinds of change, as the changes page's `?kind=` names them (lowercase). */
 export const CHANGE_KINDS = ["added", "removed", "moved", "renamed", "changed", "strengthened", "weakened"] as const;
+
+/** The kinds of record of the changes page, each a list of its own, as `?type=` names them. */
+export const CHANGE_TYPES = ["nodes", "methods", "models", "treatments"] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+
+/** `?type=` of the changes page: one kind of record, or null (every kind; also for a word
+ * that names none). */
+function changeType(word: string | null): ChangeType | null {
+  return CHANGE_TYPES.find((known) => known === word) ?? null;
+}
 
 /** `?kind=` of the changes page: one kind of change, or null (every kind; also for a word
  * that names none). */
@@ -117,7 +134,9 @@ export function route(url: URL): Route {
       treatments: query.get("treatments"),
     };
     const since = releaseNumber(query.get("since"));
-    return { page: "changes", since, until: releaseNumber(query.get("until")), cursors, kind: changeKind(query.get("kind")) };
+    const until = releaseNumber(query.get("until"));
+    const [kind, type] = [changeKind(query.get("kind")), changeType(query.get("type"))];
+    return { page: "changes", since, until, cursors, kind, type };
   }
   const index = INDEXES.find((name) => path === `/${name}`);
   if (index) return { page: index, place: place(query), query };

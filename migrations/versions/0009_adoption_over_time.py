@@ -17,12 +17,24 @@ import sqlalchemy as sa
 from alembic import op
 
 from store.adoption import derive_adoption
-from store.derive import METHOD_STATS
 
 revision: str = "0009"
 down_revision: str | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+
+# The load's statement as it was at this revision (store.derive.METHOD_STATS): a later
+# revision's columns are not there yet.
+_METHOD_STATS = """INSERT INTO method_stats (method_id, strongest_rank, model_count,
+        first_model_id)
+    SELECT s.method_id, s.strongest_rank, s.model_count, earliest.id
+    FROM (SELECT m.id AS method_id, MIN(t.strength_rank) AS strongest_rank,
+              COUNT(t.model_id) AS model_count,
+              MIN(CASE WHEN mo.release_date IS NOT NULL THEN mo.age_rank END) AS first_age
+          FROM method m LEFT JOIN treatment t ON t.method_id = m.id
+          LEFT JOIN model mo ON mo.id = t.model_id
+          GROUP BY m.id) s
+    LEFT JOIN model earliest ON earliest.age_rank = s.first_age"""
 
 
 def upgrade() -> None:
@@ -42,7 +54,7 @@ def upgrade() -> None:
         )
     connection = op.get_bind()
     connection.execute(sa.text("DELETE FROM method_stats"))
-    connection.execute(sa.text(METHOD_STATS))
+    connection.execute(sa.text(_METHOD_STATS))
     derive_adoption(connection)
 
 

@@ -4,6 +4,8 @@
 import { BrowserMethodDocument, type BrowserMethodQuery } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
 import { answered, cursorRefused } from "../api";
+import { Downloads } from "../downloads";
+import { Gone, History } from "../history";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
 import { useLatestRelease } from "../site-nav";
@@ -16,7 +18,6 @@ import {
   Loading,
   MoreEvidence,
   EVIDENCE_PER_ROW,
-  NotFound,
   PageGone,
   Pager,
   plural,
@@ -62,7 +63,7 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
       <ApiProblem message={loaded.message} />
     );
   }
-  if (!method) return <NotFound kind="method" slug={slug} />;
+  if (!method) return <Gone kind="method" subject={slug} />;
   const { node } = method;
   const treatments = answered(method.treatmentsConnection, "method.treatmentsConnection");
   return (
@@ -123,6 +124,7 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
                 anchor="treatments"
                 url={pageUrl}
               />
+              <Downloads page={href.method(slug)} label="Treatments by model" />
             </>
           ) : (
             <p>No model's documents describe this method.</p>
@@ -133,6 +135,7 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
           undated={answered(method.undatedModels, "method.undatedModels")}
           subject="this method"
         />
+        <History subject="method" firstSeen={method.firstSeen} history={method.history} />
       </article>
     </>
   );

@@ -19,6 +19,7 @@ import {
   orderBy,
   SortHeader,
 } from "../index-table";
+import { Downloads } from "../downloads";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place } from "../router";
 import { useLatestRelease } from "../site-nav";
@@ -150,6 +151,7 @@ export function MethodsPage({ place, query }: { place: Place; query: URLSearchPa
             anchor="methods-list"
             url={(at) => indexUrl(state, { place: at })}
           />
+          <Downloads page={indexUrl(state)} label="Methods" />
         </>
       ) : (
         <p>

@@ -3,6 +3,8 @@
 // Pager), each with its first quotes of evidence and how many more it has.
 import { BrowserModelDocument, type BrowserModelQuery } from "../../../clients/typescript/src/gql/graphql";
 import { answered, cursorRefused } from "../api";
+import { Downloads } from "../downloads";
+import { Gone, History } from "../history";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
 import { useLatestRelease } from "../site-nav";
@@ -14,7 +16,6 @@ import {
   Heading,
   Loading,
   MoreEvidence,
-  NotFound,
   PageGone,
   Pager,
   Quote,
@@ -62,7 +63,7 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
       <ApiProblem message={loaded.message} />
     );
   }
-  if (!model) return <NotFound kind="model" slug={slug} />;
+  if (!model) return <Gone kind="model" subject={slug} />;
   const treatments = answered(model.treatments, "model.treatments");
   const sources = answered(model.sourcesConnection, "model.sourcesConnection");
   const facts = [model.organization, model.releaseDate ? `released ${model.releaseDate}` : "release date unknown"];
@@ -147,16 +148,20 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
           ))}
         </ul>
         {treatments.totalCount ? (
-          <Pager
-            list={treatments}
-            at={place}
-            noun={["method", "methods"]}
-            label="Methods: pages"
-            anchor="methods"
-            url={pageUrl}
-          />
+          <>
+            <Pager
+              list={treatments}
+              at={place}
+              noun={["method", "methods"]}
+              label="Methods: pages"
+              anchor="methods"
+              url={pageUrl}
+            />
+            <Downloads page={href.model(slug)} label="Methods" />
+          </>
         ) : null}
       </section>
+      <History subject="model" firstSeen={model.firstSeen} history={model.history} />
     </article>
   );
 }

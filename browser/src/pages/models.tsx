@@ -14,6 +14,7 @@ import {
   orderBy,
   SortHeader,
 } from "../index-table";
+import { Downloads } from "../downloads";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place } from "../router";
 import { useLatestRelease } from "../site-nav";
@@ -126,6 +127,7 @@ export function ModelsPage({ place, query }: { place: Place; query: URLSearchPar
             anchor="models-list"
             url={(at) => indexUrl(state, { place: at })}
           />
+          <Downloads page={indexUrl(state)} label="Models" />
         </>
       ) : (
         <p>

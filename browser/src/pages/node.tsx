@@ -9,6 +9,8 @@ import {
 } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
 import { answered, cursorRefused } from "../api";
+import { Downloads } from "../downloads";
+import { Gone, History } from "../history";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, placeQuery } from "../router";
 import { useLatestRelease } from "../site-nav";
@@ -21,7 +23,6 @@ import {
   Heading,
   helpUrl,
   Loading,
-  NotFound,
   PageGone,
   Pager,
   plural,
@@ -126,6 +127,7 @@ function ByModel({ node, sort, place }: { node: Node; sort: string; place: Place
           />
         </p>
       </Pager>
+      <Downloads page={pageUrl(node.slugPath, sort, firstPage)} label="By-model table" />
     </section>
   );
 }
@@ -193,7 +195,7 @@ export function NodePage({ path, place, sort }: { path: string; place: Place; so
     }
     return <ApiProblem message={loaded.message} />;
   }
-  if (!node) return <NotFound kind="node" slug={path} />;
+  if (!node) return <Gone kind="node" subject={path} />;
   const { counts } = node;
   return (
     <>
@@ -218,6 +220,7 @@ export function NodePage({ path, place, sort }: { path: string; place: Place; so
           undated={answered(node.undatedModels, "node.undatedModels")}
           subject={`this branch's methods`}
         />
+        <History subject="node" firstSeen={node.firstSeen} history={node.history} />
       </article>
     </>
   );

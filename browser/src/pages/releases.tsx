@@ -5,6 +5,7 @@
 import { BrowserReleasesDocument } from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
 import { IndexProblem, indexState, indexUrl } from "../index-table";
+import { Downloads } from "../downloads";
 import { answeredSoFar, useQuery } from "../query";
 import { pageArguments, PAGE_SIZES, type Place } from "../router";
 import { useLatestRelease } from "../site-nav";
@@ -88,6 +89,7 @@ export function ReleasesPage({ place, query }: { place: Place; query: URLSearchP
         url={(next) => indexUrl(state, { place: next })}
         sizes={SIZES}
       />
+      <Downloads page={state.path} label="Releases" />
     </>
   );
 }

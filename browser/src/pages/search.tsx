@@ -3,6 +3,7 @@
 // (?type=).
 import { BrowserSearchDocument, type SearchType } from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
+import { Downloads } from "../downloads";
 import { answeredSoFar, useQuery } from "../query";
 import { href } from "../router";
 import { useLatestRelease } from "../site-nav";
@@ -103,6 +104,7 @@ function Results({ q, after, type }: { q: string; after: string | null; type: Se
           <a href={`${here}&${new URLSearchParams({ after: pageInfo.endCursor })}`}>More results</a>
         ) : null}
       </nav>
+      <Downloads page={here} label="Results" />
     </>
   );
 }

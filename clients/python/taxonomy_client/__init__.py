@@ -3,6 +3,7 @@ from .base_model import BaseModel, Upload
 from .client import TaxonomyClient
 from .enums import (
     ChangeKind,
+    ChangeOrder,
     Interval,
     MethodOrderField,
     ModelOrderField,
@@ -82,6 +83,7 @@ __all__ = [
     "AsyncBaseClient",
     "BaseModel",
     "ChangeKind",
+    "ChangeOrder",
     "EvidenceFilter",
     "GraphQLClientError",
     "GraphQLClientGraphQLError",

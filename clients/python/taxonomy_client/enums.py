@@ -11,6 +11,11 @@ class ChangeKind(str, Enum):
     CHANGED = "CHANGED"
 
 
+class ChangeOrder(str, Enum):
+    KEY = "KEY"
+    KIND = "KIND"
+
+
 class Interval(str, Enum):
     MONTH = "MONTH"
     QUARTER = "QUARTER"

@@ -72,7 +72,35 @@ export type FieldChangeFieldPolicy = {
 	toItems?: FieldPolicy<any> | FieldReadFunction<any>,
 	toValue?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type MethodKeySpecifier = ('adoption' | 'aliases' | 'description' | 'evidence' | 'firstSeen' | 'firstTreatedBy' | 'id' | 'modelCount' | 'name' | 'node' | 'slug' | 'strongest' | 'treatments' | 'treatmentsConnection' | 'undatedModels' | MethodKeySpecifier)[];
+export type FormerNodeKeySpecifier = ('changedIn' | 'kind' | 'lastSeenIn' | 'name' | 'node' | 'path' | 'slug' | 'slugPath' | FormerNodeKeySpecifier)[];
+export type FormerNodeFieldPolicy = {
+	changedIn?: FieldPolicy<any> | FieldReadFunction<any>,
+	kind?: FieldPolicy<any> | FieldReadFunction<any>,
+	lastSeenIn?: FieldPolicy<any> | FieldReadFunction<any>,
+	name?: FieldPolicy<any> | FieldReadFunction<any>,
+	node?: FieldPolicy<any> | FieldReadFunction<any>,
+	path?: FieldPolicy<any> | FieldReadFunction<any>,
+	slug?: FieldPolicy<any> | FieldReadFunction<any>,
+	slugPath?: FieldPolicy<any> | FieldReadFunction<any>
+};
+export type FormerRecordKeySpecifier = ('lastSeenIn' | 'name' | 'path' | 'removedIn' | 'slug' | FormerRecordKeySpecifier)[];
+export type FormerRecordFieldPolicy = {
+	lastSeenIn?: FieldPolicy<any> | FieldReadFunction<any>,
+	name?: FieldPolicy<any> | FieldReadFunction<any>,
+	path?: FieldPolicy<any> | FieldReadFunction<any>,
+	removedIn?: FieldPolicy<any> | FieldReadFunction<any>,
+	slug?: FieldPolicy<any> | FieldReadFunction<any>
+};
+export type KnockOnKeySpecifier = ('methodCount' | 'methods' | 'nodeCount' | 'nodes' | 'treatmentCount' | 'treatments' | KnockOnKeySpecifier)[];
+export type KnockOnFieldPolicy = {
+	methodCount?: FieldPolicy<any> | FieldReadFunction<any>,
+	methods?: FieldPolicy<any> | FieldReadFunction<any>,
+	nodeCount?: FieldPolicy<any> | FieldReadFunction<any>,
+	nodes?: FieldPolicy<any> | FieldReadFunction<any>,
+	treatmentCount?: FieldPolicy<any> | FieldReadFunction<any>,
+	treatments?: FieldPolicy<any> | FieldReadFunction<any>
+};
+export type MethodKeySpecifier = ('adoption' | 'aliases' | 'description' | 'evidence' | 'firstSeen' | 'firstTreatedBy' | 'history' | 'id' | 'modelCount' | 'name' | 'node' | 'slug' | 'strongest' | 'treatments' | 'treatmentsConnection' | 'undatedModels' | MethodKeySpecifier)[];
 export type MethodFieldPolicy = {
 	adoption?: FieldPolicy<any> | FieldReadFunction<any>,
 	aliases?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -80,6 +108,7 @@ export type MethodFieldPolicy = {
 	evidence?: FieldPolicy<any> | FieldReadFunction<any>,
 	firstSeen?: FieldPolicy<any> | FieldReadFunction<any>,
 	firstTreatedBy?: FieldPolicy<any> | FieldReadFunction<any>,
+	history?: FieldPolicy<any> | FieldReadFunction<any>,
 	id?: FieldPolicy<any> | FieldReadFunction<any>,
 	modelCount?: FieldPolicy<any> | FieldReadFunction<any>,
 	name?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -90,14 +119,18 @@ export type MethodFieldPolicy = {
 	treatmentsConnection?: FieldPolicy<any> | FieldReadFunction<any>,
 	undatedModels?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type MethodChangeKeySpecifier = ('fieldChanges' | 'fromName' | 'fromPath' | 'kind' | 'method' | 'name' | 'slug' | 'toName' | 'toPath' | MethodChangeKeySpecifier)[];
+export type MethodChangeKeySpecifier = ('fieldChanges' | 'fromName' | 'fromPath' | 'kind' | 'kinds' | 'knockOn' | 'method' | 'name' | 'release' | 'removedWith' | 'slug' | 'toName' | 'toPath' | MethodChangeKeySpecifier)[];
 export type MethodChangeFieldPolicy = {
 	fieldChanges?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromName?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromPath?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
+	kinds?: FieldPolicy<any> | FieldReadFunction<any>,
+	knockOn?: FieldPolicy<any> | FieldReadFunction<any>,
 	method?: FieldPolicy<any> | FieldReadFunction<any>,
 	name?: FieldPolicy<any> | FieldReadFunction<any>,
+	release?: FieldPolicy<any> | FieldReadFunction<any>,
+	removedWith?: FieldPolicy<any> | FieldReadFunction<any>,
 	slug?: FieldPolicy<any> | FieldReadFunction<any>,
 	toName?: FieldPolicy<any> | FieldReadFunction<any>,
 	toPath?: FieldPolicy<any> | FieldReadFunction<any>
@@ -147,12 +180,13 @@ export type MethodTreatmentEdgeFieldPolicy = {
 	cursor?: FieldPolicy<any> | FieldReadFunction<any>,
 	node?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type ModelKeySpecifier = ('branches' | 'branchesConnection' | 'evidence' | 'firstSeen' | 'id' | 'name' | 'organization' | 'releaseDate' | 'slug' | 'sources' | 'sourcesConnection' | 'treatments' | ModelKeySpecifier)[];
+export type ModelKeySpecifier = ('branches' | 'branchesConnection' | 'evidence' | 'firstSeen' | 'history' | 'id' | 'name' | 'organization' | 'releaseDate' | 'slug' | 'sources' | 'sourcesConnection' | 'treatments' | ModelKeySpecifier)[];
 export type ModelFieldPolicy = {
 	branches?: FieldPolicy<any> | FieldReadFunction<any>,
 	branchesConnection?: FieldPolicy<any> | FieldReadFunction<any>,
 	evidence?: FieldPolicy<any> | FieldReadFunction<any>,
 	firstSeen?: FieldPolicy<any> | FieldReadFunction<any>,
+	history?: FieldPolicy<any> | FieldReadFunction<any>,
 	id?: FieldPolicy<any> | FieldReadFunction<any>,
 	name?: FieldPolicy<any> | FieldReadFunction<any>,
 	organization?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -162,13 +196,16 @@ export type ModelFieldPolicy = {
 	sourcesConnection?: FieldPolicy<any> | FieldReadFunction<any>,
 	treatments?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type ModelChangeKeySpecifier = ('fieldChanges' | 'fromName' | 'kind' | 'model' | 'name' | 'slug' | 'toName' | ModelChangeKeySpecifier)[];
+export type ModelChangeKeySpecifier = ('fieldChanges' | 'fromName' | 'kind' | 'kinds' | 'knockOn' | 'model' | 'name' | 'release' | 'slug' | 'toName' | ModelChangeKeySpecifier)[];
 export type ModelChangeFieldPolicy = {
 	fieldChanges?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromName?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
+	kinds?: FieldPolicy<any> | FieldReadFunction<any>,
+	knockOn?: FieldPolicy<any> | FieldReadFunction<any>,
 	model?: FieldPolicy<any> | FieldReadFunction<any>,
 	name?: FieldPolicy<any> | FieldReadFunction<any>,
+	release?: FieldPolicy<any> | FieldReadFunction<any>,
 	slug?: FieldPolicy<any> | FieldReadFunction<any>,
 	toName?: FieldPolicy<any> | FieldReadFunction<any>
 };
@@ -218,7 +255,7 @@ export type ModelTreatmentEdgeFieldPolicy = {
 	cursor?: FieldPolicy<any> | FieldReadFunction<any>,
 	node?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type NodeKeySpecifier = ('adoption' | 'ancestors' | 'byModel' | 'children' | 'childrenConnection' | 'counts' | 'descendants' | 'descendantsConnection' | 'description' | 'firstSeen' | 'id' | 'level' | 'matchingAids' | 'methods' | 'name' | 'parent' | 'path' | 'slug' | 'slugPath' | 'undatedModels' | NodeKeySpecifier)[];
+export type NodeKeySpecifier = ('adoption' | 'ancestors' | 'byModel' | 'children' | 'childrenConnection' | 'counts' | 'descendants' | 'descendantsConnection' | 'description' | 'firstSeen' | 'history' | 'id' | 'level' | 'matchingAids' | 'methods' | 'name' | 'parent' | 'path' | 'slug' | 'slugPath' | 'undatedModels' | NodeKeySpecifier)[];
 export type NodeFieldPolicy = {
 	adoption?: FieldPolicy<any> | FieldReadFunction<any>,
 	ancestors?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -230,6 +267,7 @@ export type NodeFieldPolicy = {
 	descendantsConnection?: FieldPolicy<any> | FieldReadFunction<any>,
 	description?: FieldPolicy<any> | FieldReadFunction<any>,
 	firstSeen?: FieldPolicy<any> | FieldReadFunction<any>,
+	history?: FieldPolicy<any> | FieldReadFunction<any>,
 	id?: FieldPolicy<any> | FieldReadFunction<any>,
 	level?: FieldPolicy<any> | FieldReadFunction<any>,
 	matchingAids?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -241,14 +279,18 @@ export type NodeFieldPolicy = {
 	slugPath?: FieldPolicy<any> | FieldReadFunction<any>,
 	undatedModels?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type NodeChangeKeySpecifier = ('fieldChanges' | 'fromName' | 'fromPath' | 'kind' | 'name' | 'node' | 'slug' | 'toName' | 'toPath' | NodeChangeKeySpecifier)[];
+export type NodeChangeKeySpecifier = ('fieldChanges' | 'fromName' | 'fromPath' | 'kind' | 'kinds' | 'knockOn' | 'name' | 'node' | 'release' | 'removedWith' | 'slug' | 'toName' | 'toPath' | NodeChangeKeySpecifier)[];
 export type NodeChangeFieldPolicy = {
 	fieldChanges?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromName?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromPath?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
+	kinds?: FieldPolicy<any> | FieldReadFunction<any>,
+	knockOn?: FieldPolicy<any> | FieldReadFunction<any>,
 	name?: FieldPolicy<any> | FieldReadFunction<any>,
 	node?: FieldPolicy<any> | FieldReadFunction<any>,
+	release?: FieldPolicy<any> | FieldReadFunction<any>,
+	removedWith?: FieldPolicy<any> | FieldReadFunction<any>,
 	slug?: FieldPolicy<any> | FieldReadFunction<any>,
 	toName?: FieldPolicy<any> | FieldReadFunction<any>,
 	toPath?: FieldPolicy<any> | FieldReadFunction<any>
@@ -300,11 +342,14 @@ export type PageInfoFieldPolicy = {
 	hasPreviousPage?: FieldPolicy<any> | FieldReadFunction<any>,
 	startCursor?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type QueryKeySpecifier = ('changes' | 'entities' | 'entity' | 'method' | 'methods' | 'model' | 'models' | 'node' | 'organizations' | 'release' | 'releases' | 'roots' | 'search' | 'taxonomy' | QueryKeySpecifier)[];
+export type QueryKeySpecifier = ('changes' | 'entities' | 'entity' | 'formerMethod' | 'formerModel' | 'formerNode' | 'method' | 'methods' | 'model' | 'models' | 'node' | 'organizations' | 'release' | 'releases' | 'roots' | 'search' | 'taxonomy' | QueryKeySpecifier)[];
 export type QueryFieldPolicy = {
 	changes?: FieldPolicy<any> | FieldReadFunction<any>,
 	entities?: FieldPolicy<any> | FieldReadFunction<any>,
 	entity?: FieldPolicy<any> | FieldReadFunction<any>,
+	formerMethod?: FieldPolicy<any> | FieldReadFunction<any>,
+	formerModel?: FieldPolicy<any> | FieldReadFunction<any>,
+	formerNode?: FieldPolicy<any> | FieldReadFunction<any>,
 	method?: FieldPolicy<any> | FieldReadFunction<any>,
 	methods?: FieldPolicy<any> | FieldReadFunction<any>,
 	model?: FieldPolicy<any> | FieldReadFunction<any>,
@@ -422,16 +467,20 @@ export type TextRangeFieldPolicy = {
 	end?: FieldPolicy<any> | FieldReadFunction<any>,
 	start?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type TreatmentChangeKeySpecifier = ('after' | 'before' | 'fromStrength' | 'kind' | 'method' | 'methodSlug' | 'model' | 'modelSlug' | 'toStrength' | TreatmentChangeKeySpecifier)[];
+export type TreatmentChangeKeySpecifier = ('after' | 'before' | 'fromStrength' | 'kind' | 'method' | 'methodName' | 'methodSlug' | 'model' | 'modelName' | 'modelSlug' | 'removedWithMethod' | 'removedWithModel' | 'toStrength' | TreatmentChangeKeySpecifier)[];
 export type TreatmentChangeFieldPolicy = {
 	after?: FieldPolicy<any> | FieldReadFunction<any>,
 	before?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromStrength?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
 	method?: FieldPolicy<any> | FieldReadFunction<any>,
+	methodName?: FieldPolicy<any> | FieldReadFunction<any>,
 	methodSlug?: FieldPolicy<any> | FieldReadFunction<any>,
 	model?: FieldPolicy<any> | FieldReadFunction<any>,
+	modelName?: FieldPolicy<any> | FieldReadFunction<any>,
 	modelSlug?: FieldPolicy<any> | FieldReadFunction<any>,
+	removedWithMethod?: FieldPolicy<any> | FieldReadFunction<any>,
+	removedWithModel?: FieldPolicy<any> | FieldReadFunction<any>,
 	toStrength?: FieldPolicy<any> | FieldReadFunction<any>
 };
 export type TreatmentChangeConnectionKeySpecifier = ('edges' | 'nodes' | 'pageInfo' | 'totalCount' | TreatmentChangeConnectionKeySpecifier)[];
@@ -482,6 +531,18 @@ export type StrictTypedTypePolicies = {
 	FieldChange?: Omit<TypePolicy, "fields" | "keyFields"> & {
 		keyFields?: false | FieldChangeKeySpecifier | (() => undefined | FieldChangeKeySpecifier),
 		fields?: FieldChangeFieldPolicy,
+	},
+	FormerNode?: Omit<TypePolicy, "fields" | "keyFields"> & {
+		keyFields?: false | FormerNodeKeySpecifier | (() => undefined | FormerNodeKeySpecifier),
+		fields?: FormerNodeFieldPolicy,
+	},
+	FormerRecord?: Omit<TypePolicy, "fields" | "keyFields"> & {
+		keyFields?: false | FormerRecordKeySpecifier | (() => undefined | FormerRecordKeySpecifier),
+		fields?: FormerRecordFieldPolicy,
+	},
+	KnockOn?: Omit<TypePolicy, "fields" | "keyFields"> & {
+		keyFields?: false | KnockOnKeySpecifier | (() => undefined | KnockOnKeySpecifier),
+		fields?: KnockOnFieldPolicy,
 	},
 	Method?: Omit<TypePolicy, "fields" | "keyFields"> & {
 		keyFields?: false | MethodKeySpecifier | (() => undefined | MethodKeySpecifier),

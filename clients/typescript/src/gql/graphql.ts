@@ -167,12 +167,28 @@ export type BrowserChangesQueryVariables = Exact<{
   modelsAfter?: string | null | undefined;
   treatmentsAfter?: string | null | undefined;
   kinds?: Array<ChangeKind> | ChangeKind | null | undefined;
+  knockOn?: number | null | undefined;
+  withNodes?: boolean | null | undefined;
+  withMethods?: boolean | null | undefined;
+  withModels?: boolean | null | undefined;
+  withTreatments?: boolean | null | undefined;
 }>;
 
 
-export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, node: { id: string, slugPath: string } | null }> } | null, methods: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, method: { id: string, slug: string } | null }> } | null, models: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, slug: string, name: string, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, model: { id: string, slug: string } | null }> } | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string, name: string } | null, method: { id: string, slug: string, name: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, node: { id: string, slugPath: string } | null, knockOn: { nodes: { totalCount: number, nodes: Array<{ slug: string, name: string }> } | null, methods: { totalCount: number, nodes: Array<{ slug: string, name: string }> } | null } | null }> } | null, methods?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, method: { id: string, slug: string } | null, knockOn: { treatmentCount: number | null } | null }> } | null, models?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, model: { id: string, slug: string } | null, knockOn: { treatmentCount: number | null } | null }> } | null, treatments?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, modelName: string, methodName: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string } | null, method: { id: string, slug: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserChangesFieldChangeFragment = { field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null };
+
+export type BrowserFormerQueryVariables = Exact<{
+  path?: string | null | undefined;
+  slug?: string | null | undefined;
+  node?: boolean | null | undefined;
+  method?: boolean | null | undefined;
+  model?: boolean | null | undefined;
+}>;
+
+
+export type BrowserFormerQuery = { formerNode?: { name: string, path: string, kind: ChangeKind, changedIn: { id: string, number: number, loadedAt: string }, node: { id: string, slugPath: string } | null } | null, formerMethod?: { name: string, path: string | null, removedIn: { id: string, number: number, loadedAt: string } } | null, formerModel?: { name: string, removedIn: { id: string, number: number, loadedAt: string } } | null };
 
 export type BrowserHomeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -189,7 +205,7 @@ export type BrowserMethodQueryVariables = Exact<{
 }>;
 
 
-export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, undatedModels: number | null, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatmentsConnection: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string, url: string | null } | null }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, undatedModels: number | null, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fromPath: string | null, toPath: string | null, release: { id: string, number: number, loadedAt: string } | null }> } | null, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatmentsConnection: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string, url: string | null } | null }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserMethodsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -213,7 +229,7 @@ export type BrowserModelQueryVariables = Exact<{
 }>;
 
 
-export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, sourcesConnection: { totalCount: number, nodes: Array<{ id: string, name: string, kind: SourceKind, url: string | null, publishedOn: string | null }> } | null, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string } | null }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, release: { id: string, number: number, loadedAt: string } | null }> } | null, sourcesConnection: { totalCount: number, nodes: Array<{ id: string, name: string, kind: SourceKind, url: string | null, publishedOn: string | null }> } | null, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string } | null }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserModelsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -238,7 +254,7 @@ export type BrowserNodeQueryVariables = Exact<{
 }>;
 
 
-export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, undatedModels: number | null, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, undatedModels: number | null, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fromPath: string | null, toPath: string | null, release: { id: string, number: number, loadedAt: string } | null }> } | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserReleasesQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -338,7 +354,7 @@ export const BrowserChangesFieldChangeFragmentDoc = new TypedDocumentString(`
 }
     `, {"fragmentName":"BrowserChangesFieldChange"}) as unknown as TypedDocumentString<BrowserChangesFieldChangeFragment, unknown>;
 export const BrowserChangesDocument = new TypedDocumentString(`
-    query BrowserChanges($since: Int!, $until: Int, $first: Int = 50, $nodesAfter: String, $methodsAfter: String, $modelsAfter: String, $treatmentsAfter: String, $kinds: [ChangeKind!]) {
+    query BrowserChanges($since: Int!, $until: Int, $first: Int = 50, $nodesAfter: String, $methodsAfter: String, $modelsAfter: String, $treatmentsAfter: String, $kinds: [ChangeKind!], $knockOn: Int = 3, $withNodes: Boolean = true, $withMethods: Boolean = true, $withModels: Boolean = true, $withTreatments: Boolean = true) {
   changes(since: $since, until: $until) {
     isEmpty
     from {
@@ -351,7 +367,13 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       number
       loadedAt
     }
-    nodes(first: $first, after: $nodesAfter, kinds: $kinds) {
+    nodes(
+      first: $first
+      after: $nodesAfter
+      kinds: $kinds
+      combined: true
+      orderBy: KIND
+    ) @include(if: $withNodes) {
       totalCount
       pageInfo {
         hasNextPage
@@ -359,6 +381,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       }
       nodes {
         kind
+        kinds
         slug
         name
         fromPath
@@ -372,9 +395,31 @@ export const BrowserChangesDocument = new TypedDocumentString(`
           id
           slugPath
         }
+        knockOn {
+          nodes(first: $knockOn) {
+            totalCount
+            nodes {
+              slug
+              name
+            }
+          }
+          methods(first: $knockOn) {
+            totalCount
+            nodes {
+              slug
+              name
+            }
+          }
+        }
       }
     }
-    methods(first: $first, after: $methodsAfter, kinds: $kinds) {
+    methods(
+      first: $first
+      after: $methodsAfter
+      kinds: $kinds
+      combined: true
+      orderBy: KIND
+    ) @include(if: $withMethods) {
       totalCount
       pageInfo {
         hasNextPage
@@ -382,6 +427,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       }
       nodes {
         kind
+        kinds
         slug
         name
         fromPath
@@ -395,9 +441,18 @@ export const BrowserChangesDocument = new TypedDocumentString(`
           id
           slug
         }
+        knockOn {
+          treatmentCount
+        }
       }
     }
-    models(first: $first, after: $modelsAfter, kinds: $kinds) {
+    models(
+      first: $first
+      after: $modelsAfter
+      kinds: $kinds
+      combined: true
+      orderBy: KIND
+    ) @include(if: $withModels) {
       totalCount
       pageInfo {
         hasNextPage
@@ -405,6 +460,7 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       }
       nodes {
         kind
+        kinds
         slug
         name
         fromName
@@ -416,9 +472,18 @@ export const BrowserChangesDocument = new TypedDocumentString(`
           id
           slug
         }
+        knockOn {
+          treatmentCount
+        }
       }
     }
-    treatments(first: $first, after: $treatmentsAfter, kinds: $kinds) {
+    treatments(
+      first: $first
+      after: $treatmentsAfter
+      kinds: $kinds
+      combined: true
+      orderBy: KIND
+    ) @include(if: $withTreatments) {
       totalCount
       pageInfo {
         hasNextPage
@@ -428,17 +493,17 @@ export const BrowserChangesDocument = new TypedDocumentString(`
         kind
         modelSlug
         methodSlug
+        modelName
+        methodName
         fromStrength
         toStrength
         model {
           id
           slug
-          name
         }
         method {
           id
           slug
-          name
         }
       }
     }
@@ -463,6 +528,41 @@ export const BrowserChangesDocument = new TypedDocumentString(`
   fromItems
   toItems
 }`) as unknown as TypedDocumentString<BrowserChangesQuery, BrowserChangesQueryVariables>;
+export const BrowserFormerDocument = new TypedDocumentString(`
+    query BrowserFormer($path: String = "", $slug: String = "", $node: Boolean = false, $method: Boolean = false, $model: Boolean = false) {
+  formerNode(path: $path) @include(if: $node) {
+    name
+    path
+    kind
+    changedIn {
+      id
+      number
+      loadedAt
+    }
+    node {
+      id
+      slugPath
+    }
+  }
+  formerMethod(slug: $slug) @include(if: $method) {
+    name
+    path
+    removedIn {
+      id
+      number
+      loadedAt
+    }
+  }
+  formerModel(slug: $slug) @include(if: $model) {
+    name
+    removedIn {
+      id
+      number
+      loadedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BrowserFormerQuery, BrowserFormerQueryVariables>;
 export const BrowserHomeDocument = new TypedDocumentString(`
     query BrowserHome {
   taxonomy {
@@ -569,6 +669,27 @@ export const BrowserMethodDocument = new TypedDocumentString(`
       cumulativeModels
     }
     undatedModels
+    firstSeen {
+      id
+      number
+      loadedAt
+    }
+    history(last: 10) {
+      totalCount
+      nodes {
+        kind
+        kinds
+        fromName
+        toName
+        fromPath
+        toPath
+        release {
+          id
+          number
+          loadedAt
+        }
+      }
+    }
     node {
       id
       name
@@ -690,6 +811,25 @@ export const BrowserModelDocument = new TypedDocumentString(`
     name
     organization
     releaseDate
+    firstSeen {
+      id
+      number
+      loadedAt
+    }
+    history(last: 10) {
+      totalCount
+      nodes {
+        kind
+        kinds
+        fromName
+        toName
+        release {
+          id
+          number
+          loadedAt
+        }
+      }
+    }
     sourcesConnection(first: 100) {
       totalCount
       nodes {
@@ -847,6 +987,27 @@ export const BrowserNodeDocument = new TypedDocumentString(`
       cumulativeModels
     }
     undatedModels
+    firstSeen {
+      id
+      number
+      loadedAt
+    }
+    history(last: 10) {
+      totalCount
+      nodes {
+        kind
+        kinds
+        fromName
+        toName
+        fromPath
+        toPath
+        release {
+          id
+          number
+          loadedAt
+        }
+      }
+    }
     methods(scope: HERE, first: 100) {
       totalCount
       nodes {
