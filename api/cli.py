@@ -103,6 +103,18 @@ def _read_only_sqlite(url: str) -> bool:
     return not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK))
 
 
+def _full_sqlite_disk(url: str) -> bool:
+    """Whether the disk that holds a SQLite database file has no room left (under 64 KiB
+    free for unprivileged writers)."""
+    from store.engines import is_sqlite, sqlite_path
+
+    path = sqlite_path(url) if is_sqlite(url) else None
+    if path is None:
+        return False
+    disk = os.statvfs(path.parent)
+    return disk.f_bavail * disk.f_frsize < 65_536
+
+
 def _unreachable(url: str, exc: "OperationalError") -> click.ClickException:
     from store.engines import parse_url
 
@@ -111,16 +123,27 @@ def _unreachable(url: str, exc: "OperationalError") -> click.ClickException:
     said = reason.lower()
     if "unable to open database file" in said and _read_only_sqlite(url):
         said = "readonly database"  # SQLite cannot make its journal beside the file
+    if "disk i/o error" in said and _full_sqlite_disk(url):
+        said = "no space left on device"  # SQLite cannot make its journal on a full disk
+    return _disk_trouble(url, said, reason) or click.ClickException(
+        f"cannot use the database at {shown}: {reason}\n"
+        "Check that it is running and that the URL (--db or DATABASE_URL) is right."
+    )
+
+
+def _disk_trouble(url: str, said: str, reason: str) -> click.ClickException | None:
+    """The refusal for a database whose disk is the trouble (what ``said``, lower case,
+    says; see _DISK_TROUBLE); None when it is not."""
+    from store.engines import parse_url
+
+    shown = parse_url(url).render_as_string(hide_password=True)
     for phrases, advice in _DISK_TROUBLE:
         if any(phrase in said for phrase in phrases):
             return click.ClickException(
                 f"cannot write the database at {shown}: {advice}; what the command had "
                 f"written was rolled back ({reason})"
             )
-    return click.ClickException(
-        f"cannot use the database at {shown}: {reason}\n"
-        "Check that it is running and that the URL (--db or DATABASE_URL) is right."
-    )
+    return None
 
 
 @click.group()
@@ -200,6 +223,13 @@ def load(
         ) from None
     except OperationalError as exc:
         raise _unreachable(settings.database_url, exc) from None
+    except OSError as exc:
+        # The load's lock file beside a SQLite database (api.ingest.lock_file), written
+        # before anything else: a full or read-only disk shows there first.
+        refusal = _disk_trouble(settings.database_url, str(exc).lower(), str(exc))
+        if refusal is None:
+            raise
+        raise refusal from None
     finally:
         if isinstance(meter, Bars):
             meter.close()

@@ -215,12 +215,14 @@ def test_export_from_a_database_without_the_tables_creates_nothing(
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 1 MB file system of its own (tmpfs), unmounted afterwards; needs root, as CI and
-    this machine run the suite (skipped where mounting is not allowed)."""
+    """A 2 MB file system of its own (tmpfs), unmounted afterwards; needs root, as CI and
+    this machine run the suite (skipped where mounting is not allowed). Room for the
+    migrated tables (about 0.3 MB, with a journal as large while migrating: 1 MB was full
+    before the load began once the tables grew), not for the dataset loaded onto it."""
     mount_point = tmp_path / "disk"
     mount_point.mkdir()
     mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount_point)],
+        ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount_point)],
         capture_output=True,
         check=False,
     )
@@ -248,6 +250,22 @@ def test_a_load_onto_a_full_disk_says_so_and_leaves_no_journal(small_disk: Path)
     assert "no space left on the disk" in line, line
     assert "URL" not in line
     assert not list(small_disk.glob("*-wal")), list(small_disk.iterdir())
+
+
+def test_a_load_onto_a_disk_already_full_says_so_before_it_starts(small_disk: Path) -> None:
+    """The first thing a SQLite load writes is its lock file (api.ingest.lock_file): on a
+    disk with no room even for that, the refusal says so, not a traceback."""
+    database = small_disk / "taxonomy.db"
+    assert taxonomy("migrate", "--db", f"sqlite:///{database}").exit_code == 0
+    filled = subprocess.run(
+        ["dd", "if=/dev/zero", f"of={small_disk / 'filler'}", "bs=64k"],
+        capture_output=True,
+        check=False,
+    )
+    assert b"No space left on device" in filled.stderr, filled.stderr  # the disk is full
+    line = _refusal(taxonomy("load", str(DEFAULT_FIXTURES_DIR), "--db", f"sqlite:///{database}"))
+    assert "no space left on the disk" in line, line
+    assert "URL" not in line
 
 
 def test_a_load_onto_a_read_only_disk_says_so(small_disk: Path) -> None:
