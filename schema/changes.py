@@ -410,28 +410,45 @@ class KnockOn:
 
     @strawberry.field(description="The sub-nodes removed with this node.")
     async def nodes(
-        self, info: Info, first: First = DEFAULT_PAGE_SIZE, after: After = None
+        self,
+        info: Info,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
     ) -> Connection[NodeChange] | None:
         if self.cause_kind != "node":
             return None
-        return await self._page(info, "node", "place", _node_change, Paging(first, after))
+        paging = Paging(first, after, last, before)
+        return await self._page(info, "node", "place", _node_change, paging)
 
     @strawberry.field(description="The methods filed at this node, removed with it.")
     async def methods(
-        self, info: Info, first: First = DEFAULT_PAGE_SIZE, after: After = None
+        self,
+        info: Info,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
     ) -> Connection[MethodChange] | None:
         if self.cause_kind != "node":
             return None
-        return await self._page(info, "method", "place", _method_change, Paging(first, after))
+        paging = Paging(first, after, last, before)
+        return await self._page(info, "method", "place", _method_change, paging)
 
     @strawberry.field(description="The treatments of this method or model, removed with it.")
     async def treatments(
-        self, info: Info, first: First = DEFAULT_PAGE_SIZE, after: After = None
+        self,
+        info: Info,
+        first: First = DEFAULT_PAGE_SIZE,
+        after: After = None,
+        last: Last = None,
+        before: Before = None,
     ) -> Connection[TreatmentChange] | None:
         if self.cause_kind == "node":
             return None
-        build = _treatment_change
-        return await self._page(info, "treatment", self.cause_kind, build, Paging(first, after))
+        paging = Paging(first, after, last, before)
+        return await self._page(info, "treatment", self.cause_kind, _treatment_change, paging)
 
     async def _page(
         self,
@@ -445,7 +462,7 @@ class KnockOn:
         filters = Filters(comparison.since, comparison.until, cause=(cause, self.cause))
         name = f"knock-on:{kind}:{self.cause_kind}:{self.cause}"
         read = None
-        if paging.after is None and paging.first is not None:
+        if paging.after is None and paging.before is None and paging.last is None:
             # A first page: read with those of every removal of the request (one statement).
             key = (comparison.since, comparison.until, kind, cause, self.cause)
             loaders = info.context.loaders

@@ -126,6 +126,45 @@ def test_a_combined_list_groups_knock_on_removals_under_their_cause(
     }
 
 
+def test_knock_on_lists_page_both_ways(walked: tuple[Api, str]) -> None:
+    """A removal's knock-on lists page backward (`last`, `before`) to the rows they page
+    forward to, as every connection does; a refused argument nulls that list alone
+    (tests/test_errors_on_their_field.py counts on this test for KnockOn's lists)."""
+    api, _ = walked
+    removal = """query($first: Int, $after: String, $last: Int, $before: String) {
+      changes(since: 1, until: 2) { nodes(combined: true, kinds: [REMOVED]) { nodes {
+        slug knockOn { nodeCount methods(first: $first, after: $after, last: $last,
+          before: $before) { pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+          nodes { slug } } } } } } }"""
+
+    def page(**arguments: Any) -> dict[str, Any]:
+        (row,) = api.query(removal, arguments)["changes"]["nodes"]["nodes"]
+        methods: dict[str, Any] = row["knockOn"]["methods"]
+        return methods
+
+    forward = page(first=100)
+    slugs = [row["slug"] for row in forward["nodes"]]
+    assert len(slugs) == 4
+    backward = page(first=None, last=2)
+    assert [row["slug"] for row in backward["nodes"]] == slugs[2:]
+    assert backward["pageInfo"]["hasPreviousPage"]
+    before = page(first=None, last=2, before=backward["pageInfo"]["startCursor"])
+    assert [row["slug"] for row in before["nodes"]] == slugs[:2]
+    for field in ("nodes", "methods", "treatments"):
+        cause = "models" if field == "treatments" else "nodes"
+        body = api.post(
+            f"""{{ changes(since: 1, until: 2) {{ {cause}(combined: true, kinds: [REMOVED],
+              first: 1) {{ nodes {{ slug knockOn {{ {field}(first: -1) {{ totalCount }} }} }} }}
+              }} }}"""
+        )
+        (error,) = body["errors"]
+        assert error["path"] == ["changes", cause, "nodes", 0, "knockOn", field], error
+        assert error["extensions"]["code"] == "BAD_USER_INPUT"
+        row = body["data"]["changes"][cause]["nodes"][0]
+        assert row["slug"]
+        assert row["knockOn"][field] is None
+
+
 def test_removed_treatments_go_with_their_model_or_method_and_are_named(
     walked: tuple[Api, str],
 ) -> None:
