@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from itertools import accumulate
+from typing import NamedTuple
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
@@ -471,38 +472,82 @@ _MODELS = select(*(table_of(ModelRow).c[c] for c in ("id", "slug", "name", "orga
 _SOURCES = select(*(table_of(SourceRow).c[c] for c in ("id", "slug", "title", "model_id")))
 
 
+class NodeFields(NamedTuple):
+    id: int
+    slug: str
+    name: str
+    matching_aids: Sequence[str] | None
+    description: str | None
+
+
+class MethodFields(NamedTuple):
+    id: int
+    slug: str
+    name: str
+    aliases: Sequence[str] | None
+    description: str | None
+
+
+class ModelFields(NamedTuple):
+    id: int
+    slug: str
+    name: str
+    organization: str | None
+
+
+class SourceFields(NamedTuple):
+    id: int
+    slug: str
+    title: str
+    model_id: int
+
+
 def read_entries(connection: Connection) -> list[Entry]:
     """Every searchable entry of the data ``connection`` sees."""
+    return entries_of(
+        (NodeFields(*row) for row in connection.execute(_NODES)),
+        (MethodFields(*row) for row in connection.execute(_METHODS)),
+        (ModelFields(*row) for row in connection.execute(_MODELS)),
+        (SourceFields(*row) for row in connection.execute(_SOURCES)),
+    )
+
+
+def entries_of(
+    nodes: Iterable[NodeFields],
+    methods: Iterable[MethodFields],
+    models: Iterable[ModelFields],
+    sources: Iterable[SourceFields],
+) -> list[Entry]:
+    """The searchable entries of these rows, as the tables hold them (read_entries) or as
+    a load is about to write them (api.ingest.write, which builds its catalogue from them
+    in a child process)."""
     entries: list[Entry] = []
-    for row in connection.execute(_NODES):
-        entries.append(
-            Entry("node", row.id, row.slug, row.name, (), row.matching_aids or (), row.description)
-        )
-    for row in connection.execute(_METHODS):
-        entries.append(
-            Entry("method", row.id, row.slug, row.name, row.aliases or (), (), row.description)
-        )
-    models: dict[int, Entry] = {}
-    for row in connection.execute(_MODELS):
-        models[row.id] = Entry(
+    for n in nodes:
+        aids = n.matching_aids or ()
+        entries.append(Entry("node", n.id, n.slug, n.name, (), aids, n.description))
+    for m in methods:
+        entries.append(Entry("method", m.id, m.slug, m.name, m.aliases or (), (), m.description))
+    owners: dict[int, Entry] = {}
+    for model in models:
+        owners[model.id] = Entry(
             "model",
-            row.id,
-            row.slug,
-            row.name,
+            model.id,
+            model.slug,
+            model.name,
             (),
-            [row.organization] if row.organization else (),
+            [model.organization] if model.organization else (),
             None,
         )
     # A source titled as its model names it (a paper standing as its model, as in Papers
     # with Code) is the same thing: one entry, the model's, with the source as a role.
     also: dict[int, list[tuple[str, int]]] = {}
-    for row in connection.execute(_SOURCES):
-        owner = models.get(row.model_id)
-        if owner is not None and search_text.key(row.title) == search_text.key(owner.name):
-            also.setdefault(row.model_id, []).append(("source", row.id))
+    for source in sources:
+        owner = owners.get(source.model_id)
+        if owner is not None and search_text.key(source.title) == search_text.key(owner.name):
+            also.setdefault(source.model_id, []).append(("source", source.id))
         else:
-            entries.append(Entry("source", row.id, row.slug, row.title, (), (), None))
-    for model_id, entry in models.items():
+            entries.append(Entry("source", source.id, source.slug, source.title, (), (), None))
+    for model_id, entry in owners.items():
         roles = also.get(model_id)
         entries.append(replace(entry, also=tuple(sorted(roles))) if roles else entry)
     return entries

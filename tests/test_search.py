@@ -11,12 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 from store import search_catalogue, search_saved, search_text
+from store.engines import make_sync_engine
 
-from conftest import BACKENDS, ROOT, Api, serve
+from conftest import BACKENDS, DATASETS, ROOT, Api, serve
 
 SEARCH = """
 query($q: String!, $first: Int, $after: String, $types: [SearchType!]) {
@@ -332,3 +334,23 @@ def test_words_are_read_by_snowball_stems_and_rapidfuzz_distances() -> None:
     assert search_text.squashed(search_text.words("MobileNet V2")) == "mobilenetv2"
     assert search_text.edit_distance("dropuot", "dropout", 1) == 1  # a swap is one edit
     assert search_text.edit_distance("abcd", "wxyz", 2) == 3
+
+
+@pytest.mark.parametrize("dataset", ["fixtures", "pwc", "go"])
+def test_the_load_builds_the_catalogue_of_the_rows_it_writes(
+    backend: str, new_database: Callable[[str, str], str], dataset: str
+) -> None:
+    """A load builds its catalogue from its catalog in memory, in a child process
+    (api.ingest.write): part for part, it is the catalogue of the rows in the tables."""
+    url = new_database(backend, f"catalogue_{dataset}")
+    load_directory(DATASETS[dataset], url)
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT part, data FROM search_catalogue")).all()
+            stored = {str(part): bytes(data) for part, data in rows}
+            from_tables = search_catalogue.build(search_catalogue.read_entries(connection))
+    finally:
+        engine.dispose()
+    assert len(from_tables) > 30
+    assert stored == from_tables
