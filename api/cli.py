@@ -92,12 +92,24 @@ def _with_problems(exc: "DatasetError", what: str, advice: str) -> click.ClickEx
     return click.ClickException(f"{what} has problems (listed above); {advice}")
 
 
+def _shown_url(url: str) -> str:
+    """A database URL as messages show it: without its password."""
+    from store.engines import parse_url
+
+    return parse_url(url).render_as_string(hide_password=True)
+
+
+def _sqlite_file(url: str) -> "Path | None":
+    """The file of a SQLite database URL; None for another database."""
+    from store.engines import is_sqlite, sqlite_path
+
+    return sqlite_path(url) if is_sqlite(url) else None
+
+
 def _read_only_sqlite(url: str) -> bool:
     """Whether a SQLite database file, or the folder it is in, cannot be written (a
     read-only disk, or permissions)."""
-    from store.engines import is_sqlite, sqlite_path
-
-    path = sqlite_path(url) if is_sqlite(url) else None
+    path = _sqlite_file(url)
     if path is None:
         return False
     return not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK))
@@ -106,9 +118,7 @@ def _read_only_sqlite(url: str) -> bool:
 def _full_sqlite_disk(url: str) -> bool:
     """Whether the disk that holds a SQLite database file has no room left (under 64 KiB
     free for unprivileged writers)."""
-    from store.engines import is_sqlite, sqlite_path
-
-    path = sqlite_path(url) if is_sqlite(url) else None
+    path = _sqlite_file(url)
     if path is None:
         return False
     disk = os.statvfs(path.parent)
@@ -116,27 +126,22 @@ def _full_sqlite_disk(url: str) -> bool:
 
 
 def _unreachable(url: str, exc: "OperationalError") -> click.ClickException:
-    from store.engines import parse_url
-
-    shown = parse_url(url).render_as_string(hide_password=True)
+    shown = _shown_url(url)
     reason = str(exc.orig).strip().splitlines()[0] if exc.orig else type(exc).__name__
     said = reason.lower()
     if "unable to open database file" in said and _read_only_sqlite(url):
         said = "readonly database"  # SQLite cannot make its journal beside the file
     if "disk i/o error" in said and _full_sqlite_disk(url):
         said = "no space left on device"  # SQLite cannot make its journal on a full disk
-    return _disk_trouble(url, said, reason) or click.ClickException(
+    return _disk_trouble(shown, said, reason) or click.ClickException(
         f"cannot use the database at {shown}: {reason}\n"
         "Check that it is running and that the URL (--db or DATABASE_URL) is right."
     )
 
 
-def _disk_trouble(url: str, said: str, reason: str) -> click.ClickException | None:
-    """The refusal for a database whose disk is the trouble (what ``said``, lower case,
-    says; see _DISK_TROUBLE); None when it is not."""
-    from store.engines import parse_url
-
-    shown = parse_url(url).render_as_string(hide_password=True)
+def _disk_trouble(shown: str, said: str, reason: str) -> click.ClickException | None:
+    """The refusal for the database at ``shown`` (its URL, no password) whose disk is the
+    trouble (what ``said``, lower case, says; see _DISK_TROUBLE); None when it is not."""
     for phrases, advice in _DISK_TROUBLE:
         if any(phrase in said for phrase in phrases):
             return click.ClickException(
@@ -226,7 +231,7 @@ def load(
     except OSError as exc:
         # The load's lock file beside a SQLite database (api.ingest.lock_file), written
         # before anything else: a full or read-only disk shows there first.
-        refusal = _disk_trouble(settings.database_url, str(exc).lower(), str(exc))
+        refusal = _disk_trouble(_shown_url(settings.database_url), str(exc).lower(), str(exc))
         if refusal is None:
             raise
         raise refusal from None

@@ -440,12 +440,11 @@ def _search_catalogue(catalog: Catalog) -> search_catalogue.Parts:
     """The search catalogue of the rows ``_write_catalog`` writes, with their ids, made
     from the catalog in memory: the child process that builds it cannot read this load's
     uncommitted rows, and reading them here took the load about 1 s at size L."""
-    ids = catalog
     return search_catalogue.build(
         search_catalogue.entries_of(
             (
                 search_catalogue.NodeFields(
-                    ids.node_ids[p.record.slug],
+                    catalog.node_ids[p.record.slug],
                     p.record.slug,
                     p.record.name,
                     p.record.matching_aids,
@@ -455,17 +454,19 @@ def _search_catalogue(catalog: Catalog) -> search_catalogue.Parts:
             ),
             (
                 search_catalogue.MethodFields(
-                    ids.method_ids[m.slug], m.slug, m.name, m.aliases, m.description
+                    catalog.method_ids[m.slug], m.slug, m.name, m.aliases, m.description
                 )
                 for m in catalog.methods
             ),
             (
-                search_catalogue.ModelFields(ids.model_ids[m.slug], m.slug, m.name, m.organization)
+                search_catalogue.ModelFields(
+                    catalog.model_ids[m.slug], m.slug, m.name, m.organization
+                )
                 for m in catalog.models
             ),
             (
                 search_catalogue.SourceFields(
-                    ids.source_ids[s.slug], s.slug, s.title, ids.model_ids[s.model]
+                    catalog.source_ids[s.slug], s.slug, s.title, catalog.model_ids[s.model]
                 )
                 for s in catalog.sources
             ),
