@@ -14,12 +14,9 @@ from schema.enums import Strength
 from schema.errors import BadUserInputError, NotFoundError
 from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
 from schema.pagination import (
-    DEFAULT_PAGE_SIZE,
-    After,
-    Before,
+    FIRST_PAGE,
     Connection,
-    First,
-    Last,
+    Paged,
     PageRequest,
     Paging,
     connection_of,
@@ -408,46 +405,41 @@ class KnockOn:
         key = (comparison.since, comparison.until, kind, cause, self.cause)
         return await info.context.loaders.knock_on_count.load(key)
 
-    @strawberry.field(description="The sub-nodes removed with this node.")
+    @strawberry.field(description="The sub-nodes removed with this node.", extensions=[Paged()])
     async def nodes(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
     ) -> Connection[NodeChange] | None:
         if self.cause_kind != "node":
             return None
-        paging = Paging(first, after, last, before)
+        paging = paging
         return await self._page(info, "node", "place", _node_change, paging)
 
-    @strawberry.field(description="The methods filed at this node, removed with it.")
+    @strawberry.field(
+        extensions=[Paged()], description="The methods filed at this node, removed with it."
+    )
     async def methods(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
     ) -> Connection[MethodChange] | None:
         if self.cause_kind != "node":
             return None
-        paging = Paging(first, after, last, before)
+        paging = paging
         return await self._page(info, "method", "place", _method_change, paging)
 
-    @strawberry.field(description="The treatments of this method or model, removed with it.")
+    @strawberry.field(
+        extensions=[Paged()], description="The treatments of this method or model, removed with it."
+    )
     async def treatments(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
     ) -> Connection[TreatmentChange] | None:
         if self.cause_kind == "node":
             return None
-        paging = Paging(first, after, last, before)
+        paging = paging
         return await self._page(info, "treatment", self.cause_kind, _treatment_change, paging)
 
     async def _page(
@@ -462,7 +454,7 @@ class KnockOn:
         filters = Filters(comparison.since, comparison.until, cause=(cause, self.cause))
         name = f"knock-on:{kind}:{self.cause_kind}:{self.cause}"
         read = None
-        if paging.after is None and paging.before is None and paging.last is None:
+        if paging.is_first_page:
             # A first page: read with those of every removal of the request (one statement).
             key = (comparison.since, comparison.until, kind, cause, self.cause)
             loaders = info.context.loaders
@@ -617,80 +609,74 @@ class Changes:
         return True
 
     @strawberry.field(
-        description="Nodes added, removed, moved (new parent), renamed or changed (another field)."
+        description="Nodes added, removed, moved (new parent), renamed or changed (another field).",
+        extensions=[Paged()],
     )
     async def nodes(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
         kinds: Kinds = None,
         branch: Branch = None,
         within: Within = None,
         combined: Combined = False,
         order_by: OrderBy = ChangeOrder.KEY,
     ) -> Connection[NodeChange] | None:
-        paging = Paging(first, after, last, before)
+        paging = paging
         options = _Options(kinds, branch, within, combined, order_by)
         return await self._page(info, "node", _node_change, paging, options)
 
     @strawberry.field(
         description="Methods added, removed, moved (filed at another node), renamed or "
-        "changed (another field)."
+        "changed (another field).",
+        extensions=[Paged()],
     )
     async def methods(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
         kinds: Kinds = None,
         branch: Branch = None,
         within: Within = None,
         combined: Combined = False,
         order_by: OrderBy = ChangeOrder.KEY,
     ) -> Connection[MethodChange] | None:
-        paging = Paging(first, after, last, before)
+        paging = paging
         options = _Options(kinds, branch, within, combined, order_by)
         return await self._page(info, "method", _method_change, paging, options)
 
-    @strawberry.field(description="Models added, removed, renamed or changed (another field).")
+    @strawberry.field(
+        description="Models added, removed, renamed or changed (another field).",
+        extensions=[Paged()],
+    )
     async def models(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
         kinds: Kinds = None,
         combined: Combined = False,
         order_by: OrderBy = ChangeOrder.KEY,
     ) -> Connection[ModelChange] | None:
-        paging = Paging(first, after, last, before)
+        paging = paging
         options = _Options(kinds, None, None, combined, order_by)
         return await self._page(info, "model", _model_change, paging, options)
 
     @strawberry.field(
         description="(model, method) treatments added, removed, strengthened or weakened; "
-        "`branch`: of the methods in the branch in either release."
+        "`branch`: of the methods in the branch in either release.",
+        extensions=[Paged()],
     )
     async def treatments(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
         kinds: Kinds = None,
         branch: Branch = None,
         within: Within = None,
         combined: Combined = False,
         order_by: OrderBy = ChangeOrder.KEY,
     ) -> Connection[TreatmentChange] | None:
-        paging = Paging(first, after, last, before)
+        paging = paging
         options = _Options(kinds, branch, within, combined, order_by)
         return await self._page(info, "treatment", _treatment_change, paging, options)
 

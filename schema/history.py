@@ -14,12 +14,9 @@ from schema.changes import (
 )
 from schema.context import Info
 from schema.pagination import (
-    DEFAULT_PAGE_SIZE,
-    After,
-    Before,
+    FIRST_PAGE,
     Connection,
-    First,
-    Last,
+    Paged,
     PageRequest,
     Paging,
     connection_of,
@@ -182,20 +179,12 @@ async def former_record(info: Info, kind: str, slug: str) -> FormerRecord | None
 def history_field(kind: str, change: type) -> Any:
     """Declare ``history = history_field(kind, change type)`` on a node, method or model."""
 
-    async def resolve(
-        root: Any,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-    ) -> Connection[Any] | None:
-        return await history_connection(
-            info, kind, root.row.slug, Paging(first, after, last, before)
-        )
+    async def resolve(root: Any, info: Info, paging: Paging = FIRST_PAGE) -> Connection[Any] | None:
+        return await history_connection(info, kind, root.row.slug, paging)
 
     return strawberry.field(
         resolver=resolve,
+        extensions=[Paged()],
         description=f"What the retained releases changed of this {kind}, oldest first: "
         "added, moved, renamed (each entry's `release` says which); `firstSeen` says since "
         "when it exists. A change older than the oldest retained release is not here.",

@@ -25,12 +25,9 @@ from schema.inputs import (
 from schema.lookahead import selected_at
 from schema.node_ref import branch_of
 from schema.pagination import (
-    DEFAULT_PAGE_SIZE,
-    After,
-    Before,
+    FIRST_PAGE,
     Connection,
-    First,
-    Last,
+    Paged,
     PageRequest,
     Paging,
     connection_of,
@@ -110,7 +107,8 @@ class Method(Slugged, FirstSeen):
 
     @strawberry.field(
         description="The models that treat the method, a page at a time: one entry per "
-        "model, strongest first, then by model name case-insensitively, then slug."
+        "model, strongest first, then by model name case-insensitively, then slug.",
+        extensions=[Paged()],
     )
     async def treatments_connection(
         self,
@@ -119,16 +117,13 @@ class Method(Slugged, FirstSeen):
             Strength | None,
             strawberry.argument(description="Only treatments at least this strong."),
         ] = None,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
     ) -> Connection[MethodTreatmentRef] | None:
         reader, method_id, rank = info.context.reader, self.row_id(), max_rank(min_strength)
         return await paged(
             info,
             "treatmentsOfMethod",
-            Paging(first, after, last, before),
+            paging,
             read=lambda window: treatments.method_treatments_page(
                 reader, method_id=method_id, max_rank=rank, window=window
             ),
@@ -163,14 +158,13 @@ class Method(Slugged, FirstSeen):
             model_id, lambda row: None if row is None else refs.model(row)
         )
 
-    @strawberry.field(description="The evidence on this method, strongest first.")
+    @strawberry.field(
+        extensions=[Paged()], description="The evidence on this method, strongest first."
+    )
     async def evidence(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
         filter: EvidenceFilterArgument = None,
     ) -> Connection[EvidenceRef] | None:
         from schema.evidence import evidence_connection
@@ -178,7 +172,7 @@ class Method(Slugged, FirstSeen):
         return await evidence_connection(
             info,
             method_id=self.row_id(),
-            paging=Paging(first, after, last, before),
+            paging=paging,
             filter=filter,
         )
 

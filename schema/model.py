@@ -25,12 +25,9 @@ from schema.inputs import (
 )
 from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
 from schema.pagination import (
-    DEFAULT_PAGE_SIZE,
-    After,
-    Before,
+    FIRST_PAGE,
     Connection,
-    First,
-    Last,
+    Paged,
     PageRequest,
     Paging,
     connection_of,
@@ -80,20 +77,19 @@ class Model(Slugged, FirstSeen):
 
     history: Any = history_field("model", ModelChange)
 
-    @strawberry.field(description="The model's documents, a page at a time, in file order.")
+    @strawberry.field(
+        extensions=[Paged()], description="The model's documents, a page at a time, in file order."
+    )
     async def sources_connection(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
     ) -> Connection[SourceRef] | None:
         reader, model_id = info.context.reader, self.row_id()
         return await paged(
             info,
             "sources",
-            Paging(first, after, last, before),
+            paging,
             read=lambda window: models.sources_page(reader, model_id=model_id, window=window),
             count=lambda: models.sources_count(reader, model_id=model_id),
             items=lambda rows: [refs.source(row) for (row,) in rows],
@@ -101,7 +97,8 @@ class Model(Slugged, FirstSeen):
 
     @strawberry.field(
         description="The methods the model treats, one per method, strongest first, then by "
-        "method name."
+        "method name.",
+        extensions=[Paged()],
     )
     async def treatments(
         self,
@@ -124,15 +121,12 @@ class Model(Slugged, FirstSeen):
             Strength | None,
             strawberry.argument(description="Only treatments at least this strong."),
         ] = None,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
     ) -> Connection[MethodTreatmentRef] | None:
         node = await branch_of(info, within=within, branch=branch)
         return await model_treatments_connection(
             info,
-            Paging(first, after, last, before),
+            paging,
             model=self.row,
             max_rank=max_rank(min_strength),
             within=node,
@@ -153,23 +147,21 @@ class Model(Slugged, FirstSeen):
     @strawberry.field(
         description="The model's profile, a page at a time: its strongest treatment in each "
         "branch at `level` where it has evidence, in tree order (for deep levels, where "
-        "the branches are many)."
+        "the branches are many).",
+        extensions=[Paged()],
     )
     async def branches_connection(
         self,
         info: Info,
         level: Level = 1,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
     ) -> Connection[ModelTreatmentRef] | None:
         level = _checked_level(level)
         reader, model_id = info.context.reader, self.row_id()
         return await paged(
             info,
             "branches",
-            Paging(first, after, last, before),
+            paging,
             read=lambda window: models.branches_page(
                 reader, model_id=model_id, level=level, window=window
             ),
@@ -182,14 +174,11 @@ class Model(Slugged, FirstSeen):
             refs.model_treatment(branch, self.row, (node, stats)) for branch, node, stats in rows
         ]
 
-    @strawberry.field(description="The model's evidence, strongest first.")
+    @strawberry.field(description="The model's evidence, strongest first.", extensions=[Paged()])
     async def evidence(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
         filter: EvidenceFilterArgument = None,
     ) -> Connection[EvidenceRef] | None:
         from schema.evidence import evidence_connection
@@ -197,7 +186,7 @@ class Model(Slugged, FirstSeen):
         return await evidence_connection(
             info,
             model_id=self.row_id(),
-            paging=Paging(first, after, last, before),
+            paging=paging,
             filter=filter,
         )
 

@@ -16,12 +16,9 @@ from schema.ids import pair_key
 from schema.inputs import EvidenceFilterArgument
 from schema.lookahead import selects
 from schema.pagination import (
-    DEFAULT_PAGE_SIZE,
-    After,
-    Before,
+    FIRST_PAGE,
     Connection,
-    First,
-    Last,
+    Paged,
     PageRequest,
     Paging,
     connection_of,
@@ -74,15 +71,13 @@ class MethodTreatment(RowBacked, Entity):
 
     @strawberry.field(
         description="The evidence of this pair, a page at a time, strongest first, then in "
-        "file order."
+        "file order.",
+        extensions=[Paged()],
     )
     async def evidence_connection(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
         filter: EvidenceFilterArgument = None,
     ) -> Connection[EvidenceRef] | None:
         from schema.evidence import evidence_connection
@@ -91,7 +86,7 @@ class MethodTreatment(RowBacked, Entity):
             info,
             method_id=self.row.method_id,
             model_id=self.row.model_id,
-            paging=Paging(first, after, last, before),
+            paging=paging,
             filter=filter,
         )
 
@@ -139,18 +134,15 @@ class ModelTreatment(RowBacked, Entity):
 
     @strawberry.field(
         description="The branch's methods that the model treats, a page at a time, strongest "
-        "first, then by name case-insensitively, then slug."
+        "first, then by name case-insensitively, then slug.",
+        extensions=[Paged()],
     )
     async def methods_connection(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
     ) -> Connection[MethodTreatment] | None:
-        paging = Paging(first, after, last, before)
-        if after is None and before is None and last is None:
+        if paging.is_first_page:
             return await self._first_methods(info, paging)
         return await model_treatments_connection(
             info, paging, model=self.model_row, max_rank=WEAKEST_RANK, within=self.node_pair[0]
