@@ -12,10 +12,10 @@ from schema.changes import MethodChange
 from schema.context import Info
 from schema.cost_meter import MeteredList, affords
 from schema.enums import Scope, Strength, max_rank
+from schema.evidence import evidence_field
 from schema.history import history_field
 from schema.inputs import (
     METHODS_BY_NAME,
-    EvidenceFilterArgument,
     MethodFilter,
     MethodOrder,
     list_name_of,
@@ -33,7 +33,7 @@ from schema.pagination import (
     connection_of,
     paged,
 )
-from schema.refs import EvidenceRef, MethodTreatmentRef, ModelRef, NodeRef
+from schema.refs import MethodTreatmentRef, ModelRef, NodeRef
 from schema.release import FirstSeen
 from store import methods, treatments
 from store.methods import MethodSelection
@@ -158,23 +158,9 @@ class Method(Slugged, FirstSeen):
             model_id, lambda row: None if row is None else refs.model(row)
         )
 
-    @strawberry.field(
-        extensions=[Paged()], description="The evidence on this method, strongest first."
+    evidence = evidence_field(
+        "The evidence on this method, strongest first.", method_id=lambda method: method.row_id()
     )
-    async def evidence(
-        self,
-        info: Info,
-        paging: Paging = FIRST_PAGE,
-        filter: EvidenceFilterArgument = None,
-    ) -> Connection[EvidenceRef] | None:
-        from schema.evidence import evidence_connection
-
-        return await evidence_connection(
-            info,
-            method_id=self.row_id(),
-            paging=paging,
-            filter=filter,
-        )
 
 
 def _found_node(found: NodeWithStats | None) -> NodeRef:

@@ -13,10 +13,10 @@ from schema.context import Info
 from schema.cost_meter import MeteredList
 from schema.enums import Strength, max_rank
 from schema.errors import BadUserInputError
+from schema.evidence import evidence_field
 from schema.history import history_field
 from schema.inputs import (
     MODELS_BY_NAME,
-    EvidenceFilterArgument,
     ModelFilter,
     ModelOrder,
     list_name_of,
@@ -33,7 +33,7 @@ from schema.pagination import (
     connection_of,
     paged,
 )
-from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
+from schema.refs import MethodTreatmentRef, ModelTreatmentRef, SourceRef
 from schema.release import FirstSeen
 from schema.treatment import model_treatments_connection
 from store import models
@@ -174,21 +174,9 @@ class Model(Slugged, FirstSeen):
             refs.model_treatment(branch, self.row, (node, stats)) for branch, node, stats in rows
         ]
 
-    @strawberry.field(description="The model's evidence, strongest first.", extensions=[Paged()])
-    async def evidence(
-        self,
-        info: Info,
-        paging: Paging = FIRST_PAGE,
-        filter: EvidenceFilterArgument = None,
-    ) -> Connection[EvidenceRef] | None:
-        from schema.evidence import evidence_connection
-
-        return await evidence_connection(
-            info,
-            model_id=self.row_id(),
-            paging=paging,
-            filter=filter,
-        )
+    evidence = evidence_field(
+        "The model's evidence, strongest first.", model_id=lambda model: model.row_id()
+    )
 
 
 async def models_connection(

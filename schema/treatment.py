@@ -12,8 +12,8 @@ from schema.base import Entity, RowBacked, id_field, row_field
 from schema.context import Info
 from schema.cost_meter import MeteredList
 from schema.enums import Strength
+from schema.evidence import evidence_field
 from schema.ids import pair_key
-from schema.inputs import EvidenceFilterArgument
 from schema.lookahead import selects
 from schema.pagination import (
     FIRST_PAGE,
@@ -69,26 +69,11 @@ class MethodTreatment(RowBacked, Entity):
         )
         return [refs.evidence(row) for row in rows]
 
-    @strawberry.field(
-        description="The evidence of this pair, a page at a time, strongest first, then in "
-        "file order.",
-        extensions=[Paged()],
+    evidence_connection = evidence_field(
+        "The evidence of this pair, a page at a time, strongest first, then in file order.",
+        method_id=lambda treatment: treatment.row.method_id,
+        model_id=lambda treatment: treatment.row.model_id,
     )
-    async def evidence_connection(
-        self,
-        info: Info,
-        paging: Paging = FIRST_PAGE,
-        filter: EvidenceFilterArgument = None,
-    ) -> Connection[EvidenceRef] | None:
-        from schema.evidence import evidence_connection
-
-        return await evidence_connection(
-            info,
-            method_id=self.row.method_id,
-            model_id=self.row.model_id,
-            paging=paging,
-            filter=filter,
-        )
 
 
 @strawberry.type(
