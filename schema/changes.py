@@ -22,14 +22,14 @@ from schema.pagination import (
     connection_of,
 )
 from schema.refs import MethodRef, ModelRef, NodeRef
-from schema.release import Release, release_version
+from schema.release import Release, changes_between
 from schema.release_range import release_range
 from store import field_values
 from store.change_lists import Filters, changes_count, changes_page, net_change
 from store.net_changes import NetChange, path_in
 from store.paging import Page, Window
 from store.release_changes import Comparison, place_of
-from store.releases import release_served_at, retained_range
+from store.releases import release_served_at
 from store.tables import ReleaseRow
 
 
@@ -578,6 +578,7 @@ class ChangeSummary:
     total: int = strawberry.field(description="All changes.")
 
 
+@refs.builds
 @strawberry.type(
     description="What changed from one release to a later one, net: a record added then "
     "removed in between is no change, one renamed twice is one rename from the first name "
@@ -806,20 +807,6 @@ async def _treatment_change(comparison: Comparison, change: NetChange) -> Treatm
         comparison=comparison,
         went_with=change.removed_with,
     )
-
-
-async def changes_between(info: Info, since: int, to: ReleaseRow) -> Changes:
-    """The changes from release ``since`` to release ``to`` (both retained)."""
-    loaders = info.context.loaders
-    _, newest_number = await retained_range(info.context.reader)
-    start = await loaders.release_by_number.load(since)
-    newest = await loaders.release_by_number.load(newest_number or to.number)
-    assert start is not None  # the callers checked
-    assert newest is not None
-    comparison = Comparison(
-        info.context.reader, since, to.number, (newest.number, release_version(newest))
-    )
-    return Changes(from_=Release(row=start), to=Release(row=to), comparison=comparison)
 
 
 async def _served_at(info: Info, argument: str, moment: datetime) -> int:

@@ -20,6 +20,7 @@ from store.evidence import EvidenceSelection
 from store.tables import EvidenceRow
 
 
+@refs.builds
 @strawberry.type(description="One model's document describing one method, with a strength.")
 class Evidence(RowBacked, Entity):
     row: strawberry.Private[EvidenceRow]

@@ -47,6 +47,7 @@ def _strongest(method: "Method") -> Strength | None:
     return None if rank is None else Strength.from_rank(rank)
 
 
+@refs.builds
 @strawberry.type(description="A technique that models' documents describe, filed at one node.")
 class Method(Slugged, FirstSeen):
     row: strawberry.Private[MethodRow]

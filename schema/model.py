@@ -55,6 +55,7 @@ def _checked_level(level: int | None) -> int:
     return level
 
 
+@refs.builds
 @strawberry.type(description="An AI model whose own documents describe methods.")
 class Model(Slugged, FirstSeen):
     row: strawberry.Private[ModelRow]

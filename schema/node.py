@@ -26,6 +26,7 @@ from schema.inputs import (
     sort_of,
 )
 from schema.lookahead import selected_at, selects
+from schema.method import methods_connection
 from schema.pagination import (
     FIRST_PAGE,
     Connection,
@@ -110,6 +111,7 @@ def _check_depth(max_depth: int | None) -> None:
         raise BadUserInputError(f"`maxDepth` must be at least 1, got {max_depth}")
 
 
+@refs.builds
 @strawberry.type(description="A node of the taxonomy tree: a family of techniques.")
 class Node(Slugged, FirstSeen):
     row: strawberry.Private[NodeRow]
@@ -237,8 +239,6 @@ class Node(Slugged, FirstSeen):
         filter: MethodFilterArgument = None,
         order_by: MethodOrderArgument = METHODS_BY_NAME,
     ) -> Connection[MethodRef] | None:
-        from schema.method import methods_connection
-
         return await methods_connection(
             info,
             at_node=self.row,

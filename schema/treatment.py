@@ -31,6 +31,7 @@ from store.tables import BranchModelRow, ModelRow, NodeRow, TreatmentRow
 from store.treatments import TreatmentWithMethod
 
 
+@refs.builds
 @strawberry.type(
     description="One (model, method) pair: the strongest strength over all of its evidence."
 )
@@ -76,6 +77,7 @@ class MethodTreatment(RowBacked, Entity):
     )
 
 
+@refs.builds
 @strawberry.type(
     description="One row of a branch's By-model table: a model and the branch's methods it "
     "treats, headed by its strongest treatment in the branch."
