@@ -136,7 +136,7 @@ class Method(Slugged, FirstSeen):
             ],
         )
 
-    history: Any = history_field("method", MethodChange)
+    history: Any = history_field("method", Connection[MethodChange] | None)
 
     adoption: list[AdoptionPoint] = adoption_field(
         "it",

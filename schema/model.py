@@ -76,15 +76,13 @@ class Model(Slugged, FirstSeen):
         rows = await info.context.loaders.sources_by_model_id.load(self.row_id())
         return [refs.source(row) for row in rows]
 
-    history: Any = history_field("model", ModelChange)
+    history: Any = history_field("model", Connection[ModelChange] | None)
 
     @strawberry.field(
         extensions=[Paged()], description="The model's documents, a page at a time, in file order."
     )
     async def sources_connection(
-        self,
-        info: Info,
-        paging: Paging = FIRST_PAGE,
+        self, info: Info, paging: Paging = FIRST_PAGE
     ) -> Connection[SourceRef] | None:
         reader, model_id = info.context.reader, self.row_id()
         return await paged(

@@ -164,9 +164,7 @@ class Node(Slugged, FirstSeen):
         extensions=[Paged()],
     )
     async def children_connection(
-        self,
-        info: Info,
-        paging: Paging = FIRST_PAGE,
+        self, info: Info, paging: Paging = FIRST_PAGE
     ) -> Connection["Node"] | None:
         return await self._below(info, 1, paging)
 
@@ -214,7 +212,7 @@ class Node(Slugged, FirstSeen):
             items=_nodes,
         )
 
-    history: Any = history_field("node", NodeChange)
+    history: Any = history_field("node", Connection[NodeChange] | None)
 
     adoption: list[AdoptionPoint] = adoption_field(
         "a method of the branch",

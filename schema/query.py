@@ -187,11 +187,7 @@ class Query:
     @strawberry.field(
         extensions=[Paged()], description="Every load retained (a release), newest first."
     )
-    async def releases(
-        self,
-        info: Info,
-        paging: Paging = FIRST_PAGE,
-    ) -> Connection[Release] | None:
+    async def releases(self, info: Info, paging: Paging = FIRST_PAGE) -> Connection[Release] | None:
         return await releases_connection(info, paging)
 
     @strawberry.field(

@@ -125,9 +125,7 @@ class ModelTreatment(RowBacked, Entity):
         extensions=[Paged()],
     )
     async def methods_connection(
-        self,
-        info: Info,
-        paging: Paging = FIRST_PAGE,
+        self, info: Info, paging: Paging = FIRST_PAGE
     ) -> Connection[MethodTreatment] | None:
         if paging.is_first_page:
             return await self._first_methods(info, paging)
