@@ -12,14 +12,7 @@ from schema.context import Info
 from schema.enums import Strength
 from schema.errors import BadUserInputError, NotFoundError
 from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
-from schema.pagination import (
-    FIRST_PAGE,
-    Connection,
-    Paged,
-    PageRequest,
-    Paging,
-    connection_of,
-)
+from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
 from schema.refs import MethodRef, ModelRef, NodeRef
 from schema.release import Release, changes_between
 from schema.release_range import release_range
@@ -208,20 +201,30 @@ class _RecordChange:
 _Change = TypeVar("_Change", bound=_RecordChange)
 
 
-@strawberry.type(description="A change of a node, named by its slug (it may be gone now).")
-class NodeChange(_RecordChange):
+@strawberry.type
+class _PlacedChange(_RecordChange):
+    """A change of a node or a method, which have a place in the tree; each type says its
+    own of `slug`, `fromPath` and `toPath`."""
+
     kind: ChangeKind = strawberry.field(description="What changed.")
-    slug: str = strawberry.field(description="The node's slug.")
+    slug: str
     name: str = strawberry.field(description="Its name in the later release (if removed: before).")
+    from_path: str | None
+    to_path: str | None
+    from_name: str | None = strawberry.field(description="Its name in the earlier release.")
+    to_name: str | None = strawberry.field(description="Its name in the later release.")
+    field_changes: list[FieldChange] = strawberry.field(description=_FIELD_CHANGES)
+
+
+@strawberry.type(description="A change of a node, named by its slug (it may be gone now).")
+class NodeChange(_PlacedChange):
+    slug: str = strawberry.field(description="The node's slug.")
     from_path: str | None = strawberry.field(
         description="Its names path in the earlier release; null if it was not there."
     )
     to_path: str | None = strawberry.field(
         description="Its names path in the later release; null if it is not there."
     )
-    from_name: str | None = strawberry.field(description="Its name in the earlier release.")
-    to_name: str | None = strawberry.field(description="Its name in the later release.")
-    field_changes: list[FieldChange] = strawberry.field(description=_FIELD_CHANGES)
 
     @strawberry.field(description="The node as served now; null when it no longer exists.")
     async def node(self, info: Info) -> NodeRef | None:
@@ -237,19 +240,14 @@ class NodeChange(_RecordChange):
 
 
 @strawberry.type(description="A change of a method, named by its slug (it may be gone now).")
-class MethodChange(_RecordChange):
-    kind: ChangeKind = strawberry.field(description="What changed.")
+class MethodChange(_PlacedChange):
     slug: str = strawberry.field(description="The method's slug.")
-    name: str = strawberry.field(description="Its name in the later release (if removed: before).")
     from_path: str | None = strawberry.field(
         description="The names path of the node it was filed at in the earlier release."
     )
     to_path: str | None = strawberry.field(
         description="The names path of the node it is filed at in the later release."
     )
-    from_name: str | None = strawberry.field(description="Its name in the earlier release.")
-    to_name: str | None = strawberry.field(description="Its name in the later release.")
-    field_changes: list[FieldChange] = strawberry.field(description=_FIELD_CHANGES)
 
     @strawberry.field(description="The method as served now; null when it no longer exists.")
     async def method(self, info: Info) -> MethodRef | None:
@@ -447,7 +445,7 @@ def _knock_on(change: _RecordChange) -> KnockOn | None:
     return KnockOn(comparison=change.comparison, cause_kind=cause_kind, cause=change.slug)
 
 
-async def _removed_with(change: "NodeChange | MethodChange") -> NodeChange | None:
+async def _removed_with(change: _PlacedChange) -> "NodeChange | None":
     """The removal of the node that ``change`` (a knock-on removal) went with."""
     if "place" not in change.went_with or change.comparison is None or change.place is None:
         return None

@@ -8,14 +8,7 @@ import strawberry
 from schema import refs
 from schema.changes import CHANGE_OF, ChangeKind
 from schema.context import Info
-from schema.pagination import (
-    FIRST_PAGE,
-    Connection,
-    Paged,
-    PageRequest,
-    Paging,
-    connection_of,
-)
+from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
 from schema.refs import NodeRef
 from schema.release import Release, release_version
 from store import record_history

@@ -15,14 +15,7 @@ from schema.enums import Strength
 from schema.evidence import evidence_field
 from schema.ids import pair_key
 from schema.lookahead import selects
-from schema.pagination import (
-    FIRST_PAGE,
-    Connection,
-    Paged,
-    PageRequest,
-    Paging,
-    connection_of,
-)
+from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
 from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
 from store import treatments
 from store.nodes import NodeWithStats
