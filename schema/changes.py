@@ -1,10 +1,9 @@
 """`changes(since:, until:)`: what changed between two releases, net (DESIGN §5)."""
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import strawberry
 
@@ -13,26 +12,16 @@ from schema.context import Info
 from schema.enums import Strength
 from schema.errors import BadUserInputError, NotFoundError
 from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
-from schema.pagination import (
-    DEFAULT_PAGE_SIZE,
-    After,
-    Before,
-    Connection,
-    First,
-    Last,
-    PageRequest,
-    Paging,
-    connection_of,
-)
+from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
 from schema.refs import MethodRef, ModelRef, NodeRef
-from schema.release import Release, release_version
+from schema.release import Release, changes_between
 from schema.release_range import release_range
 from store import field_values
 from store.change_lists import Filters, changes_count, changes_page, net_change
 from store.net_changes import NetChange, path_in
 from store.paging import Page, Window
 from store.release_changes import Comparison, place_of
-from store.releases import release_served_at, retained_range
+from store.releases import release_served_at
 from store.tables import ReleaseRow
 
 
@@ -187,9 +176,14 @@ class _RecordChange:
     if TYPE_CHECKING:
         kind: ChangeKind
         slug: str
-        also: str | None
-        release_row: ReleaseRow | None
-        comparison: Comparison | None
+
+    # Its other kind of change (`kinds`), its release (`release`), the comparison it was
+    # read from, what it went with and where it sat (a knock-on removal's: `removedWith`).
+    also: strawberry.Private[str | None] = None
+    release_row: strawberry.Private[ReleaseRow | None] = None
+    comparison: strawberry.Private[Comparison | None] = None
+    went_with: strawberry.Private[tuple[str, ...]] = ()
+    place: strawberry.Private[str | None] = None
 
     @strawberry.field(description=_KINDS_DESCRIPTION)
     def kinds(self) -> list[ChangeKind]:
@@ -204,32 +198,38 @@ class _RecordChange:
         return _knock_on(self)
 
 
-@strawberry.type(description="A change of a node, named by its slug (it may be gone now).")
-class NodeChange(_RecordChange):
+_Change = TypeVar("_Change", bound=_RecordChange)
+
+
+@strawberry.type
+class _PlacedChange(_RecordChange):
+    """A change of a node or a method, which have a place in the tree; each type says its
+    own of `slug`, `fromPath` and `toPath`."""
+
     kind: ChangeKind = strawberry.field(description="What changed.")
-    slug: str = strawberry.field(description="The node's slug.")
+    slug: str
     name: str = strawberry.field(description="Its name in the later release (if removed: before).")
+    from_path: str | None
+    to_path: str | None
+    from_name: str | None = strawberry.field(description="Its name in the earlier release.")
+    to_name: str | None = strawberry.field(description="Its name in the later release.")
+    field_changes: list[FieldChange] = strawberry.field(description=_FIELD_CHANGES)
+
+
+@strawberry.type(description="A change of a node, named by its slug (it may be gone now).")
+class NodeChange(_PlacedChange):
+    slug: str = strawberry.field(description="The node's slug.")
     from_path: str | None = strawberry.field(
         description="Its names path in the earlier release; null if it was not there."
     )
     to_path: str | None = strawberry.field(
         description="Its names path in the later release; null if it is not there."
     )
-    from_name: str | None = strawberry.field(description="Its name in the earlier release.")
-    to_name: str | None = strawberry.field(description="Its name in the later release.")
-    field_changes: list[FieldChange] = strawberry.field(description=_FIELD_CHANGES)
 
     @strawberry.field(description="The node as served now; null when it no longer exists.")
     async def node(self, info: Info) -> NodeRef | None:
         found = await info.context.loaders.node_by_slug.load(self.slug)
         return refs.node(*found) if found else None
-
-    # Its other kind of change, its release, what it went with (see `_RecordChange`).
-    also: strawberry.Private[str | None] = None
-    release_row: strawberry.Private[ReleaseRow | None] = None
-    comparison: strawberry.Private[Comparison | None] = None
-    went_with: strawberry.Private[tuple[str, ...]] = ()
-    place: strawberry.Private[str | None] = None
 
     @strawberry.field(
         description="For a node removed because its parent was removed too (a knock-on "
@@ -240,31 +240,19 @@ class NodeChange(_RecordChange):
 
 
 @strawberry.type(description="A change of a method, named by its slug (it may be gone now).")
-class MethodChange(_RecordChange):
-    kind: ChangeKind = strawberry.field(description="What changed.")
+class MethodChange(_PlacedChange):
     slug: str = strawberry.field(description="The method's slug.")
-    name: str = strawberry.field(description="Its name in the later release (if removed: before).")
     from_path: str | None = strawberry.field(
         description="The names path of the node it was filed at in the earlier release."
     )
     to_path: str | None = strawberry.field(
         description="The names path of the node it is filed at in the later release."
     )
-    from_name: str | None = strawberry.field(description="Its name in the earlier release.")
-    to_name: str | None = strawberry.field(description="Its name in the later release.")
-    field_changes: list[FieldChange] = strawberry.field(description=_FIELD_CHANGES)
 
     @strawberry.field(description="The method as served now; null when it no longer exists.")
     async def method(self, info: Info) -> MethodRef | None:
         found = await info.context.loaders.method_by_slug.load(self.slug)
         return refs.method(*found) if found else None
-
-    # Its other kind of change, its release, what it went with (see `_RecordChange`).
-    also: strawberry.Private[str | None] = None
-    release_row: strawberry.Private[ReleaseRow | None] = None
-    comparison: strawberry.Private[Comparison | None] = None
-    went_with: strawberry.Private[tuple[str, ...]] = ()
-    place: strawberry.Private[str | None] = None
 
     @strawberry.field(
         description="For a method removed because the node it was filed at was removed too "
@@ -293,10 +281,6 @@ class ModelChange(_RecordChange):
     async def model(self, info: Info) -> ModelRef | None:
         found = await info.context.loaders.model_by_slug.load(self.slug)
         return refs.model(found) if found else None
-
-    also: strawberry.Private[str | None] = None
-    release_row: strawberry.Private[ReleaseRow | None] = None
-    comparison: strawberry.Private[Comparison | None] = None
 
 
 @strawberry.type(description="A change of how strongly a model treats a method.")
@@ -356,7 +340,7 @@ class TreatmentChange:
         if "model" not in self.went_with or self.comparison is None:
             return None
         name = await _record_name(info, "model", self.model_slug)
-        return _removed_model(self.comparison, self.model_slug, name)
+        return _removal(ModelChange, self.comparison, self.model_slug, name)
 
     @strawberry.field(
         description="For a treatment removed because its method was removed too (a "
@@ -366,6 +350,37 @@ class TreatmentChange:
         if "method" not in self.went_with or self.comparison is None:
             return None
         return await _removed_method(info, self.comparison, self.method_slug)
+
+
+def _knock_on_list(kind: str, graphql_type: Any, description: str) -> Any:
+    """Declare a `KnockOn` list of the records of ``kind`` removed with the record."""
+
+    async def resolve(root: Any, info: Info, paging: Paging = FIRST_PAGE) -> Connection[Any] | None:
+        knock_on: KnockOn = root
+        # A node takes sub-nodes and methods with it; a method or a model, treatments.
+        if (kind == "treatment") == (knock_on.cause_kind == "node"):
+            return None
+        cause = knock_on.cause_kind if kind == "treatment" else "place"
+        comparison = knock_on.comparison
+        filters = Filters(comparison.since, comparison.until, cause=(cause, knock_on.cause))
+        name = f"knock-on:{kind}:{knock_on.cause_kind}:{knock_on.cause}"
+        read = None
+        if paging.is_first_page:
+            # A first page: read with those of every removal of the request (one statement).
+            key = (comparison.since, comparison.until, kind, cause, knock_on.cause)
+            loaders = info.context.loaders
+
+            async def read(window: Window) -> Page:
+                rows = await loaders.knock_on_first(window.size).load(key)
+                total = await loaders.knock_on_count.load(key)
+                keys = [row[:2] if kind == "treatment" else row[:1] for row in rows]
+                return Page(rows, keys, total > len(rows), False, total)
+
+        return await change_connection(info, comparison, kind, name, paging, filters, read=read)
+
+    return strawberry.field(
+        resolver=resolve, description=description, extensions=[Paged()], graphql_type=graphql_type
+    )
 
 
 @strawberry.type(
@@ -408,74 +423,19 @@ class KnockOn:
         key = (comparison.since, comparison.until, kind, cause, self.cause)
         return await info.context.loaders.knock_on_count.load(key)
 
-    @strawberry.field(description="The sub-nodes removed with this node.")
-    async def nodes(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-    ) -> Connection[NodeChange] | None:
-        if self.cause_kind != "node":
-            return None
-        paging = Paging(first, after, last, before)
-        return await self._page(info, "node", "place", _node_change, paging)
-
-    @strawberry.field(description="The methods filed at this node, removed with it.")
-    async def methods(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-    ) -> Connection[MethodChange] | None:
-        if self.cause_kind != "node":
-            return None
-        paging = Paging(first, after, last, before)
-        return await self._page(info, "method", "place", _method_change, paging)
-
-    @strawberry.field(description="The treatments of this method or model, removed with it.")
-    async def treatments(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-    ) -> Connection[TreatmentChange] | None:
-        if self.cause_kind == "node":
-            return None
-        paging = Paging(first, after, last, before)
-        return await self._page(info, "treatment", self.cause_kind, _treatment_change, paging)
-
-    async def _page(
-        self,
-        info: Info,
-        kind: str,
-        cause: str,
-        build: Callable[[Comparison, NetChange], Awaitable[Any]],
-        paging: Paging,
-    ) -> Connection[Any]:
-        comparison = self.comparison
-        filters = Filters(comparison.since, comparison.until, cause=(cause, self.cause))
-        name = f"knock-on:{kind}:{self.cause_kind}:{self.cause}"
-        read = None
-        if paging.after is None and paging.before is None and paging.last is None:
-            # A first page: read with those of every removal of the request (one statement).
-            key = (comparison.since, comparison.until, kind, cause, self.cause)
-            loaders = info.context.loaders
-
-            async def read(window: Window) -> Page:
-                rows = await loaders.knock_on_first(window.size).load(key)
-                total = await loaders.knock_on_count.load(key)
-                keys = [row[:2] if kind == "treatment" else row[:1] for row in rows]
-                return Page(rows, keys, total > len(rows), False, total)
-
-        return await change_connection(
-            info, comparison, kind, name, build, paging, filters, read=read
-        )
+    nodes = _knock_on_list(
+        "node", Connection[NodeChange] | None, "The sub-nodes removed with this node."
+    )
+    methods = _knock_on_list(
+        "method",
+        Connection[MethodChange] | None,
+        "The methods filed at this node, removed with it.",
+    )
+    treatments = _knock_on_list(
+        "treatment",
+        Connection[TreatmentChange] | None,
+        "The treatments of this method or model, removed with it.",
+    )
 
 
 def _knock_on(change: _RecordChange) -> KnockOn | None:
@@ -485,64 +445,55 @@ def _knock_on(change: _RecordChange) -> KnockOn | None:
     return KnockOn(comparison=change.comparison, cause_kind=cause_kind, cause=change.slug)
 
 
-async def _removed_with(change: "NodeChange | MethodChange") -> NodeChange | None:
+async def _removed_with(change: _PlacedChange) -> "NodeChange | None":
     """The removal of the node that ``change`` (a knock-on removal) went with."""
     if "place" not in change.went_with or change.comparison is None or change.place is None:
         return None
     return await _removed_node(change.comparison, change.place)
 
 
-async def _removed_node(comparison: Comparison, slug: str) -> NodeChange:
-    """Node ``slug``'s removal (there in `since`, gone in `until`)."""
-    before, after = await comparison.trees()
-    name, parent = before[slug]
-    went_with = ("place",) if parent is not None and parent not in after else ()
-    return NodeChange(
+def _removal(
+    make: Callable[..., _Change], comparison: Comparison, slug: str, name: str, **placed: Any
+) -> _Change:
+    """Record ``slug``'s removal (there in `since`, gone in `until`) as ``make``; a node's
+    or a method's says its ``placed`` fields (its path, the node it sat in)."""
+    return make(
         kind=ChangeKind.REMOVED,
         slug=slug,
         name=name,
-        from_path=path_in(before, slug),
-        to_path=None,
         from_name=name,
         to_name=None,
         field_changes=[],
         comparison=comparison,
-        went_with=went_with,
-        place=parent,
+        **placed,
     )
 
 
-async def _removed_method(info: Info, comparison: Comparison, slug: str) -> MethodChange:
-    """Method ``slug``'s removal (there in `since`, gone in `until`)."""
+async def _removed_in(
+    make: Callable[..., _Change], comparison: Comparison, slug: str, name: str, place: str | None
+) -> _Change:
+    """The removal of a node or method that sat in node ``place`` (a node's parent, a
+    method's node); a knock-on removal when that node went too."""
+    before, after = await comparison.trees()
+    # Its path: a node's own, a method's node's.
+    path = path_in(before, slug if make is NodeChange else place)
+    went_with = ("place",) if place is not None and place not in after else ()
+    return _removal(
+        make, comparison, slug, name, from_path=path, to_path=None, went_with=went_with, place=place
+    )
+
+
+async def _removed_node(comparison: Comparison, slug: str) -> "NodeChange":
+    """Node ``slug``'s removal."""
+    name, parent = (await comparison.trees())[0][slug]
+    return await _removed_in(NodeChange, comparison, slug, name, parent)
+
+
+async def _removed_method(info: Info, comparison: Comparison, slug: str) -> "MethodChange":
+    """Method ``slug``'s removal, named and placed as the release before it had it."""
     former = await info.context.loaders.former_method.load(slug)
-    name = former.name if former else slug
-    place = former.place if former else None
-    before, after = await comparison.trees()
-    return MethodChange(
-        kind=ChangeKind.REMOVED,
-        slug=slug,
-        name=name,
-        from_path=path_in(before, place),
-        to_path=None,
-        from_name=name,
-        to_name=None,
-        field_changes=[],
-        comparison=comparison,
-        went_with=("place",) if place is not None and place not in after else (),
-        place=place,
-    )
-
-
-def _removed_model(comparison: Comparison, slug: str, name: str) -> "ModelChange":
-    return ModelChange(
-        kind=ChangeKind.REMOVED,
-        slug=slug,
-        name=name,
-        from_name=name,
-        to_name=None,
-        field_changes=[],
-        comparison=comparison,
-    )
+    name, place = (former.name, former.place) if former else (slug, None)
+    return await _removed_in(MethodChange, comparison, slug, name, place)
 
 
 async def _record_name(info: Info, kind: str, slug: str) -> str:
@@ -586,6 +537,53 @@ class ChangeSummary:
     total: int = strawberry.field(description="All changes.")
 
 
+def _change_list(kind: str, graphql_type: Any, description: str) -> Any:
+    """Declare a `Changes` list of the changes of ``kind`` (node, method...)."""
+
+    async def in_branch(
+        root: Any,
+        info: Info,
+        paging: Paging = FIRST_PAGE,
+        kinds: Kinds = None,
+        branch: Branch = None,
+        within: Within = None,
+        combined: Combined = False,
+        order_by: OrderBy = ChangeOrder.KEY,
+    ) -> Connection[Any] | None:
+        node = await branch_of(info, within=within, branch=branch)
+        comparison: Comparison = root.comparison
+        by_kind_order = order_by == ChangeOrder.KIND
+        filters = Filters(
+            comparison.since,
+            comparison.until,
+            kinds=None if kinds is None else [str(k.value) for k in kinds],
+            branch=None if node is None else await comparison.branch_nodes(node.slug),
+            combined=combined,
+            by_kind_order=by_kind_order,
+        )
+        # A cursor belongs to its list's order and rows: one of another is refused.
+        name = f"changes:{kind}" + ":combined" * combined + ":by-kind" * by_kind_order
+        return await change_connection(info, comparison, kind, name, paging, filters)
+
+    async def anywhere(
+        root: Any,
+        info: Info,
+        paging: Paging = FIRST_PAGE,
+        kinds: Kinds = None,
+        combined: Combined = False,
+        order_by: OrderBy = ChangeOrder.KEY,
+    ) -> Connection[Any] | None:
+        return await in_branch(root, info, paging, kinds, None, None, combined, order_by)
+
+    return strawberry.field(
+        resolver=anywhere if kind == "model" else in_branch,  # a model is in no branch
+        description=description,
+        extensions=[Paged()],
+        graphql_type=graphql_type,
+    )
+
+
+@refs.builds
 @strawberry.type(
     description="What changed from one release to a later one, net: a record added then "
     "removed in between is no change, one renamed twice is one rename from the first name "
@@ -616,116 +614,28 @@ class Changes:
                 return False
         return True
 
-    @strawberry.field(
-        description="Nodes added, removed, moved (new parent), renamed or changed (another field)."
+    nodes = _change_list(
+        "node",
+        Connection[NodeChange] | None,
+        "Nodes added, removed, moved (new parent), renamed or changed (another field).",
     )
-    async def nodes(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-        kinds: Kinds = None,
-        branch: Branch = None,
-        within: Within = None,
-        combined: Combined = False,
-        order_by: OrderBy = ChangeOrder.KEY,
-    ) -> Connection[NodeChange] | None:
-        paging = Paging(first, after, last, before)
-        options = _Options(kinds, branch, within, combined, order_by)
-        return await self._page(info, "node", _node_change, paging, options)
-
-    @strawberry.field(
-        description="Methods added, removed, moved (filed at another node), renamed or "
-        "changed (another field)."
+    methods = _change_list(
+        "method",
+        Connection[MethodChange] | None,
+        "Methods added, removed, moved (filed at another node), renamed or changed (another "
+        "field).",
     )
-    async def methods(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-        kinds: Kinds = None,
-        branch: Branch = None,
-        within: Within = None,
-        combined: Combined = False,
-        order_by: OrderBy = ChangeOrder.KEY,
-    ) -> Connection[MethodChange] | None:
-        paging = Paging(first, after, last, before)
-        options = _Options(kinds, branch, within, combined, order_by)
-        return await self._page(info, "method", _method_change, paging, options)
-
-    @strawberry.field(description="Models added, removed, renamed or changed (another field).")
-    async def models(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-        kinds: Kinds = None,
-        combined: Combined = False,
-        order_by: OrderBy = ChangeOrder.KEY,
-    ) -> Connection[ModelChange] | None:
-        paging = Paging(first, after, last, before)
-        options = _Options(kinds, None, None, combined, order_by)
-        return await self._page(info, "model", _model_change, paging, options)
-
-    @strawberry.field(
-        description="(model, method) treatments added, removed, strengthened or weakened; "
-        "`branch`: of the methods in the branch in either release."
+    models = _change_list(
+        "model",
+        Connection[ModelChange] | None,
+        "Models added, removed, renamed or changed (another field).",
     )
-    async def treatments(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-        kinds: Kinds = None,
-        branch: Branch = None,
-        within: Within = None,
-        combined: Combined = False,
-        order_by: OrderBy = ChangeOrder.KEY,
-    ) -> Connection[TreatmentChange] | None:
-        paging = Paging(first, after, last, before)
-        options = _Options(kinds, branch, within, combined, order_by)
-        return await self._page(info, "treatment", _treatment_change, paging, options)
-
-    async def _page(
-        self,
-        info: Info,
-        kind: str,
-        build: Callable[[Comparison, NetChange], Awaitable[Any]],
-        paging: Paging,
-        options: "_Options",
-    ) -> Connection[Any]:
-        node = await branch_of(info, within=options.within, branch=options.branch)
-        comparison = self.comparison
-        kinds = options.kinds
-        by_kind_order = options.order_by == ChangeOrder.KIND
-        filters = Filters(
-            comparison.since,
-            comparison.until,
-            kinds=None if kinds is None else [str(k.value) for k in kinds],
-            branch=None if node is None else await comparison.branch_nodes(node.slug),
-            combined=options.combined,
-            by_kind_order=by_kind_order,
-        )
-        # A cursor belongs to its list's order and rows: one of another is refused.
-        name = f"changes:{kind}" + ":combined" * options.combined + ":by-kind" * by_kind_order
-        return await change_connection(info, comparison, kind, name, build, paging, filters)
-
-
-@dataclass(frozen=True)
-class _Options:
-    kinds: list[ChangeKind] | None
-    branch: NodeReference | None
-    within: str | None
-    combined: bool
-    order_by: ChangeOrder
+    treatments = _change_list(
+        "treatment",
+        Connection[TreatmentChange] | None,
+        "(model, method) treatments added, removed, strengthened or weakened; `branch`: of "
+        "the methods in the branch in either release.",
+    )
 
 
 async def change_connection(
@@ -733,13 +643,12 @@ async def change_connection(
     comparison: Comparison,
     kind: str,
     name: str,
-    build: Callable[[Comparison, NetChange], Awaitable[Any]],
     paging: Paging,
     filters: Filters,
     read: Callable[[Window], Awaitable[Page]] | None = None,
 ) -> Connection[Any]:
     """A page of the changes of ``kind`` (node, method...) that ``filters`` pick, each made
-    by ``build``; ``name``: the list's, for its cursors; ``read``: how to read the page
+    as CHANGE_OF says; ``name``: the list's, for its cursors; ``read``: how to read the page
     when not on its own."""
     request = PageRequest.of(info, f"{name}:{comparison.since}:{comparison.until}", paging)
     reader = info.context.reader
@@ -747,6 +656,7 @@ async def change_connection(
         page = await changes_page(reader, kind, filters, request.window)
     else:
         page = await read(request.window)
+    build = CHANGE_OF[kind]
     items = [await build(comparison, net_change(kind, row)) for row in page.rows]
 
     async def count() -> int:
@@ -758,53 +668,40 @@ async def change_connection(
 _KINDS = ("node", "method", "model", "treatment")
 
 
-async def _node_change(comparison: Comparison, change: NetChange) -> NodeChange:
-    from_path, to_path = await comparison.paths("node", change)
-    return NodeChange(
-        kind=ChangeKind(change.kind),
-        slug=change.key[0],
-        name=str(_named(change, 1) or _named(change, 0)),
-        from_path=from_path,
-        to_path=to_path,
-        from_name=_named(change, 0),
-        to_name=_named(change, 1),
-        field_changes=_field_changes("node", change),
-        also=change.also,
-        comparison=comparison,
-        went_with=change.removed_with,
-        place=place_of(change.before),
-    )
+def _record_fields(kind: str, comparison: Comparison, change: NetChange) -> dict[str, Any]:
+    """What a node's, method's and model's change say alike."""
+    return {
+        "kind": ChangeKind(change.kind),
+        "slug": change.key[0],
+        "name": str(_named(change, 1) or _named(change, 0)),
+        "from_name": _named(change, 0),
+        "to_name": _named(change, 1),
+        "field_changes": _field_changes(kind, change),
+        "also": change.also,
+        "comparison": comparison,
+    }
 
 
-async def _method_change(comparison: Comparison, change: NetChange) -> MethodChange:
-    from_path, to_path = await comparison.paths("method", change)
-    return MethodChange(
-        kind=ChangeKind(change.kind),
-        slug=change.key[0],
-        name=str(_named(change, 1) or _named(change, 0)),
-        from_path=from_path,
-        to_path=to_path,
-        from_name=_named(change, 0),
-        to_name=_named(change, 1),
-        field_changes=_field_changes("method", change),
-        also=change.also,
-        comparison=comparison,
-        went_with=change.removed_with,
-        place=place_of(change.before),
-    )
+def _placed_change(
+    kind: str, make: Callable[..., _Change]
+) -> Callable[[Comparison, NetChange], Awaitable[_Change]]:
+    """How a change of a node or method (``kind``), records with a place, is built."""
+
+    async def build(comparison: Comparison, change: NetChange) -> _Change:
+        from_path, to_path = await comparison.paths(kind, change)
+        return make(
+            **_record_fields(kind, comparison, change),
+            from_path=from_path,
+            to_path=to_path,
+            went_with=change.removed_with,
+            place=place_of(change.before),
+        )
+
+    return build
 
 
 async def _model_change(comparison: Comparison, change: NetChange) -> ModelChange:
-    return ModelChange(
-        kind=ChangeKind(change.kind),
-        slug=change.key[0],
-        name=str(_named(change, 1) or _named(change, 0)),
-        from_name=_named(change, 0),
-        to_name=_named(change, 1),
-        field_changes=_field_changes("model", change),
-        also=change.also,
-        comparison=comparison,
-    )
+    return ModelChange(**_record_fields("model", comparison, change))
 
 
 async def _treatment_change(comparison: Comparison, change: NetChange) -> TreatmentChange:
@@ -822,18 +719,13 @@ async def _treatment_change(comparison: Comparison, change: NetChange) -> Treatm
     )
 
 
-async def changes_between(info: Info, since: int, to: ReleaseRow) -> Changes:
-    """The changes from release ``since`` to release ``to`` (both retained)."""
-    loaders = info.context.loaders
-    _, newest_number = await retained_range(info.context.reader)
-    start = await loaders.release_by_number.load(since)
-    newest = await loaders.release_by_number.load(newest_number or to.number)
-    assert start is not None  # the callers checked
-    assert newest is not None
-    comparison = Comparison(
-        info.context.reader, since, to.number, (newest.number, release_version(newest))
-    )
-    return Changes(from_=Release(row=start), to=Release(row=to), comparison=comparison)
+# How the change of each kind of record is made from its net change (history's too).
+CHANGE_OF: dict[str, Callable[[Comparison, NetChange], Awaitable[Any]]] = {
+    "node": _placed_change("node", NodeChange),
+    "method": _placed_change("method", MethodChange),
+    "model": _model_change,
+    "treatment": _treatment_change,
+}
 
 
 async def _served_at(info: Info, argument: str, moment: datetime) -> int:

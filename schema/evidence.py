@@ -1,5 +1,6 @@
 """The `Evidence` type: one model's document describing one method, with a strength."""
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -9,16 +10,17 @@ from schema import refs
 from schema.base import Entity, RowBacked, id_field, row_field
 from schema.context import Info
 from schema.enums import Strength
-from schema.inputs import EvidenceFilter
+from schema.inputs import EvidenceFilter, EvidenceFilterArgument
 from schema.lookup import row_for_id
 from schema.node_ref import branch_of
-from schema.pagination import Connection, PageRequest, Paging, connection_of
+from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
 from schema.refs import MethodRef, ModelRef, SourceRef
 from store import evidence
 from store.evidence import EvidenceSelection
 from store.tables import EvidenceRow
 
 
+@refs.builds
 @strawberry.type(description="One model's document describing one method, with a strength.")
 class Evidence(RowBacked, Entity):
     row: strawberry.Private[EvidenceRow]
@@ -57,35 +59,43 @@ class Evidence(RowBacked, Entity):
     locator: str | None = row_field("Where in the document, e.g. a section or page.")
 
 
-async def evidence_connection(
-    info: Info,
+def evidence_field(
+    description: str,
     *,
-    method_id: int | None = None,
-    model_id: int | None = None,
-    paging: Paging,
-    filter: EvidenceFilter | None,
-) -> Connection[Evidence]:
-    """A page of a method's, a model's or a (model, method) pair's evidence, strongest
-    first, then in file order."""
-    selection = EvidenceSelection(
-        method_ids=() if method_id is None else (method_id,),
-        model_ids=() if model_id is None else (model_id,),
-    )
-    if filter is not None:
-        selection = await _filtered(info, selection, filter)
-    request = PageRequest.of(info, "evidence", paging)
-    reader = info.context.reader
-    page = await evidence.evidence_page(
-        reader,
-        selection=selection,
-        window=request.window,
-    )
+    method_id: Callable[[Any], int] | None = None,
+    model_id: Callable[[Any], int] | None = None,
+) -> Any:
+    """Declare ``evidence: Any = evidence_field("...", method_id=..., model_id=...)`` on a
+    method, a model or a (model, method) pair: a page of its evidence, strongest first,
+    then in file order; ``method_id`` and ``model_id`` read the ids it is narrowed to."""
 
-    async def count() -> int:
-        return await evidence.evidence_count(reader, selection=selection)
+    async def resolve(
+        root: Any,
+        info: Info,
+        paging: Paging = FIRST_PAGE,
+        filter: EvidenceFilterArgument = None,
+    ) -> Connection[Evidence] | None:
+        selection = EvidenceSelection(
+            method_ids=() if method_id is None else (method_id(root),),
+            model_ids=() if model_id is None else (model_id(root),),
+        )
+        if filter is not None:
+            selection = await _filtered(info, selection, filter)
+        request = PageRequest.of(info, "evidence", paging)
+        reader = info.context.reader
+        page = await evidence.evidence_page(reader, selection=selection, window=request.window)
 
-    return connection_of(
-        page, request.list_name, [Evidence(row=row) for (row,) in page.rows], count
+        async def count() -> int:
+            return await evidence.evidence_count(reader, selection=selection)
+
+        items = [Evidence(row=row) for (row,) in page.rows]
+        return connection_of(page, request.list_name, items, count)
+
+    return strawberry.field(
+        resolver=resolve,
+        description=description,
+        extensions=[Paged()],
+        graphql_type=Connection[Evidence] | None,
     )
 
 

@@ -6,32 +6,15 @@ from typing import Any
 import strawberry
 
 from schema import refs
-from schema.changes import (
-    ChangeKind,
-    _method_change,
-    _model_change,
-    _node_change,
-)
+from schema.changes import CHANGE_OF, ChangeKind
 from schema.context import Info
-from schema.pagination import (
-    DEFAULT_PAGE_SIZE,
-    After,
-    Before,
-    Connection,
-    First,
-    Last,
-    PageRequest,
-    Paging,
-    connection_of,
-)
+from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
 from schema.refs import NodeRef
 from schema.release import Release, release_version
 from store import record_history
 from store.net_changes import NetChange, kinds_of, path_in
 from store.release_changes import Comparison
 from store.releases import retained_range
-
-_BUILD: dict[str, Any] = {"node": _node_change, "method": _method_change, "model": _model_change}
 
 
 async def _newest(info: Info) -> tuple[int, str]:
@@ -58,7 +41,7 @@ async def history_connection(info: Info, kind: str, slug: str, paging: Paging) -
             first, (slug,), before, after, (fields[0], fields[1]), also=also[0] if also else None
         )
         comparison = Comparison(reader, release - 1, release, newest)
-        item = await _BUILD[kind](comparison, change)
+        item = await CHANGE_OF[kind](comparison, change)
         item.release_row = await info.context.loaders.release_by_number.load(release)
         items.append(item)
 
@@ -179,25 +162,18 @@ async def former_record(info: Info, kind: str, slug: str) -> FormerRecord | None
     )
 
 
-def history_field(kind: str, change: type) -> Any:
-    """Declare ``history = history_field(kind, change type)`` on a node, method or model."""
+def history_field(kind: str, graphql_type: Any) -> Any:
+    """Declare ``history = history_field(kind, Connection[its change type] | None)`` on a
+    node, method or model."""
 
-    async def resolve(
-        root: Any,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-    ) -> Connection[Any] | None:
-        return await history_connection(
-            info, kind, root.row.slug, Paging(first, after, last, before)
-        )
+    async def resolve(root: Any, info: Info, paging: Paging = FIRST_PAGE) -> Connection[Any] | None:
+        return await history_connection(info, kind, root.row.slug, paging)
 
     return strawberry.field(
         resolver=resolve,
+        extensions=[Paged()],
         description=f"What the retained releases changed of this {kind}, oldest first: "
         "added, moved, renamed (each entry's `release` says which); `firstSeen` says since "
         "when it exists. A change older than the oldest retained release is not here.",
-        graphql_type=Connection[change] | None,  # type: ignore[valid-type]
+        graphql_type=graphql_type,
     )

@@ -12,10 +12,10 @@ from schema.changes import MethodChange
 from schema.context import Info
 from schema.cost_meter import MeteredList, affords
 from schema.enums import Scope, Strength, max_rank
+from schema.evidence import evidence_field
 from schema.history import history_field
 from schema.inputs import (
     METHODS_BY_NAME,
-    EvidenceFilterArgument,
     MethodFilter,
     MethodOrder,
     list_name_of,
@@ -25,18 +25,15 @@ from schema.inputs import (
 from schema.lookahead import selected_at
 from schema.node_ref import branch_of
 from schema.pagination import (
-    DEFAULT_PAGE_SIZE,
-    After,
-    Before,
+    FIRST_PAGE,
     Connection,
-    First,
-    Last,
+    Paged,
     PageRequest,
     Paging,
     connection_of,
     paged,
 )
-from schema.refs import EvidenceRef, MethodTreatmentRef, ModelRef, NodeRef
+from schema.refs import MethodTreatmentRef, ModelRef, NodeRef
 from schema.release import FirstSeen
 from store import methods, treatments
 from store.methods import MethodSelection
@@ -50,6 +47,7 @@ def _strongest(method: "Method") -> Strength | None:
     return None if rank is None else Strength.from_rank(rank)
 
 
+@refs.builds
 @strawberry.type(description="A technique that models' documents describe, filed at one node.")
 class Method(Slugged, FirstSeen):
     row: strawberry.Private[MethodRow]
@@ -110,7 +108,8 @@ class Method(Slugged, FirstSeen):
 
     @strawberry.field(
         description="The models that treat the method, a page at a time: one entry per "
-        "model, strongest first, then by model name case-insensitively, then slug."
+        "model, strongest first, then by model name case-insensitively, then slug.",
+        extensions=[Paged()],
     )
     async def treatments_connection(
         self,
@@ -119,16 +118,13 @@ class Method(Slugged, FirstSeen):
             Strength | None,
             strawberry.argument(description="Only treatments at least this strong."),
         ] = None,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
     ) -> Connection[MethodTreatmentRef] | None:
         reader, method_id, rank = info.context.reader, self.row_id(), max_rank(min_strength)
         return await paged(
             info,
             "treatmentsOfMethod",
-            Paging(first, after, last, before),
+            paging,
             read=lambda window: treatments.method_treatments_page(
                 reader, method_id=method_id, max_rank=rank, window=window
             ),
@@ -140,7 +136,7 @@ class Method(Slugged, FirstSeen):
             ],
         )
 
-    history: Any = history_field("method", MethodChange)
+    history: Any = history_field("method", Connection[MethodChange] | None)
 
     adoption: list[AdoptionPoint] = adoption_field(
         "it",
@@ -163,24 +159,9 @@ class Method(Slugged, FirstSeen):
             model_id, lambda row: None if row is None else refs.model(row)
         )
 
-    @strawberry.field(description="The evidence on this method, strongest first.")
-    async def evidence(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-        filter: EvidenceFilterArgument = None,
-    ) -> Connection[EvidenceRef] | None:
-        from schema.evidence import evidence_connection
-
-        return await evidence_connection(
-            info,
-            method_id=self.row_id(),
-            paging=Paging(first, after, last, before),
-            filter=filter,
-        )
+    evidence = evidence_field(
+        "The evidence on this method, strongest first.", method_id=lambda method: method.row_id()
+    )
 
 
 def _found_node(found: NodeWithStats | None) -> NodeRef:

@@ -13,10 +13,10 @@ from schema.context import Info
 from schema.cost_meter import MeteredList
 from schema.enums import Strength, max_rank
 from schema.errors import BadUserInputError
+from schema.evidence import evidence_field
 from schema.history import history_field
 from schema.inputs import (
     MODELS_BY_NAME,
-    EvidenceFilterArgument,
     ModelFilter,
     ModelOrder,
     list_name_of,
@@ -25,18 +25,15 @@ from schema.inputs import (
 )
 from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
 from schema.pagination import (
-    DEFAULT_PAGE_SIZE,
-    After,
-    Before,
+    FIRST_PAGE,
     Connection,
-    First,
-    Last,
+    Paged,
     PageRequest,
     Paging,
     connection_of,
     paged,
 )
-from schema.refs import EvidenceRef, MethodTreatmentRef, ModelTreatmentRef, SourceRef
+from schema.refs import MethodTreatmentRef, ModelTreatmentRef, SourceRef
 from schema.release import FirstSeen
 from schema.treatment import model_treatments_connection
 from store import models
@@ -58,6 +55,7 @@ def _checked_level(level: int | None) -> int:
     return level
 
 
+@refs.builds
 @strawberry.type(description="An AI model whose own documents describe methods.")
 class Model(Slugged, FirstSeen):
     row: strawberry.Private[ModelRow]
@@ -78,22 +76,19 @@ class Model(Slugged, FirstSeen):
         rows = await info.context.loaders.sources_by_model_id.load(self.row_id())
         return [refs.source(row) for row in rows]
 
-    history: Any = history_field("model", ModelChange)
+    history: Any = history_field("model", Connection[ModelChange] | None)
 
-    @strawberry.field(description="The model's documents, a page at a time, in file order.")
+    @strawberry.field(
+        extensions=[Paged()], description="The model's documents, a page at a time, in file order."
+    )
     async def sources_connection(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        self, info: Info, paging: Paging = FIRST_PAGE
     ) -> Connection[SourceRef] | None:
         reader, model_id = info.context.reader, self.row_id()
         return await paged(
             info,
             "sources",
-            Paging(first, after, last, before),
+            paging,
             read=lambda window: models.sources_page(reader, model_id=model_id, window=window),
             count=lambda: models.sources_count(reader, model_id=model_id),
             items=lambda rows: [refs.source(row) for (row,) in rows],
@@ -101,7 +96,8 @@ class Model(Slugged, FirstSeen):
 
     @strawberry.field(
         description="The methods the model treats, one per method, strongest first, then by "
-        "method name."
+        "method name.",
+        extensions=[Paged()],
     )
     async def treatments(
         self,
@@ -124,15 +120,12 @@ class Model(Slugged, FirstSeen):
             Strength | None,
             strawberry.argument(description="Only treatments at least this strong."),
         ] = None,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
     ) -> Connection[MethodTreatmentRef] | None:
         node = await branch_of(info, within=within, branch=branch)
         return await model_treatments_connection(
             info,
-            Paging(first, after, last, before),
+            paging,
             model=self.row,
             max_rank=max_rank(min_strength),
             within=node,
@@ -153,23 +146,21 @@ class Model(Slugged, FirstSeen):
     @strawberry.field(
         description="The model's profile, a page at a time: its strongest treatment in each "
         "branch at `level` where it has evidence, in tree order (for deep levels, where "
-        "the branches are many)."
+        "the branches are many).",
+        extensions=[Paged()],
     )
     async def branches_connection(
         self,
         info: Info,
         level: Level = 1,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
     ) -> Connection[ModelTreatmentRef] | None:
         level = _checked_level(level)
         reader, model_id = info.context.reader, self.row_id()
         return await paged(
             info,
             "branches",
-            Paging(first, after, last, before),
+            paging,
             read=lambda window: models.branches_page(
                 reader, model_id=model_id, level=level, window=window
             ),
@@ -182,24 +173,9 @@ class Model(Slugged, FirstSeen):
             refs.model_treatment(branch, self.row, (node, stats)) for branch, node, stats in rows
         ]
 
-    @strawberry.field(description="The model's evidence, strongest first.")
-    async def evidence(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-        filter: EvidenceFilterArgument = None,
-    ) -> Connection[EvidenceRef] | None:
-        from schema.evidence import evidence_connection
-
-        return await evidence_connection(
-            info,
-            model_id=self.row_id(),
-            paging=Paging(first, after, last, before),
-            filter=filter,
-        )
+    evidence = evidence_field(
+        "The model's evidence, strongest first.", model_id=lambda model: model.row_id()
+    )
 
 
 async def models_connection(

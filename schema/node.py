@@ -26,13 +26,11 @@ from schema.inputs import (
     sort_of,
 )
 from schema.lookahead import selected_at, selects
+from schema.method import methods_connection
 from schema.pagination import (
-    DEFAULT_PAGE_SIZE,
-    After,
-    Before,
+    FIRST_PAGE,
     Connection,
-    First,
-    Last,
+    Paged,
     PageRequest,
     Paging,
     connection_of,
@@ -113,6 +111,7 @@ def _check_depth(max_depth: int | None) -> None:
         raise BadUserInputError(f"`maxDepth` must be at least 1, got {max_depth}")
 
 
+@refs.builds
 @strawberry.type(description="A node of the taxonomy tree: a family of techniques.")
 class Node(Slugged, FirstSeen):
     row: strawberry.Private[NodeRow]
@@ -161,17 +160,13 @@ class Node(Slugged, FirstSeen):
 
     @strawberry.field(
         description="The nodes directly below, by name (case-insensitively), a page at a "
-        "time: for a node with more children than a page shows."
+        "time: for a node with more children than a page shows.",
+        extensions=[Paged()],
     )
     async def children_connection(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        self, info: Info, paging: Paging = FIRST_PAGE
     ) -> Connection["Node"] | None:
-        return await self._below(info, 1, Paging(first, after, last, before))
+        return await self._below(info, 1, paging)
 
     @strawberry.field(
         # Charged for the whole branch before it is read (an upper bound under `maxDepth`).
@@ -191,19 +186,17 @@ class Node(Slugged, FirstSeen):
     @strawberry.field(
         description="The nodes below this one, flat, in pre-order (each node before its "
         "children, siblings by name), a page at a time; rebuild the tree from `parent` and "
-        "`level`."
+        "`level`.",
+        extensions=[Paged()],
     )
     async def descendants_connection(
         self,
         info: Info,
         max_depth: MaxDepth = None,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
     ) -> Connection["Node"] | None:
         _check_depth(max_depth)
-        return await self._below(info, max_depth, Paging(first, after, last, before))
+        return await self._below(info, max_depth, paging)
 
     async def _below(self, info: Info, max_depth: int | None, paging: Paging) -> Connection["Node"]:
         """A page of the nodes below, at most ``max_depth`` levels down (all when None)."""
@@ -219,7 +212,7 @@ class Node(Slugged, FirstSeen):
             items=_nodes,
         )
 
-    history: Any = history_field("node", NodeChange)
+    history: Any = history_field("node", Connection[NodeChange] | None)
 
     adoption: list[AdoptionPoint] = adoption_field(
         "a method of the branch",
@@ -230,7 +223,9 @@ class Node(Slugged, FirstSeen):
         lambda loaders: loaders.undated_by_node,
     )
 
-    @strawberry.field(description="The methods filed here (HERE) or in the branch (BRANCH).")
+    @strawberry.field(
+        extensions=[Paged()], description="The methods filed here (HERE) or in the branch (BRANCH)."
+    )
     async def methods(
         self,
         info: Info,
@@ -238,20 +233,15 @@ class Node(Slugged, FirstSeen):
             Scope,
             strawberry.argument(description="HERE: filed at this node; BRANCH: at or below it."),
         ] = Scope.BRANCH,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
         filter: MethodFilterArgument = None,
         order_by: MethodOrderArgument = METHODS_BY_NAME,
     ) -> Connection[MethodRef] | None:
-        from schema.method import methods_connection
-
         return await methods_connection(
             info,
             at_node=self.row,
             scope=scope,
-            paging=Paging(first, after, last, before),
+            paging=paging,
             filter=filter,
             order_by=order_by,
         )
@@ -259,15 +249,13 @@ class Node(Slugged, FirstSeen):
     @strawberry.field(
         description="The By-model table: one row per model with evidence in the branch, "
         "headed by its strongest treatment there. By default newest release first, undated "
-        "models after them, ties by name case-insensitively."
+        "models after them, ties by name case-insensitively.",
+        extensions=[Paged()],
     )
     async def by_model(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
         min_strength: Annotated[
             Strength | None,
             strawberry.argument(
@@ -290,9 +278,7 @@ class Node(Slugged, FirstSeen):
         ] = None,
     ) -> Connection[ModelTreatmentRef] | None:
         sort = sort_of(order_by or BY_MODEL_NEWEST_FIRST)
-        request = PageRequest.of(
-            info, list_name_of("byModel", sort), Paging(first, after, last, before)
-        )
+        request = PageRequest.of(info, list_name_of("byModel", sort), paging)
         reader, loaders = info.context.reader, info.context.loaders
         node_id, rank = self.row_id(), max_rank(min_strength)
         selection = model_selection(filter)

@@ -9,9 +9,13 @@ import binascii
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import strawberry
+from strawberry.annotation import StrawberryAnnotation
+from strawberry.extensions import FieldExtension
+from strawberry.types.arguments import StrawberryArgument
+from strawberry.types.field import StrawberryField
 from strawberry.types.nodes import SelectedField
 
 from schema.context import Info
@@ -24,37 +28,6 @@ T = TypeVar("T")
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
 MAX_CURSOR_LENGTH = 1_000
-
-First = Annotated[
-    int | None,
-    strawberry.argument(
-        description="How many items to take from the start of the list (of the items after "
-        f"`after`, when given): at most {MAX_PAGE_SIZE}. The default applies only when "
-        "`last` is not given; `first` and `last` together are refused."
-    ),
-]
-After = Annotated[
-    str | None,
-    strawberry.argument(
-        description="Only the items after this cursor (a `pageInfo.endCursor`, or any edge's "
-        "`cursor`): the next page."
-    ),
-]
-Last = Annotated[
-    int | None,
-    strawberry.argument(
-        description="How many items to take from the end of the list (of the items before "
-        f"`before`, when given), for paging backward: at most {MAX_PAGE_SIZE}. The page keeps "
-        "the list's order."
-    ),
-]
-Before = Annotated[
-    str | None,
-    strawberry.argument(
-        description="Only the items before this cursor (a `pageInfo.startCursor`, or any "
-        "edge's `cursor`): the previous page, with `last`."
-    ),
-]
 
 
 @strawberry.type(description="Where a page sits in its list, and the cursors at its ends.")
@@ -193,17 +166,6 @@ def position_of(
     return decoded[1:], earlier
 
 
-@dataclass(frozen=True)
-class Paging:
-    """A list field's paging arguments, as given (`first` as its default says when the
-    query leaves it out)."""
-
-    first: int | None = DEFAULT_PAGE_SIZE
-    after: str | None = None
-    last: int | None = None
-    before: str | None = None
-
-
 def _given(info: Info, argument: str) -> bool:
     """Whether the query gives ``argument`` to the field being resolved, not null: told
     apart from its default, which the field's value alone cannot."""
@@ -213,17 +175,124 @@ def _given(info: Info, argument: str) -> bool:
     )
 
 
-def page_sizes(info: Info, paging: Paging) -> tuple[int, bool]:
-    """The page size and whether it counts from the end (`last`)."""
-    if paging.last is None:
-        return page_size("first", paging.first), False
-    # `first` has a default, so it is always set: it counts only when the query gives it.
-    if paging.first is not None and (paging.first != DEFAULT_PAGE_SIZE or _given(info, "first")):
-        raise BadUserInputError(
-            "`first` and `last` were both given; give `first` (with `after`) to page forward, "
-            "or `last` (with `before`) to page backward, not both"
+@dataclass(frozen=True)
+class Paging:
+    """The page a list field's paging arguments ask for, its size checked: how many items,
+    whether they count from the end (`last`), and the cursors as given (checked against
+    the list once it is named: `PageRequest.of`). `Paged` makes it for the resolver."""
+
+    size: int = DEFAULT_PAGE_SIZE
+    from_end: bool = False
+    after: str | None = None
+    before: str | None = None
+
+    @classmethod
+    def of(
+        cls, info: Info, first: int | None, after: str | None, last: int | None, before: str | None
+    ) -> "Paging":
+        """The page `first`, `after`, `last` and `before` ask for (`first` as its default
+        says when the query leaves it out), or a BAD_USER_INPUT error saying why not."""
+        if last is None:
+            return cls(page_size("first", first), False, after, before)
+        # `first` has a default, so it is always set: it counts only when the query gives it.
+        if first is not None and (first != DEFAULT_PAGE_SIZE or _given(info, "first")):
+            raise BadUserInputError(
+                "`first` and `last` were both given; give `first` (with `after`) to page "
+                "forward, or `last` (with `before`) to page backward, not both"
+            )
+        return cls(page_size("last", last), True, after, before)
+
+    @property
+    def is_first_page(self) -> bool:
+        """Whether it asks for the list's first page (from the start, with no cursor)."""
+        return not self.from_end and self.after is None and self.before is None
+
+
+# What a resolver's `paging` parameter defaults to (`Paged` always passes it).
+FIRST_PAGE = Paging()
+
+
+def _paging_arguments() -> list[StrawberryArgument]:
+    """The paging arguments, as every list field declares them (one set per field)."""
+
+    def argument(name: str, annotation: Any, default: Any, description: str) -> StrawberryArgument:
+        return StrawberryArgument(
+            python_name=name,
+            graphql_name=None,
+            type_annotation=StrawberryAnnotation(annotation),
+            description=description,
+            default=default,
         )
-    return page_size("last", paging.last), True
+
+    return [
+        argument(
+            "first",
+            int | None,
+            DEFAULT_PAGE_SIZE,
+            "How many items to take from the start of the list (of the items after `after`, "
+            f"when given): at most {MAX_PAGE_SIZE}. The default applies only when `last` is "
+            "not given; `first` and `last` together are refused.",
+        ),
+        argument(
+            "after",
+            str | None,
+            None,
+            "Only the items after this cursor (a `pageInfo.endCursor`, or any edge's "
+            "`cursor`): the next page.",
+        ),
+        argument(
+            "last",
+            int | None,
+            None,
+            "How many items to take from the end of the list (of the items before `before`, "
+            f"when given), for paging backward: at most {MAX_PAGE_SIZE}. The page keeps the "
+            "list's order.",
+        ),
+        argument(
+            "before",
+            str | None,
+            None,
+            "Only the items before this cursor (a `pageInfo.startCursor`, or any edge's "
+            "`cursor`): the previous page, with `last`.",
+        ),
+    ]
+
+
+class Paged(FieldExtension):
+    """A list field paged by `first`, `after`, `last` and `before`: they take the place of
+    the resolver's `paging` parameter in the field's arguments (in its order), and the
+    resolver is handed the page they ask for, checked (`Paging.of`): a wrong size is an
+    error of that field alone. The one place the paging arguments are declared."""
+
+    def apply(self, field: StrawberryField) -> None:
+        names = [argument.python_name for argument in field.arguments]
+        if "paging" not in names:
+            # Applied already: each schema built (one per set of limits) applies it again.
+            if "first" not in names:
+                raise TypeError(f"`{field.python_name}`: a paged field's resolver takes `paging`")
+            return
+        at = names.index("paging")
+        field.arguments = [
+            *field.arguments[:at],
+            *_paging_arguments(),
+            *field.arguments[at + 1 :],
+        ]
+
+    async def resolve_async(
+        self,
+        next_: Callable[..., Awaitable[Any]],
+        source: Any,
+        info: Info,
+        **kwargs: Any,
+    ) -> Any:
+        paging = Paging.of(
+            info,
+            kwargs.pop("first", DEFAULT_PAGE_SIZE),
+            kwargs.pop("after", None),
+            kwargs.pop("last", None),
+            kwargs.pop("before", None),
+        )
+        return await next_(source, info, paging=paging, **kwargs)
 
 
 @dataclass(frozen=True)
@@ -240,7 +309,6 @@ class PageRequest:
         """The request of the field being resolved: the total comes with the page when the
         query asks for `totalCount`."""
         list_name = cursor_list(list_name, info.context.data_version)
-        size, from_end = page_sizes(info, paging)
         after, before = paging.after, paging.before
         after_at, after_earlier = (None, False) if after is None else position_of(after, list_name)
         before_at, before_earlier = (
@@ -249,10 +317,10 @@ class PageRequest:
         return cls(
             list_name,
             Window(
-                size,
+                paging.size,
                 after=after_at,
                 before=before_at,
-                from_end=from_end,
+                from_end=paging.from_end,
                 with_total=after is None and before is None and selects(info, "totalCount"),
                 from_earlier_load=after_earlier or before_earlier,
             ),
@@ -273,14 +341,14 @@ def _offset(cursor: str, list_name: str, argument: str) -> int:
 
 
 async def offset_range(
-    info: Info, paging: Paging, list_name: str, count: Callable[[], Awaitable[int]]
+    paging: Paging, list_name: str, count: Callable[[], Awaitable[int]]
 ) -> tuple[int, int]:
     """The (offset, limit) of the page ``paging`` asks for in a list whose cursors hold
     positions (a ranked list, with no stable key to page by); ``count`` (the list's
     length) is asked for only by a last page without `before`. Read one item past the
     limit to know whether items follow the page; items come before it when the offset is
     past 0."""
-    size, from_end = page_sizes(info, paging)
+    size, from_end = paging.size, paging.from_end
     start = 0 if paging.after is None else _offset(paging.after, list_name, "after") + 1
     end = None if paging.before is None else _offset(paging.before, list_name, "before")
     if from_end:

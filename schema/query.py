@@ -25,7 +25,7 @@ from schema.model import Model, models_connection
 from schema.node import Node, children_levels
 from schema.node_ref import node_by_path
 from schema.organization import BranchArgument, Organization, organizations
-from schema.pagination import DEFAULT_PAGE_SIZE, After, Before, Connection, First, Last, Paging
+from schema.pagination import FIRST_PAGE, Connection, Paged, Paging
 from schema.release import Release, release_lookup, releases_connection
 from schema.search import SearchConnection, SearchType, search
 from schema.taxonomy import TaxonomySummary, taxonomy_summary
@@ -81,20 +81,18 @@ class Query:
         found = await info.context.loaders.method_by_slug.load(str(key))
         return Method(row=found[0], stats=found[1]) if found else None
 
-    @strawberry.field(description="All methods, a page at a time; by name unless `orderBy` says.")
+    @strawberry.field(
+        description="All methods, a page at a time; by name unless `orderBy` says.",
+        extensions=[Paged()],
+    )
     async def methods(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
         filter: MethodFilterArgument = None,
         order_by: MethodOrderArgument = METHODS_BY_NAME,
     ) -> Connection[Method] | None:
-        return await methods_connection(
-            info, paging=Paging(first, after, last, before), filter=filter, order_by=order_by
-        )
+        return await methods_connection(info, paging=paging, filter=filter, order_by=order_by)
 
     @strawberry.field(description="One model, by exactly one of `id` or `slug`; null if none.")
     async def model(
@@ -109,27 +107,26 @@ class Query:
         row = await info.context.loaders.model_by_slug.load(str(key))
         return Model(row=row) if row else None
 
-    @strawberry.field(description="All models, a page at a time; by name unless `orderBy` says.")
+    @strawberry.field(
+        description="All models, a page at a time; by name unless `orderBy` says.",
+        extensions=[Paged()],
+    )
     async def models(
         self,
         info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
         filter: ModelFilterArgument = None,
         order_by: ModelOrderArgument = MODELS_BY_NAME,
     ) -> Connection[Model] | None:
-        return await models_connection(
-            info, paging=Paging(first, after, last, before), filter=filter, order_by=order_by
-        )
+        return await models_connection(info, paging=paging, filter=filter, order_by=order_by)
 
     @strawberry.field(
         description="Nodes, methods, models and sources in which every word of `query` is "
         "found (in the name or title, aliases, matching aids, organization or description; "
         "as the same word, a word it starts, the same stem or, from 4 letters, a word one "
         "typo away), best match first by the ranking `SearchConnection` describes, the same "
-        "on every database. For autocomplete: the last word may be partly typed."
+        "on every database. For autocomplete: the last word may be partly typed.",
+        extensions=[Paged()],
     )
     async def search(
         self,
@@ -137,10 +134,7 @@ class Query:
         query: Annotated[
             str, strawberry.argument(description="Words to look for, e.g. `expert parallel`.")
         ],
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        paging: Paging = FIRST_PAGE,
         types: Annotated[
             list[SearchType] | None,
             strawberry.argument(
@@ -149,7 +143,7 @@ class Query:
             ),
         ] = None,
     ) -> SearchConnection | None:
-        return await search(info, query, Paging(first, after, last, before), types)
+        return await search(info, query, paging, types)
 
     @strawberry.field(description="Any object by its ID; null when no object has it.")
     async def entity(
@@ -190,16 +184,11 @@ class Query:
     ) -> list[Organization] | None:
         return await organizations(info, branch)
 
-    @strawberry.field(description="Every load retained (a release), newest first.")
-    async def releases(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-    ) -> Connection[Release] | None:
-        return await releases_connection(info, Paging(first, after, last, before))
+    @strawberry.field(
+        extensions=[Paged()], description="Every load retained (a release), newest first."
+    )
+    async def releases(self, info: Info, paging: Paging = FIRST_PAGE) -> Connection[Release] | None:
+        return await releases_connection(info, paging)
 
     @strawberry.field(
         description="One release, by exactly one of `number` or `version`; null if none."

@@ -1,18 +1,20 @@
 """References between the object types, which refer to each other in circles (a Node
-lists Methods, a Method has its Node): the one place that names another module's type.
+lists Methods, a Method has its Node): the one place that names another module's type, so
+that the modules themselves import in one order (tests/test_layers.py).
 
-A type's field is annotated with the lazy reference (Strawberry resolves it when the
-schema is built; mypy sees the real class), and builds the object through the builder
-(the class found once, at the first call, when every module is loaded)."""
+A field is annotated with the lazy reference, as Strawberry's docs give lazy types
+(Strawberry resolves it when the schema is built; mypy sees the real class through the
+`TYPE_CHECKING` import), and builds the object through the builder below. The builders
+make objects of the classes that registered here (`@refs.builds`) when their modules were
+imported, which building the schema does for every one of them."""
 
 from collections.abc import Callable
-from functools import cache
-from importlib import import_module
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import strawberry
 
 if TYPE_CHECKING:
+    from schema.changes import Changes
     from schema.evidence import Evidence
     from schema.method import Method
     from schema.model import Model
@@ -27,38 +29,59 @@ SourceRef = Annotated["Source", strawberry.lazy("schema.source")]
 EvidenceRef = Annotated["Evidence", strawberry.lazy("schema.evidence")]
 MethodTreatmentRef = Annotated["MethodTreatment", strawberry.lazy("schema.treatment")]
 ModelTreatmentRef = Annotated["ModelTreatment", strawberry.lazy("schema.treatment")]
+ChangesRef = Annotated["Changes", strawberry.lazy("schema.changes")]
+
+T = TypeVar("T", bound=type)
+
+_CLASSES: dict[str, Callable[..., Any]] = {}
 
 
-@cache
-def _class(module: str, name: str) -> Callable[..., Any]:
-    return getattr(import_module(module), name)  # type: ignore[no-any-return]
+def builds(cls: T) -> T:
+    """Register ``cls`` (placed above its `@strawberry.type`) as the class the builder of
+    its name makes."""
+    _CLASSES[cls.__name__] = cls
+    return cls
+
+
+def _made(name: str, **fields: Any) -> Any:
+    return _CLASSES[name](**fields)
 
 
 def node(row: Any, stats: Any) -> "Node":
-    return _class("schema.node", "Node")(row=row, stats=stats)  # type: ignore[no-any-return]
+    made: Node = _made("Node", row=row, stats=stats)
+    return made
 
 
 def method(row: Any, stats: Any, node: Any = None) -> "Method":
-    return _class("schema.method", "Method")(row=row, stats=stats, node_at_hand=node)  # type: ignore[no-any-return]
+    made: Method = _made("Method", row=row, stats=stats, node_at_hand=node)
+    return made
 
 
 def model(row: Any) -> "Model":
-    return _class("schema.model", "Model")(row=row)  # type: ignore[no-any-return]
+    made: Model = _made("Model", row=row)
+    return made
 
 
 def source(row: Any) -> "Source":
-    return _class("schema.source", "Source")(row=row)  # type: ignore[no-any-return]
+    made: Source = _made("Source", row=row)
+    return made
 
 
 def evidence(row: Any) -> "Evidence":
-    return _class("schema.evidence", "Evidence")(row=row)  # type: ignore[no-any-return]
+    made: Evidence = _made("Evidence", row=row)
+    return made
 
 
 def method_treatment(row: Any, model: Any, method: "Method") -> "MethodTreatment":
-    build = _class("schema.treatment", "MethodTreatment")
-    return build(row=row, model_row=model, method_object=method)  # type: ignore[no-any-return]
+    made: MethodTreatment = _made("MethodTreatment", row=row, model_row=model, method_object=method)
+    return made
 
 
 def model_treatment(row: Any, model: Any, node: Any) -> "ModelTreatment":
-    build = _class("schema.treatment", "ModelTreatment")
-    return build(row=row, model_row=model, node_pair=node)  # type: ignore[no-any-return]
+    made: ModelTreatment = _made("ModelTreatment", row=row, model_row=model, node_pair=node)
+    return made
+
+
+def changes(**fields: Any) -> "Changes":
+    made: Changes = _made("Changes", **fields)
+    return made

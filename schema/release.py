@@ -2,10 +2,11 @@
 
 from collections.abc import Awaitable
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import strawberry
 
+from schema import refs
 from schema.base import Entity, RowBacked, row_field
 from schema.context import Info
 from schema.errors import BadUserInputError
@@ -13,12 +14,12 @@ from schema.ids import encode_id
 from schema.pagination import Connection, PageRequest, Paging, connection_of
 from store import releases
 from store.data_version import data_version
+from store.release_changes import Comparison
+from store.releases import retained_range
 from store.tables import ReleaseRow
 
 if TYPE_CHECKING:
     from schema.changes import Changes
-
-ChangesRef = Annotated["Changes", strawberry.lazy("schema.changes")]
 
 
 def release_version(row: ReleaseRow) -> str:
@@ -74,11 +75,9 @@ class Release(RowBacked, Entity):
         description="What this release changed against the release before it (see "
         "`changes.isEmpty`: a release may change nothing); null for the oldest retained "
         "release, which has no release before it to compare with.",
-        graphql_type=ChangesRef | None,
+        graphql_type=refs.ChangesRef | None,
     )
     async def changes(self, info: Info) -> Any:
-        from schema.changes import changes_between
-
         before = await info.context.loaders.release_by_number.load(self.row.number - 1)
         return None if before is None else await changes_between(info, before.number, self.row)
 
@@ -133,3 +132,17 @@ async def release_lookup(info: Info, number: int | None, version: str | None) ->
     if row is None or (version is not None and release_version(row) != version):
         return None
     return Release(row=row)
+
+
+async def changes_between(info: Info, since: int, to: ReleaseRow) -> "Changes":
+    """The changes from release ``since`` to release ``to`` (both retained)."""
+    loaders = info.context.loaders
+    _, newest_number = await retained_range(info.context.reader)
+    start = await loaders.release_by_number.load(since)
+    newest = await loaders.release_by_number.load(newest_number or to.number)
+    assert start is not None  # the callers checked
+    assert newest is not None
+    comparison = Comparison(
+        info.context.reader, since, to.number, (newest.number, release_version(newest))
+    )
+    return refs.changes(from_=Release(row=start), to=Release(row=to), comparison=comparison)

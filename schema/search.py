@@ -162,13 +162,13 @@ async def search(
     searched = "search:" + hashlib.sha256(f"{words}{kinds}".encode()).hexdigest()[:12]
     list_name = cursor_list(searched, info.context.data_version)
     if not words:
-        return await _nothing_found(info, paging, list_name)
+        return await _nothing_found(paging, list_name)
     searcher = await search_cache.searcher(info.context.reader, info.context.data_version)
 
     async def count() -> int:
         return searcher.search(words, kinds, 0, 0).total
 
-    offset, limit = await offset_range(info, paging, list_name, count)
+    offset, limit = await offset_range(paging, list_name, count)
     ranked = searcher.search(words, kinds, offset, limit + 1)
     hits = ranked.hits[:limit]
     await _fetch_ahead(info, hits)
@@ -194,13 +194,13 @@ async def search(
     )
 
 
-async def _nothing_found(info: Info, paging: Paging, list_name: str) -> SearchConnection:
+async def _nothing_found(paging: Paging, list_name: str) -> SearchConnection:
     """The empty page of a search with no words; its paging arguments checked as any."""
 
     async def none() -> int:
         return 0
 
-    offset, _ = await offset_range(info, paging, list_name, none)
+    offset, _ = await offset_range(paging, list_name, none)
     page_info = PageInfo(
         has_next_page=False, has_previous_page=offset > 0, start_cursor=None, end_cursor=None
     )

@@ -12,6 +12,7 @@ from schema.refs import ModelRef
 from store.tables import SourceRow
 
 
+@refs.builds
 @strawberry.type(description="A document of a model's: technical report, model card, post...")
 class Source(Slugged):
     row: strawberry.Private[SourceRow]

@@ -12,20 +12,10 @@ from schema.base import Entity, RowBacked, id_field, row_field
 from schema.context import Info
 from schema.cost_meter import MeteredList
 from schema.enums import Strength
+from schema.evidence import evidence_field
 from schema.ids import pair_key
-from schema.inputs import EvidenceFilterArgument
 from schema.lookahead import selects
-from schema.pagination import (
-    DEFAULT_PAGE_SIZE,
-    After,
-    Before,
-    Connection,
-    First,
-    Last,
-    PageRequest,
-    Paging,
-    connection_of,
-)
+from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
 from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
 from store import treatments
 from store.nodes import NodeWithStats
@@ -34,6 +24,7 @@ from store.tables import BranchModelRow, ModelRow, NodeRow, TreatmentRow
 from store.treatments import TreatmentWithMethod
 
 
+@refs.builds
 @strawberry.type(
     description="One (model, method) pair: the strongest strength over all of its evidence."
 )
@@ -72,30 +63,14 @@ class MethodTreatment(RowBacked, Entity):
         )
         return [refs.evidence(row) for row in rows]
 
-    @strawberry.field(
-        description="The evidence of this pair, a page at a time, strongest first, then in "
-        "file order."
+    evidence_connection = evidence_field(
+        "The evidence of this pair, a page at a time, strongest first, then in file order.",
+        method_id=lambda treatment: treatment.row.method_id,
+        model_id=lambda treatment: treatment.row.model_id,
     )
-    async def evidence_connection(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
-        filter: EvidenceFilterArgument = None,
-    ) -> Connection[EvidenceRef] | None:
-        from schema.evidence import evidence_connection
-
-        return await evidence_connection(
-            info,
-            method_id=self.row.method_id,
-            model_id=self.row.model_id,
-            paging=Paging(first, after, last, before),
-            filter=filter,
-        )
 
 
+@refs.builds
 @strawberry.type(
     description="One row of a branch's By-model table: a model and the branch's methods it "
     "treats, headed by its strongest treatment in the branch."
@@ -139,18 +114,13 @@ class ModelTreatment(RowBacked, Entity):
 
     @strawberry.field(
         description="The branch's methods that the model treats, a page at a time, strongest "
-        "first, then by name case-insensitively, then slug."
+        "first, then by name case-insensitively, then slug.",
+        extensions=[Paged()],
     )
     async def methods_connection(
-        self,
-        info: Info,
-        first: First = DEFAULT_PAGE_SIZE,
-        after: After = None,
-        last: Last = None,
-        before: Before = None,
+        self, info: Info, paging: Paging = FIRST_PAGE
     ) -> Connection[MethodTreatment] | None:
-        paging = Paging(first, after, last, before)
-        if after is None and before is None and last is None:
+        if paging.is_first_page:
             return await self._first_methods(info, paging)
         return await model_treatments_connection(
             info, paging, model=self.model_row, max_rank=WEAKEST_RANK, within=self.node_pair[0]

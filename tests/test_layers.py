@@ -57,3 +57,103 @@ def test_the_rule_sees_an_upward_import(tmp_path: Path) -> None:
     module = tmp_path / "module.py"
     module.write_text("def f():\n    from api.app import create_app\n    import strawberry\n")
     assert {"api.app", "api.app.create_app", "strawberry"} <= imported(module)
+
+
+def _type_checking_only(node: ast.AST) -> bool:
+    """`if TYPE_CHECKING:`: imports only the type checker reads (beside Strawberry's lazy
+    types, as its docs show them), never run."""
+    return isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING")
+
+
+def schema_imports(path: Path) -> tuple[set[str], list[str]]:
+    """The schema modules ``path`` imports when it is run, and the imports it makes inside
+    a function (each as `line: module`)."""
+    modules = {f"schema.{p.stem}" for p in (ROOT / "schema").glob("*.py")}
+    found: set[str] = set()
+    late: list[str] = []
+
+    def names(node: ast.Import | ast.ImportFrom) -> set[str]:
+        if isinstance(node, ast.Import):
+            return {alias.name for alias in node.names}
+        module = node.module or ""
+        # `from schema import refs` names the module schema.refs; `from schema.x import y`
+        # names schema.x (the package itself only assembles the schema: schema/__init__).
+        return {
+            f"{module}.{a.name}" if f"{module}.{a.name}" in modules else module for a in node.names
+        }
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if _type_checking_only(child):
+                continue
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                named = names(child) & modules
+                found.update(named)
+                if in_function and named:
+                    late.extend(f"{child.lineno}: {name}" for name in sorted(named))
+            nested = isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            visit(child, in_function or nested)
+
+    visit(ast.parse(path.read_text(), str(path)), False)
+    return found, late
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One circle of imports in ``graph`` (module -> the modules it imports), or []."""
+    state: dict[str, int] = {}  # 1: being walked, 2: done
+    trail: list[str] = []
+
+    def walk(module: str) -> list[str]:
+        state[module] = 1
+        trail.append(module)
+        for target in sorted(graph.get(module, ())):
+            if state.get(target) == 1:
+                return [*trail[trail.index(target) :], target]
+            if target not in state and (found := walk(target)):
+                return found
+        trail.pop()
+        state[module] = 2
+        return []
+
+    for module in sorted(graph):
+        if module not in state and (found := walk(module)):
+            return found
+    return []
+
+
+def test_the_schema_modules_import_in_one_order() -> None:
+    """The schema's modules import each other in one order, at their top: no circle, held
+    together by imports inside functions or by looking a module up by name at run time.
+    Types that refer to each other in circles do so through Strawberry's lazy types
+    (schema.refs), the one way its docs give."""
+    graph: dict[str, set[str]] = {}
+    late: list[str] = []
+    by_name: list[str] = []
+    for path in sorted((ROOT / "schema").glob("*.py")):
+        module = "schema" if path.stem == "__init__" else f"schema.{path.stem}"
+        graph[module], inside = schema_imports(path)
+        graph[module].discard(module)
+        late += [f"{path.relative_to(ROOT)}:{where}" for where in inside]
+        if "importlib" in imported(path):
+            by_name.append(str(path.relative_to(ROOT)))
+    assert not late, "schema modules imported inside functions:\n" + "\n".join(late)
+    assert not by_name, f"schema modules looked up by name at run time: {by_name}"
+    circle = _cycle(graph)
+    assert not circle, "schema modules import each other in a circle: " + " -> ".join(circle)
+
+
+def test_the_order_check_sees_a_circle_and_a_late_import(tmp_path: Path) -> None:
+    """The check itself can fail: a circle is found, and so is an import in a function,
+    while an import under `if TYPE_CHECKING:` is left out."""
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": {"c"}}) == []
+    module = tmp_path / "module.py"
+    module.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from schema.ids import encode_id\n"
+        "if TYPE_CHECKING:\n    from schema.node import Node\n"
+        "def f():\n    from schema.method import Method\n"
+    )
+    found, late = schema_imports(module)
+    assert found == {"schema.ids", "schema.method"}
+    assert late == ["6: schema.method"]
