@@ -989,6 +989,28 @@ def test_json_nested_deeper_than_the_cache_key_writes_is_answered(
     assert response.json()["data"] == {"__typename": "Query"}
 
 
+@pytest.mark.parametrize("parameter", ["variables", "extensions"])
+@pytest.mark.parametrize("value", ["{", '{"a": }', "nul", "[" * 1_200 + "]" * 1_200])
+def test_a_get_whose_json_parameter_is_unreadable_is_refused_by_its_name(
+    client: TestClient, parameter: str, value: str
+) -> None:
+    """A GET has no body: its unreadable `variables` was refused as "Unable to parse
+    request body as JSON", and one nested past Python's parser was a bare 500."""
+    response = client.get("/graphql", params={"query": "{ __typename }", parameter: value})
+    assert response.status_code == 400, response.text
+    errors = _errors(response)
+    assert [error["extensions"]["code"] for error in errors] == ["BAD_REQUEST"]
+    assert f"the URL's `{parameter}` parameter" in errors[0]["message"]
+    assert "body" not in errors[0]["message"]
+
+
+def test_a_get_whose_variables_nest_deep_but_readable_is_answered(client: TestClient) -> None:
+    variables = '{"a": ' * 500 + "null" + "}" * 500
+    response = client.get("/graphql", params={"query": "{ __typename }", "variables": variables})
+    assert response.status_code == 200, response.text
+    assert response.json()["data"] == {"__typename": "Query"}
+
+
 @pytest.mark.parametrize(
     "media", ["APPLICATION/JSON", "Application/Json; charset=UTF-8", "application/JSON"]
 )
