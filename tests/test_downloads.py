@@ -684,6 +684,25 @@ def test_a_head_reads_only_the_first_chunk(api: Api, executions: list[str]) -> N
     assert api.client.head("/download/methods/no-such-method.json").status_code == 404
 
 
+@pytest.mark.parametrize(
+    "url", ["/download/methods.csv?sort=models", "/download/models.json", "/download/releases.csv"]
+)
+def test_a_head_carries_the_gets_headers_and_no_wrong_length(api: Api, url: str) -> None:
+    """A GET's rows stream, their length unknown until the end: its HEAD claimed
+    `content-length: 0` for a file of thousands of bytes."""
+    get = api.client.get(url)
+    head = api.client.head(url)
+    assert get.status_code == head.status_code == 200
+    assert len(get.content) > 100
+    assert "content-length" not in get.headers
+    assert "content-length" not in head.headers, head.headers
+
+    def same(headers: Any) -> dict[str, str]:
+        return {name: value for name, value in headers.items() if name != "x-request-id"}
+
+    assert same(head.headers) == same(get.headers)
+
+
 def test_a_download_is_under_the_apis_cost_limit(fresh: tuple[str, str]) -> None:
     """Each chunk is an execution of the public schema, refused as /graphql would refuse
     it: under a lower `max_cost`, the By-model table's chunk (50 rows of 100 methods) is."""

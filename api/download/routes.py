@@ -237,8 +237,10 @@ def endpoint(
         }
         if first.version is not None:
             headers[DATA_VERSION_HEADER.decode()] = first.version
-        if request.method == "HEAD":  # what a GET would answer, without reading on
-            return Response(headers=headers, media_type=writer.media_type)
+        if request.method == "HEAD":
+            # What a GET would answer, without reading on: its headers, and no length (a
+            # GET's is unknown until its last row; an empty body would claim 0).
+            return StreamingResponse(iter(()), headers=headers, media_type=writer.media_type)
         return StreamingResponse(run.stream(first), headers=headers, media_type=writer.media_type)
 
     return download
