@@ -431,6 +431,11 @@ MISSING = [
     ("/download/changes/methods.json?since=1&until=77", "there is no release 77"),
     ("/download/changes/models.csv?since=-3", "there is no release -3"),
     ("/download/changes/models.csv?since=1&until=99999999999", "there is no release 99999999999"),
+    # A NUL no key holds: no such subject, as its page says (it was a 400, then a 400
+    # without the field's path on either database).
+    ("/download/nodes/optimization/a%00b.csv", "there is no node 'optimization/a\\x00b'"),
+    ("/download/methods/%00.json", "there is no method '\\x00'"),
+    ("/download/models/m%00.csv", "there is no model 'm\\x00'"),
 ]
 
 
