@@ -426,8 +426,11 @@ def generate_command(
 ) -> None:
     """Write a synthetic dataset around the default fixtures into DIRECTORY (or, with
     --next-of, the next version of a dataset)."""
-    if directory.exists() and any(directory.iterdir()):
-        raise click.ClickException(f"{directory} is not empty; name a new folder")
+    from store.file_kinds import refusal_as_new_folder
+
+    refusal = refusal_as_new_folder(directory)
+    if refusal is not None:
+        raise click.ClickException(refusal)
     if previous is not None:
         from api.generate_next import next_version
         from api.ingest.dataset import DatasetError, read_dataset

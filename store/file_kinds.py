@@ -35,3 +35,16 @@ def kind_of(path: Path) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "a device"
+
+
+def refusal_as_new_folder(path: Path) -> str | None:
+    """Why ``path`` cannot be the new (or empty) folder a command writes into; None when
+    it can. Said before any work, never found by the last rename."""
+    kind = kind_of(path)
+    if kind == NOTHING:
+        return None
+    if kind != "a folder":
+        return f"{path} is {kind}, not a folder; name a new one"
+    if any(path.iterdir()):
+        return f"{path} is not an empty folder; name a new one"
+    return None

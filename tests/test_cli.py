@@ -428,3 +428,34 @@ def test_a_damaged_database_file_is_said_to_be_damaged(command: str, tmp_path: P
     assert line.startswith(f"Error: the database at sqlite:///{database} is damaged ("), line
     assert "restore it from a backup" in line
     assert database.read_bytes() == damaged
+
+
+def _file(path: Path) -> str:
+    path.write_text("mine\n", encoding="utf-8")
+    return "a file"
+
+
+@pytest.mark.parametrize("standin", ["a file", *[s for s in STANDINS if s != "a folder"]])
+@pytest.mark.parametrize("command", ["export", "generate"])
+def test_what_stands_where_a_new_folder_should_be_is_named(
+    command: str, standin: str, tmp_path: Path
+) -> None:
+    """A file or a pipe was a traceback from `generate` (listing it as a folder), and a
+    dangling link one from `export`, after all its work, at its last rename."""
+    target = tmp_path / "out"
+    said = (_file if standin == "a file" else STANDINS[standin])(target)
+    database = tmp_path / "taxonomy.db"
+    if command == "export":
+        assert (
+            taxonomy("load", str(DEFAULT_FIXTURES_DIR), "--db", f"sqlite:///{database}").exit_code
+            == 0
+        )
+        result = taxonomy("export", str(target), "--db", f"sqlite:///{database}")
+    else:
+        result = taxonomy("generate", str(target))
+    line = _error_line(result)
+    assert line.startswith(f"Error: {target} is {said}"), line
+    assert line.endswith("not a folder; name a new one")
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("taxonomy.db")) == [
+        "out"
+    ]
