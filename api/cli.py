@@ -346,6 +346,13 @@ def changes_command(database_url: str | None, since: int, until: int | None, as_
     """What changed from release SINCE to UNTIL, net (as the API's `changes`)."""
     from api import history_report
 
+    for name, number in (("since", since), ("until", until)):
+        if number is not None and not -(2**31) <= number < 2**31:
+            # Past GraphQL's Int: the API would refuse the variable in its own terms.
+            raise click.ClickException(
+                f"`{name}`: there is no release {number}; see `taxonomy releases` for the "
+                "releases there are"
+            )
     settings = _settings(database_url, reading=True)
     head, rows = _report(
         settings.database_url, lambda url: history_report.changes(url, since, until)

@@ -459,3 +459,20 @@ def test_what_stands_where_a_new_folder_should_be_is_named(
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("taxonomy.db")) == [
         "out"
     ]
+
+
+@pytest.mark.parametrize("option", ["--since", "--until"])
+def test_changes_with_a_release_number_past_graphqls_int_names_no_variable(
+    option: str, tmp_path: Path
+) -> None:
+    """It said "Variable '$since' has invalid value: Int cannot represent non 32-bit
+    signed integer value", where -5 says "there is no release -5"."""
+    database = tmp_path / "taxonomy.db"
+    assert (
+        taxonomy("load", str(DEFAULT_FIXTURES_DIR), "--db", f"sqlite:///{database}").exit_code == 0
+    )
+    number = "99999999999999999999"
+    arguments = ["--since", number] if option == "--since" else ["--since", "1", "--until", number]
+    line = _error_line(taxonomy("changes", *arguments, "--db", f"sqlite:///{database}"))
+    assert line.startswith(f"Error: `{option[2:]}`: there is no release {number}; "), line
+    assert "Variable" not in line
