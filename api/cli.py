@@ -18,7 +18,7 @@ import click
 from api.generate import SCALES
 
 if TYPE_CHECKING:
-    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.exc import DatabaseError
 
     from api.ingest.dataset import DatasetError
     from api.settings import Settings
@@ -85,6 +85,11 @@ _DISK_TROUBLE = (
 )  # fmt: skip
 
 
+# What SQLite says of a file whose pages are not a database's (its header was checked
+# before it was opened: store.engines.check_sqlite_file).
+_DAMAGED = ("database disk image is malformed", "file is not a database")
+
+
 def _with_problems(exc: "DatasetError", what: str, advice: str) -> click.ClickException:
     """A dataset's problems, one per line (file:line), then what was done about them."""
     for problem in exc.problems:
@@ -125,14 +130,26 @@ def _full_sqlite_disk(url: str) -> bool:
     return disk.f_bavail * disk.f_frsize < 65_536
 
 
-def _unreachable(url: str, exc: "OperationalError") -> click.ClickException:
+def _unreachable(url: str, exc: "DatabaseError") -> click.ClickException:
+    """The refusal for a database that cannot be reached, written or read (a damaged
+    file); any other error of the database (a fault of ours) is raised as it is."""
+    from sqlalchemy.exc import OperationalError
+
     shown = _shown_url(url)
     reason = str(exc.orig).strip().splitlines()[0] if exc.orig else type(exc).__name__
     said = reason.lower()
+    damaged = any(phrase in said for phrase in _DAMAGED)
+    if not damaged and not isinstance(exc, OperationalError):
+        raise exc
     if "unable to open database file" in said and _read_only_sqlite(url):
         said = "readonly database"  # SQLite cannot make its journal beside the file
     if "disk i/o error" in said and _full_sqlite_disk(url):
         said = "no space left on device"  # SQLite cannot make its journal on a full disk
+    if damaged:
+        return click.ClickException(
+            f"the database at {shown} is damaged ({reason}), and was left as it is: restore "
+            "it from a backup, or load the dataset into a new database"
+        )
     return _disk_trouble(shown, said, reason) or click.ClickException(
         f"cannot use the database at {shown}: {reason}\n"
         "Check that it is running and that the URL (--db or DATABASE_URL) is right."
@@ -191,7 +208,7 @@ def load(
     unknown_release_date: datetime | None,
 ) -> None:
     """Load the dataset in DIRECTORY, replacing the data, all or nothing."""
-    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.exc import DatabaseError
 
     from api.ingest.dataset import DatasetError
     from api.ingest.load import load_directory
@@ -226,7 +243,7 @@ def load(
             f"nothing was loaded: {exc}; run it again once that load is done, or without "
             "--no-wait to wait for it"
         ) from None
-    except OperationalError as exc:
+    except DatabaseError as exc:
         raise _unreachable(settings.database_url, exc) from None
     except OSError as exc:
         # The load's lock file beside a SQLite database (api.ingest.lock_file), written
@@ -265,7 +282,7 @@ def load(
 )
 def migrate_command(database_url: str | None, revision: str) -> None:
     """Bring the database's tables up to REVISION (the newest by default)."""
-    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.exc import DatabaseError
 
     from api import migrate
 
@@ -275,7 +292,7 @@ def migrate_command(database_url: str | None, revision: str) -> None:
         reached = migrate.database_revision(settings.database_url)
     except migrate.UnknownRevisionError as exc:
         raise click.ClickException(str(exc)) from None
-    except OperationalError as exc:
+    except DatabaseError as exc:
         raise _unreachable(settings.database_url, exc) from None
     past = revision not in (migrate.HEAD, reached)
     click.echo(
@@ -289,7 +306,7 @@ def migrate_command(database_url: str | None, revision: str) -> None:
 @DB_OPTION
 def export_command(directory: Path, database_url: str | None) -> None:
     """Write the served data into DIRECTORY (new or empty) in the interchange format."""
-    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.exc import DatabaseError
 
     from api.export import ExportError, export_directory
 
@@ -298,7 +315,7 @@ def export_command(directory: Path, database_url: str | None) -> None:
         counts = export_directory(settings.database_url, directory)
     except ExportError as exc:
         raise click.ClickException(str(exc)) from None
-    except OperationalError as exc:
+    except DatabaseError as exc:
         raise _unreachable(settings.database_url, exc) from None
     written = ", ".join(f"{count:,} {name}" for name, count in counts.items())
     click.echo(f"exported to {directory}: {written}")
@@ -329,6 +346,13 @@ def changes_command(database_url: str | None, since: int, until: int | None, as_
     """What changed from release SINCE to UNTIL, net (as the API's `changes`)."""
     from api import history_report
 
+    for name, number in (("since", since), ("until", until)):
+        if number is not None and not -(2**31) <= number < 2**31:
+            # Past GraphQL's Int: the API would refuse the variable in its own terms.
+            raise click.ClickException(
+                f"`{name}`: there is no release {number}; see `taxonomy releases` for the "
+                "releases there are"
+            )
     settings = _settings(database_url, reading=True)
     head, rows = _report(
         settings.database_url, lambda url: history_report.changes(url, since, until)
@@ -348,7 +372,7 @@ def changes_command(database_url: str | None, since: int, until: int | None, as_
 def prune_command(database_url: str | None, keep: int) -> None:
     """Forget all but the newest KEEP releases and what they changed; `firstSeen` of a
     record first seen in a forgotten release becomes the earliest release kept that has it."""
-    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.exc import DatabaseError
 
     from api.ingest.prune import PruneError, prune_releases
     from api.ingest.turns import LoadBusyError
@@ -360,14 +384,14 @@ def prune_command(database_url: str | None, keep: int) -> None:
         )
     except (PruneError, LoadBusyError) as exc:
         raise click.ClickException(str(exc)) from None
-    except OperationalError as exc:
+    except DatabaseError as exc:
         raise _unreachable(settings.database_url, exc) from None
     click.echo(str(pruned))
 
 
 def _report(database_url: str, fetch: "Callable[[str], T]") -> "T":
     """``fetch(database_url)``, its failures said as the CLI says them."""
-    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.exc import DatabaseError
 
     from api.history_report import ReportError
 
@@ -375,7 +399,7 @@ def _report(database_url: str, fetch: "Callable[[str], T]") -> "T":
         return fetch(database_url)
     except ReportError as exc:
         raise click.ClickException(str(exc)) from None
-    except OperationalError as exc:
+    except DatabaseError as exc:
         raise _unreachable(database_url, exc) from None
 
 
@@ -409,8 +433,11 @@ def generate_command(
 ) -> None:
     """Write a synthetic dataset around the default fixtures into DIRECTORY (or, with
     --next-of, the next version of a dataset)."""
-    if directory.exists() and any(directory.iterdir()):
-        raise click.ClickException(f"{directory} is not empty; name a new folder")
+    from store.file_kinds import refusal_as_new_folder
+
+    refusal = refusal_as_new_folder(directory)
+    if refusal is not None:
+        raise click.ClickException(refusal)
     if previous is not None:
         from api.generate_next import next_version
         from api.ingest.dataset import DatasetError, read_dataset
@@ -501,7 +528,7 @@ def serve(
     """Serve the taxonomy browser at / and GraphQL at /graphql (GraphiQL in a browser), with
     /healthz and /readyz."""
     import uvicorn
-    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.exc import DatabaseError
 
     from api.ingest.dataset import DatasetError
     from api.request_log import log_config
@@ -511,7 +538,7 @@ def serve(
     _check_database_file(admin_url, reading=False)
     try:
         prepare_database(settings.model_copy(update={"database_url": admin_url}))
-    except OperationalError as exc:
+    except DatabaseError as exc:
         raise _unreachable(admin_url, exc) from None
     except DatasetError as exc:
         raise click.ClickException("the default fixtures do not load:\n" + str(exc)) from None

@@ -17,6 +17,7 @@ from sqlalchemy import Connection, text
 from api.ingest.files import FILES
 from api.migrate import current_revision
 from store.engines import make_sync_engine
+from store.file_kinds import refusal_as_new_folder
 from store.reader import LOCK_BEFORE_SNAPSHOT
 
 _QUERIES = {
@@ -73,8 +74,9 @@ def _rows(connection: Connection, file: str) -> Iterator[dict[str, Any]]:
 def export_directory(database_url: str, directory: Path) -> dict[str, int]:
     """Write the database's data into ``directory`` (new or empty); returns rows per file.
     Nothing is created on disk unless the database can be read and holds the tables."""
-    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
-        raise ExportError(f"{directory} exists and is not an empty folder; name a new one")
+    refusal = refusal_as_new_folder(directory)
+    if refusal is not None:
+        raise ExportError(refusal)
     engine = make_sync_engine(database_url)
     counts = {}
     try:

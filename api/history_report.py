@@ -77,6 +77,11 @@ def _with_schema(database_url: str, work: Callable[[Fetch], Awaitable[T]]) -> T:
             return result.data
 
         try:
+            # The database answers first: one it cannot reach is then said as every
+            # command says it, with its URL and what to check (api.cli), where through
+            # the schema it would be a coded error without its cause.
+            async with async_engine.connect():
+                pass
             return await work(fetch)
         finally:
             if engine is not async_engine:

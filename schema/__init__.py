@@ -1,9 +1,9 @@
 """The GraphQL schema of the taxonomy API, with its limits and error handling."""
 
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import strawberry
@@ -23,10 +23,12 @@ from strawberry.extensions import (
     SchemaExtension,
 )
 from strawberry.schema.config import StrawberryConfig
-from strawberry.types import ExecutionContext
+from strawberry.types import ExecutionContext, ExecutionResult
+from strawberry.types.graphql import OperationType
 
 from schema.errors import ErrorCodes, is_unexpected
 from schema.limits import cost_limiter, shape_limits
+from schema.nul_guard import RefuseNul, may_hold_nul
 from schema.query import Query
 from schema.scalars import SCALAR_MAP
 
@@ -170,6 +172,35 @@ class DocumentCache(SchemaExtension):
 
 
 class TaxonomySchema(strawberry.Schema):
+    # Makes (once) this schema's twin that refuses NUL arguments on their fields
+    # (schema.nul_guard); None in the twin itself.
+    nul_guarded: Callable[[], "TaxonomySchema"] | None = None
+
+    async def execute(
+        self,
+        query: str | None,
+        variable_values: dict[str, Any] | None = None,
+        context_value: Any | None = None,
+        root_value: Any | None = None,
+        operation_name: str | None = None,
+        allowed_operation_types: Iterable[OperationType] | None = None,
+        operation_extensions: dict[str, Any] | None = None,
+    ) -> ExecutionResult:
+        """Runs a request that may hold a NUL in the twin, whose fields check their
+        arguments; every other request runs without that check on each field."""
+        twin = self.nul_guarded
+        runner = twin() if twin is not None and may_hold_nul(query, variable_values) else None
+        execute = super().execute if runner is None else runner.execute
+        return await execute(
+            query,
+            variable_values,
+            context_value,
+            root_value,
+            operation_name,
+            allowed_operation_types,
+            operation_extensions,
+        )
+
     def process_errors(
         self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
     ) -> None:
@@ -203,7 +234,7 @@ def build_schema(
     ]
     extensions: list[Any] = [
         # Parsing and validating a document costs more than running most queries; the same
-        # documents come again and again.
+        # documents come again and again (one store for the schema and its twin).
         partial(DocumentCache, DocumentStore(document_cache_bytes)),
         CloseReader,
         SnapshotVersion,
@@ -220,7 +251,12 @@ def build_schema(
         if batching_max_operations > 0
         else None,
     )
-    return TaxonomySchema(query=Query, extensions=extensions, config=config)
+    built = TaxonomySchema(query=Query, extensions=extensions, config=config)
+    # Built on the first request that needs it (some 70 ms), not with every schema.
+    built.nul_guarded = cache(
+        partial(TaxonomySchema, query=Query, extensions=[*extensions, RefuseNul], config=config)
+    )
+    return built
 
 
 # The schema with the default limits: what `taxonomy schema` prints and tests execute.

@@ -25,22 +25,19 @@ from graphql import (
     InlineFragmentNode,
     OperationDefinitionNode,
     SelectionSetNode,
-    StringValueNode,
     Undefined,
     ValidationContext,
-    Visitor,
     build_schema,
     get_named_type,
     get_nullable_type,
     get_operation_ast,
     value_from_ast_untyped,
-    visit,
 )
 from graphql import ExecutionResult as GraphQLExecutionResult
 from strawberry.extensions import SchemaExtension
 
 from schema.cost_meter import LIST_ESTIMATE, CostMeter
-from schema.errors import BadUserInputError, ClientError, LimitError
+from schema.errors import LimitError
 from schema.pagination import DEFAULT_PAGE_SIZE
 from store.field_values import MOST_COMPARED
 
@@ -352,40 +349,6 @@ def shape_limits(max_depth: int, max_aliases: int) -> type[ASTValidationRule]:
     return ShapeLimits
 
 
-def _has_nul(value: Any) -> bool:
-    """Whether any string in ``value`` (variables: JSON values) holds a NUL. Walked with a
-    stack of its own, not by recursion: variables may nest as deep as JSON parsers read
-    (hundreds of levels), past Python's recursion limit."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                return True
-        elif isinstance(item, dict):
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-    return False
-
-
-def _document_has_nul(text: str | None, document: DocumentNode) -> bool:
-    # GraphQL source text cannot hold a NUL character itself (the lexer refuses it), so a
-    # string value can only get one from an escape (\u0000 or \u{0}): a document without
-    # any `\u` needs no walk.
-    if text is not None and "\\u" not in text:
-        return False
-    found = False
-
-    class Finder(Visitor):
-        def enter_string_value(self, node: StringValueNode, *_: Any) -> None:
-            nonlocal found
-            found = found or "\x00" in node.value
-
-    visit(document, Finder())
-    return found
-
-
 # Each schema in graphql-core's terms, built once from its SDL (Strawberry's public view of
 # it) for the cost rule.
 _AS_GRAPHQL: "weakref.WeakKeyDictionary[Any, GraphQLSchema]" = weakref.WeakKeyDictionary()
@@ -399,8 +362,8 @@ def _as_graphql(schema: Any) -> GraphQLSchema:
 
 
 def cost_limiter(max_cost: int) -> type[SchemaExtension]:
-    """An extension class that refuses, before execution, queries costing over ``max_cost``
-    and text arguments no database can store (a NUL character), and tells every answer
+    """An extension class that refuses, before execution, queries costing over ``max_cost``,
+    and tells every answer
     it let through or refused for its cost what it cost (`extensions.cost`)."""
 
     class CostLimiter(SchemaExtension):
@@ -427,19 +390,6 @@ def cost_limiter(max_cost: int) -> type[SchemaExtension]:
 
         def on_execute(self) -> Iterator[None]:
             context = self.execution_context
-            if (
-                context.graphql_document is not None
-                and context.result is None
-                and (
-                    _has_nul(context.variables)
-                    or _document_has_nul(context.query, context.graphql_document)
-                )
-            ):
-                refusal: ClientError = BadUserInputError(
-                    "a text argument contains a NUL character (\\u0000), which no name, slug "
-                    "or ID here has; remove it"
-                )
-                context.result = GraphQLExecutionResult(data=None, errors=[refusal])
             if context.graphql_document is not None and context.result is None:
                 cost, item_costs = query_cost(
                     _as_graphql(context.schema),

@@ -10,6 +10,8 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
+from store.file_kinds import A_FILE, NOTHING, kind_of
+
 
 class DatabaseUrlError(ValueError):
     pass
@@ -150,16 +152,30 @@ class DatabaseFileError(Exception):
     exist."""
 
 
+# The first 16 bytes of every SQLite database file (an empty file is an empty database).
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
 def check_sqlite_file(url: str, *, existing: bool) -> None:
     """On SQLite, refuse a path whose folder does not exist and, if ``existing`` (the
     database is only read), a file that does not exist: SQLite would create an empty
-    file for a mistyped path, and nothing here creates folders."""
+    file for a mistyped path, and nothing here creates folders. Refuse what is no SQLite
+    database file (a folder, a pipe, a dangling link, a file of something else) before
+    SQLite opens it: it would wait on a pipe, and fail on any other file with a
+    traceback. Only the path's metadata and a file's first 16 bytes are read."""
     path = sqlite_path(url) if is_sqlite(url) else None
     if path is None:
         return
-    if path.is_dir():
-        raise DatabaseFileError(f"{path} is a folder, not a database file: fix the database URL")
-    if existing and not path.exists():
+    kind = kind_of(path)
+    if kind not in (A_FILE, NOTHING):
+        raise DatabaseFileError(f"{path} is {kind}, not a database file: fix the database URL")
+    if kind == A_FILE and not _holds_sqlite(path):
+        raise DatabaseFileError(
+            f"{path} is not a SQLite database (it does not begin with SQLite's header), and "
+            "was left as it is: name a SQLite database file, or a path where there is no "
+            "file yet to make a new database there"
+        )
+    if existing and kind == NOTHING:
         raise DatabaseFileError(
             f"the database file {path} does not exist: fix the database URL, or load data "
             "into it first"
@@ -169,6 +185,15 @@ def check_sqlite_file(url: str, *, existing: bool) -> None:
             f"the folder {path.parent} does not exist, so the database file {path.name} "
             "cannot be made there: create the folder first, or fix the database URL"
         )
+
+
+def _holds_sqlite(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            head = file.read(len(SQLITE_HEADER))
+    except OSError:
+        return True  # unreadable: SQLite says why when it opens it (api.cli words it)
+    return head in (b"", SQLITE_HEADER)
 
 
 def _read_only_sqlite_url(url: str, driver: str) -> URL:

@@ -2,6 +2,8 @@
 heavy libraries; wrong values refused with a line that says what to give instead; wrong
 paths refused before anything is made on disk."""
 
+import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -305,3 +307,201 @@ def test_a_load_onto_a_read_only_disk_says_so(small_disk: Path) -> None:
         line = _refusal(taxonomy("load", str(DEFAULT_FIXTURES_DIR), "--db", f"sqlite:///{target}"))
         assert "it is read-only" in line, line
         assert "URL" not in line
+
+
+# ---- what stands where a file should be --------------------------------------------------
+
+# Every command that opens the database named by --db, with what else it needs.
+DATABASE_COMMANDS = {
+    "load": ["load", str(DEFAULT_FIXTURES_DIR)],
+    "serve": ["serve"],
+    "releases": ["releases"],
+    "changes": ["changes", "--since", "1"],
+    "export": ["export", "OUT"],
+    "migrate": ["migrate"],
+    "prune": ["prune", "--keep", "1"],
+}
+NOT_SQLITE = {
+    "random bytes": bytes(range(256)) * 20,
+    "text": b"name,slug\nAdam,adam\n",
+    "a SQLite header cut short": b"SQLite form",
+}
+
+
+def _run(command: str, database: Path, tmp_path: Path) -> Result:
+    arguments = [str(tmp_path / "out") if a == "OUT" else a for a in DATABASE_COMMANDS[command]]
+    return taxonomy(*arguments, "--db", f"sqlite:///{database}")
+
+
+@pytest.mark.parametrize("content", list(NOT_SQLITE))
+@pytest.mark.parametrize("command", list(DATABASE_COMMANDS))
+def test_a_file_that_is_no_sqlite_database_is_refused_by_name_and_left_alone(
+    command: str, content: str, tmp_path: Path
+) -> None:
+    """It was a traceback from SQLite's `file is not a database` (load, serve, releases...)."""
+    database = tmp_path / "taxonomy.db"
+    database.write_bytes(NOT_SQLITE[content])
+    line = _error_line(_run(command, database, tmp_path))
+    assert line.startswith(f"Error: {database} is not a SQLite database"), line
+    assert "name a SQLite database file" in line
+    assert database.read_bytes() == NOT_SQLITE[content]
+    assert list(tmp_path.iterdir()) == [database]  # no journal, no lock file, no export
+
+
+def _folder(path: Path) -> str:
+    path.mkdir()
+    return "a folder"
+
+
+def _pipe(path: Path) -> str:
+    os.mkfifo(path)
+    return "a named pipe"
+
+
+def _dangling(path: Path) -> str:
+    path.symlink_to(path.parent / "gone")
+    return f"a symbolic link to {path.parent / 'gone'}, which does not exist"
+
+
+def _looping(path: Path) -> str:
+    path.symlink_to(path.name)
+    return "a symbolic link that loops"
+
+
+STANDINS: dict[str, Callable[[Path], str]] = {
+    "a folder": _folder,
+    "a named pipe": _pipe,
+    "a dangling link": _dangling,
+    "a looping link": _looping,
+}
+
+
+@pytest.mark.parametrize("standin", list(STANDINS))
+@pytest.mark.parametrize("command", ["load", "serve", "releases", "export"])
+def test_what_stands_where_the_database_file_should_be_is_named(
+    command: str, standin: str, tmp_path: Path
+) -> None:
+    database = tmp_path / "taxonomy.db"
+    said = STANDINS[standin](database)
+    line = _error_line(_run(command, database, tmp_path))
+    assert line.startswith(f"Error: {database} is {said}"), line
+    assert "fix the database URL" in line
+    assert sorted(tmp_path.iterdir()) == [database]
+
+
+@pytest.mark.parametrize("standin", list(STANDINS))
+@pytest.mark.parametrize("command", ["load", "generate"])
+def test_what_stands_where_a_dataset_file_should_be_is_named(
+    command: str, standin: str, tmp_path: Path
+) -> None:
+    """Each was reported as "missing"; a named pipe is refused before a read could wait
+    for a writer that never comes (the command is run in a process of its own, with a
+    time limit, so that a hang fails the test)."""
+    dataset = tmp_path / "dataset"
+    shutil.copytree(DEFAULT_FIXTURES_DIR, dataset)
+    (dataset / "models.jsonl").unlink()
+    said = STANDINS[standin](dataset / "models.jsonl")
+    arguments = (
+        ["load", str(dataset), "--db", f"sqlite:///{tmp_path / 'taxonomy.db'}"]
+        if command == "load"
+        else ["generate", str(tmp_path / "next"), "--next-of", str(dataset)]
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", *arguments],
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert f"{dataset / 'models.jsonl'}: {said}" in done.stderr, done.stderr
+    assert "missing" not in done.stderr
+    assert not (tmp_path / "taxonomy.db").exists()
+    assert not (tmp_path / "next").exists()
+
+
+@pytest.mark.parametrize("command", ["releases", "changes"])
+def test_a_report_from_a_postgresql_where_nothing_listens_names_the_url(command: str) -> None:
+    """It said "the database is unavailable right now; try again in a few seconds": no
+    URL, nothing to check."""
+    url = "postgresql://reader:s3cret@127.0.0.1:1/taxonomy"
+    result = taxonomy(*DATABASE_COMMANDS[command], "--db", url)
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), f"crashed: {result.exception!r}"
+    assert result.output.startswith(
+        "Error: cannot use the database at postgresql://reader:***@127.0.0.1:1/taxonomy: "
+    ), result.output
+    assert "Check that it is running and that the URL (--db or DATABASE_URL) is right." in (
+        result.output
+    )
+    assert "s3cret" not in result.output
+
+
+@pytest.mark.parametrize("command", ["load", "export"])
+def test_a_damaged_database_file_is_said_to_be_damaged(command: str, tmp_path: Path) -> None:
+    """SQLite's header intact, its pages not: `database disk image is malformed` was a
+    traceback."""
+    database = tmp_path / "taxonomy.db"
+    assert (
+        taxonomy("load", str(DEFAULT_FIXTURES_DIR), "--db", f"sqlite:///{database}").exit_code == 0
+    )
+    for beside in tmp_path.glob("taxonomy.db?*"):  # its WAL and lock file: the file alone
+        beside.unlink()
+    with database.open("r+b") as file:
+        file.seek(3 * 4096)
+        file.write(b"\xff" * 8192)
+    damaged = database.read_bytes()
+    line = _refusal(_run(command, database, tmp_path))
+    assert line.startswith(f"Error: the database at sqlite:///{database} is damaged ("), line
+    assert "restore it from a backup" in line
+    assert database.read_bytes() == damaged
+
+
+def _file(path: Path) -> str:
+    path.write_text("mine\n", encoding="utf-8")
+    return "a file"
+
+
+@pytest.mark.parametrize("standin", ["a file", *[s for s in STANDINS if s != "a folder"]])
+@pytest.mark.parametrize("command", ["export", "generate"])
+def test_what_stands_where_a_new_folder_should_be_is_named(
+    command: str, standin: str, tmp_path: Path
+) -> None:
+    """A file or a pipe was a traceback from `generate` (listing it as a folder), and a
+    dangling link one from `export`, after all its work, at its last rename."""
+    target = tmp_path / "out"
+    said = (_file if standin == "a file" else STANDINS[standin])(target)
+    database = tmp_path / "taxonomy.db"
+    if command == "export":
+        assert (
+            taxonomy("load", str(DEFAULT_FIXTURES_DIR), "--db", f"sqlite:///{database}").exit_code
+            == 0
+        )
+        result = taxonomy("export", str(target), "--db", f"sqlite:///{database}")
+    else:
+        result = taxonomy("generate", str(target))
+    line = _error_line(result)
+    assert line.startswith(f"Error: {target} is {said}"), line
+    assert line.endswith("not a folder; name a new one")
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("taxonomy.db")) == [
+        "out"
+    ]
+
+
+@pytest.mark.parametrize("option", ["--since", "--until"])
+def test_changes_with_a_release_number_past_graphqls_int_names_no_variable(
+    option: str, tmp_path: Path
+) -> None:
+    """It said "Variable '$since' has invalid value: Int cannot represent non 32-bit
+    signed integer value", where -5 says "there is no release -5"."""
+    database = tmp_path / "taxonomy.db"
+    assert (
+        taxonomy("load", str(DEFAULT_FIXTURES_DIR), "--db", f"sqlite:///{database}").exit_code == 0
+    )
+    number = "99999999999999999999"
+    arguments = ["--since", number] if option == "--since" else ["--since", "1", "--until", number]
+    line = _error_line(taxonomy("changes", *arguments, "--db", f"sqlite:///{database}"))
+    assert line.startswith(f"Error: `{option[2:]}`: there is no release {number}; "), line
+    assert "Variable" not in line

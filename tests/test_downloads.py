@@ -431,6 +431,11 @@ MISSING = [
     ("/download/changes/methods.json?since=1&until=77", "there is no release 77"),
     ("/download/changes/models.csv?since=-3", "there is no release -3"),
     ("/download/changes/models.csv?since=1&until=99999999999", "there is no release 99999999999"),
+    # A NUL no key holds: no such subject, as its page says (it was a 400, then a 400
+    # without the field's path on either database).
+    ("/download/nodes/optimization/a%00b.csv", "there is no node 'optimization/a\\x00b'"),
+    ("/download/methods/%00.json", "there is no method '\\x00'"),
+    ("/download/models/m%00.csv", "there is no model 'm\\x00'"),
 ]
 
 
@@ -682,6 +687,25 @@ def test_a_head_reads_only_the_first_chunk(api: Api, executions: list[str]) -> N
     assert response.content == b""
     assert len(executions) == 1
     assert api.client.head("/download/methods/no-such-method.json").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "url", ["/download/methods.csv?sort=models", "/download/models.json", "/download/releases.csv"]
+)
+def test_a_head_carries_the_gets_headers_and_no_wrong_length(api: Api, url: str) -> None:
+    """A GET's rows stream, their length unknown until the end: its HEAD claimed
+    `content-length: 0` for a file of thousands of bytes."""
+    get = api.client.get(url)
+    head = api.client.head(url)
+    assert get.status_code == head.status_code == 200
+    assert len(get.content) > 100
+    assert "content-length" not in get.headers
+    assert "content-length" not in head.headers, head.headers
+
+    def same(headers: Any) -> dict[str, str]:
+        return {name: value for name, value in headers.items() if name != "x-request-id"}
+
+    assert same(head.headers) == same(get.headers)
 
 
 def test_a_download_is_under_the_apis_cost_limit(fresh: tuple[str, str]) -> None:

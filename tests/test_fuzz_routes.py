@@ -45,6 +45,14 @@ _NUMBER = st.one_of(
     _SEGMENT,
 )
 
+# A GET's `variables` or `extensions`: any text, or JSON that is not an object (JSON nested
+# past Python's parser, a bare 500 before, is tried in tests/test_hostile_input.py: under
+# Hypothesis the recursion limit is higher than a server's).
+_JSON_PARAMETER = st.one_of(
+    _SEGMENT,
+    st.sampled_from(["%7B", "null", "5", "%7B%22a%22%3A%22%00%22%7D"]),
+)
+
 
 def _paths() -> st.SearchStrategy[str]:
     page = st.one_of(
@@ -55,6 +63,11 @@ def _paths() -> st.SearchStrategy[str]:
         st.builds(lambda a, b: f"/changes?since={a}&until={b}", _NUMBER, _NUMBER),
         st.builds(lambda a: f"/changes?since={a}", _NUMBER),
         st.builds(lambda s: f"/graphql?query={s}", _SEGMENT),
+        st.builds(
+            lambda name, value: f"/graphql?query=%7B__typename%7D&{name}={value}",
+            st.sampled_from(["variables", "extensions"]),
+            _JSON_PARAMETER,
+        ),
         st.builds(lambda s: f"/graphiql-assets/{s}", _SEGMENT),
         st.builds(lambda s: f"/browser-assets/{s}", _SEGMENT),
         st.builds(lambda s: f"/{s}", _SEGMENT),

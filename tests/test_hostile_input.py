@@ -19,6 +19,7 @@ from api.app import create_app
 from api.settings import Settings
 from schema import query as query_module
 from schema.limits import WORK
+from schema.nul_guard import RefuseNul
 from schema.taxonomy import TaxonomySummary
 
 from conftest import GRAPHQL_CLIENT_HEADERS, Api, serve, versioned
@@ -818,23 +819,129 @@ def test_harmless_floods_are_answered(client: TestClient, name: str) -> None:
     assert _assert_no_fault(response) == []
 
 
-def test_null_bytes_in_any_text_argument_are_refused_as_input(client: TestClient) -> None:
-    """No name, slug or ID holds a NUL, and PostgreSQL cannot even compare one: every text
-    argument with a NUL is refused up front, a search's too."""
-    response = _attack(client, ATTACKS["null bytes in a search"])
+# Where a NUL can reach an argument, each beside a sibling the answer must keep: (document,
+# variables, path of the refused field, path of the sibling, the argument named).
+SIBLING = "taxonomy { rootCount }"
+NUL_PLACES: dict[str, tuple[str, dict[str, Any] | None, list[Any], list[Any], str | None]] = {
+    # An ID's own check refuses it (schema.ids), a batch's entry by entry.
+    "an ID, inline": (
+        f'{{ a: node(id: "\\u0000") {{ name }} {SIBLING} }}',
+        *(None, ["a"], ["taxonomy", "rootCount"], None),
+    ),
+    "a slug, as \\u{0}": (
+        '{ a: node(slug: "a\\u{0}b") { name } b: node(slug: "alpha") { name } }',
+        *(None, ["a"], ["b", "name"], "slug"),
+    ),
+    "a slug, as \\u{000000}": (
+        f'{{ method(slug: "\\u{{000000}}") {{ name }} {SIBLING} }}',
+        *(None, ["method"], ["taxonomy", "rootCount"], "slug"),
+    ),
+    # graphql-core reads a NUL written as itself inside a string (only outside one is it a
+    # syntax error); it reached PostgreSQL, whose error nulled the sibling too (INTERNAL).
+    "a slug, written as itself": (
+        '{ a: node(slug: "x\x00") { name } b: node(slug: "alpha") { name } }',
+        *(None, ["a"], ["b", "name"], "slug"),
+    ),
+    "a path, in a variable": (
+        f"query($p: String) {{ node(path: $p) {{ name }} {SIBLING} }}",
+        *({"p": "alpha/\x00"}, ["node"], ["taxonomy", "rootCount"], "path"),
+    ),
+    "a search, in a variable": (
+        f"query($q: String!) {{ search(query: $q) {{ totalCount }} {SIBLING} }}",
+        *({"q": "gamma\x00rays"}, ["search"], ["taxonomy", "rootCount"], "query"),
+    ),
+    "a search, inline": (
+        f'{{ search(query: "gamma\\u0000") {{ totalCount }} {SIBLING} }}',
+        *(None, ["search"], ["taxonomy", "rootCount"], "query"),
+    ),
+    "an input object, inline": (
+        f'{{ methods(filter: {{nameContains: "\\u0000"}}) {{ totalCount }} {SIBLING} }}',
+        *(None, ["methods"], ["taxonomy", "rootCount"], "filter"),
+    ),
+    "an input object, in a variable": (
+        f"query($f: ModelFilter) {{ models(filter: $f) {{ totalCount }} {SIBLING} }}",
+        *({"f": {"organization": "\x00"}}, ["models"], ["taxonomy", "rootCount"], "filter"),
+    ),
+    "a batch's ID, in a variable": (
+        f"query($i: [ID!]!) {{ entities(ids: $i) {{ __typename }} {SIBLING} }}",
+        *({"i": [_id("Node:alpha"), "\x00"]}, ["entities", 1], ["entities", 0], None),
+    ),
+    "a batch's ID, inline": (
+        f'{{ entities(ids: ["\\u0000"]) {{ __typename }} {SIBLING} }}',
+        *(None, ["entities", 0], ["taxonomy", "rootCount"], None),
+    ),
+    "a cursor of a nested connection": (
+        '{ node(slug: "alpha") { name byModel(after: "\\u0000") { totalCount } } }',
+        *(None, ["node", "byModel"], ["node", "name"], "after"),
+    ),
+    "a variable's default": (
+        f'query($s: String = "\\u0000") {{ model(slug: $s) {{ name }} {SIBLING} }}',
+        *(None, ["model"], ["taxonomy", "rootCount"], "slug"),
+    ),
+}
+
+
+def _at(data: Any, path: list[Any]) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+@pytest.mark.parametrize("place", list(NUL_PLACES))
+def test_a_nul_in_an_argument_is_refused_on_its_field_alone(client: TestClient, place: str) -> None:
+    """No name, slug, ID or search holds a NUL, and PostgreSQL cannot even compare one: a
+    field given one answers BAD_USER_INPUT at its own path, naming the argument, and its
+    siblings are answered, on both databases (the whole answer was null, its error with no
+    path)."""
+    document, variables, refused, sibling, argument = NUL_PLACES[place]
+    response = client.post("/graphql", json={"query": document, "variables": variables})
+    assert response.status_code == 200, response.text
     errors = _assert_no_fault(response)
-    assert [error["extensions"]["code"] for error in errors] == ["BAD_USER_INPUT"]
-    assert "NUL" in errors[0]["message"]
+    assert [(e.get("path"), e["extensions"]["code"]) for e in errors] == [
+        (refused, "BAD_USER_INPUT")
+    ]
+    if argument is not None:
+        assert errors[0]["extensions"]["argument"] == argument
+        assert f"argument `{argument}`" in errors[0]["message"]
+        assert "NUL" in errors[0]["message"]
+    data = response.json()["data"]
+    assert _at(data, refused) is None
+    assert _at(data, sibling) is not None, data
 
 
-@pytest.mark.parametrize("escape", ["\\u0000", "\\u{0}", "\\u{000000}"])
-def test_a_nul_written_as_an_escape_in_the_document_is_refused_as_input(
-    client: TestClient, escape: str
+def test_a_nul_under_a_list_is_refused_at_each_item(client: TestClient) -> None:
+    document = '{ models(first: 2) { nodes { name treatments(after: "\\u0000") { totalCount } } } }'
+    response = client.post("/graphql", json={"query": document})
+    errors = _assert_no_fault(response)
+    assert [error["path"] for error in errors] == [
+        ["models", "nodes", 0, "treatments"],
+        ["models", "nodes", 1, "treatments"],
+    ]
+    nodes = response.json()["data"]["models"]["nodes"]
+    assert [node["treatments"] for node in nodes] == [None, None]
+    assert all(node["name"] for node in nodes)
+
+
+def test_only_a_request_that_may_hold_a_nul_has_its_fields_checked(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    response = client.post("/graphql", json={"query": f'{{ node(slug: "a{escape}b") {{ name }} }}'})
-    errors = _assert_no_fault(response)
-    assert [error["extensions"]["code"] for error in errors] == ["BAD_USER_INPUT"]
-    assert "NUL" in errors[0]["message"]
+    """The check on each field runs only for a request whose document or variables may
+    hold a NUL: every other request pays two one-character searches and a walk of its
+    variables (schema.nul_guard)."""
+    checked: list[str] = []
+    resolve = RefuseNul.resolve
+
+    def counted(self: RefuseNul, _next: Any, root: Any, info: Any, **kwargs: Any) -> Any:
+        checked.append(info.field_name)
+        return resolve(self, _next, root, info, **kwargs)
+
+    monkeypatch.setattr(RefuseNul, "resolve", counted)
+    clean = '{ node(slug: "alpha") { name children { name } } } # a backslash: \\u0041'
+    assert client.post("/graphql", json={"query": clean}).json()["data"]["node"]["name"]
+    assert checked == []
+    with_nul = '{ node(slug: "alpha") { name children { name } } model(slug: "\\u0000") { name } }'
+    assert client.post("/graphql", json={"query": with_nul}).json()["data"]["node"]["name"]
+    assert {"node", "name", "children", "model"} <= set(checked)
 
 
 BODY_PARSE_BUG = (
@@ -878,6 +985,32 @@ def test_json_nested_deeper_than_the_cache_key_writes_is_answered(
     variables = b'{"a": ' * depth + b"null" + b"}" * depth
     body = b'{"query": "{ __typename }", "variables": ' + variables + b"}"
     response = client.post("/graphql", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 200, response.text
+    assert response.json()["data"] == {"__typename": "Query"}
+
+
+@pytest.mark.parametrize("parameter", ["variables", "extensions"])
+@pytest.mark.parametrize(
+    "value", ["{", '{"a": }', "nul", "[" * 1_200 + "]" * 1_200, '{"q": "a\\ud800b"}']
+)
+def test_a_get_whose_json_parameter_is_unreadable_is_refused_by_its_name(
+    client: TestClient, parameter: str, value: str
+) -> None:
+    """A GET has no body: its unreadable `variables` was refused as "Unable to parse
+    request body as JSON", one nested past Python's parser was a bare 500, and a lone
+    surrogate (which a POST's body may not hold either) reached the database: INTERNAL
+    on the field that took it, on both databases."""
+    response = client.get("/graphql", params={"query": "{ __typename }", parameter: value})
+    assert response.status_code == 400, response.text
+    errors = _errors(response)
+    assert [error["extensions"]["code"] for error in errors] == ["BAD_REQUEST"]
+    assert f"the URL's `{parameter}` parameter" in errors[0]["message"]
+    assert "body" not in errors[0]["message"]
+
+
+def test_a_get_whose_variables_nest_deep_but_readable_is_answered(client: TestClient) -> None:
+    variables = '{"a": ' * 500 + "null" + "}" * 500
+    response = client.get("/graphql", params={"query": "{ __typename }", "variables": variables})
     assert response.status_code == 200, response.text
     assert response.json()["data"] == {"__typename": "Query"}
 

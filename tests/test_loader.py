@@ -75,7 +75,7 @@ SLUG_IS = (
     "a slug is lowercase letters a-z, digits, '-', '_' and '.', starting with a letter or digit"
 )
 STOPPED = "(stopped): more than 50 problems; fix these and run again"
-NOT_A_FOLDER = ": not a folder; give a folder holding " + ", ".join(FILES)
+NOT_A_FOLDER = ": does not exist; give a folder holding " + ", ".join(FILES)
 
 TAXONOMY = """
 { taxonomy { dataVersion checksum nodeCount modelCount sourceCount methodCount evidenceCount } }
@@ -666,13 +666,15 @@ def test_a_missing_file_is_named(tmp_path: Path, missing: list[str]) -> None:
     assert problems_of(folder) == [f"{folder}: missing {', '.join(missing)}"]
 
 
-@pytest.mark.parametrize("make", ["nothing", "a file"])
-def test_a_directory_that_does_not_exist_is_named(tmp_path: Path, make: str) -> None:
+@pytest.mark.parametrize(
+    ("make", "said"), [("nothing", "does not exist"), ("a file", "is a file, not a folder")]
+)
+def test_a_directory_that_does_not_exist_is_named(tmp_path: Path, make: str, said: str) -> None:
     folder = tmp_path / "not-there"
     if make == "a file":
         folder.write_text("", encoding="utf-8")
     assert problems_of(folder) == [
-        f"{folder}: not a folder; give a folder holding nodes.jsonl, models.jsonl, "
+        f"{folder}: {said}; give a folder holding nodes.jsonl, models.jsonl, "
         "sources.jsonl, methods.jsonl, evidence.jsonl"
     ]
 

@@ -126,13 +126,7 @@ class Download:
         if self.table.subject is not None:
             found = found["subject"]
             if found is None:
-                params = Params(self.request.path_params, self.request.query_params)
-                raise StopError(
-                    404,
-                    "NOT_FOUND",
-                    f"there is no {self.table.subject(params)}: check the address, or find "
-                    "it with /search",
-                )
+                raise self._missing()
         rows = found["rows"]
         page = rows["pageInfo"]
         return Chunk(
@@ -149,6 +143,15 @@ class Download:
             f"{self.download_seconds:g} s and was stopped; narrow it with the page's filters",
         )
 
+    def _missing(self) -> StopError:
+        assert self.table.subject is not None
+        params = Params(self.request.path_params, self.request.query_params)
+        return StopError(
+            404,
+            "NOT_FOUND",
+            f"there is no {self.table.subject(params)}: check the address, or find it with /search",
+        )
+
     def _timed_out(self) -> StopError:
         if self.deadline.at <= time.monotonic():
             return self._over_time()
@@ -163,8 +166,13 @@ class Download:
             return self._timed_out()
         if code in RETRY_LATER_CODES:
             return StopError(503, code, error.message)
-        if code == "NOT_FOUND" and (error.path or [None])[0] == "subject":
-            return StopError(404, code, error.message)
+        if (error.path or [None])[0] == "subject":
+            if code == "NOT_FOUND":
+                return StopError(404, code, error.message)
+            if code == "BAD_USER_INPUT":
+                # A subject no key could name (a NUL in its slug): no such page, as the
+                # browser's own page for it says (api.browser), not a bad request.
+                return self._missing()
         if code in ("BAD_USER_INPUT", "NOT_FOUND", "QUERY_TOO_COMPLEX", "CURSOR_EXPIRED"):
             return StopError(400, code, error.message)
         return StopError(500, code, error.message)
@@ -237,8 +245,10 @@ def endpoint(
         }
         if first.version is not None:
             headers[DATA_VERSION_HEADER.decode()] = first.version
-        if request.method == "HEAD":  # what a GET would answer, without reading on
-            return Response(headers=headers, media_type=writer.media_type)
+        if request.method == "HEAD":
+            # What a GET would answer, without reading on: its headers, and no length (a
+            # GET's is unknown until its last row; an empty body would claim 0).
+            return StreamingResponse(iter(()), headers=headers, media_type=writer.media_type)
         return StreamingResponse(run.stream(first), headers=headers, media_type=writer.media_type)
 
     return download

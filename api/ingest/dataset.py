@@ -19,6 +19,7 @@ from api.ingest.lines import (
 )
 from api.ingest.progress import Meter
 from api.ingest.references import missing, target
+from store.file_kinds import A_FILE, NOTHING, kind_of
 
 
 class DatasetError(Exception):
@@ -72,11 +73,23 @@ EvidenceValues = tuple[int, str, int, int, int | None, str, str | None, str | No
 
 
 def check_directory(directory: Path) -> None:
+    """Refuse a dataset folder that is none, or misses a file, or holds something else
+    where a file should be (named as what it is: a folder, a named pipe, a dangling
+    link), before anything reads it: reading a named pipe would wait for ever."""
     if not directory.is_dir():
-        raise DatasetError([f"{directory}: not a folder; give a folder holding {', '.join(FILES)}"])
-    missing = [name for name in FILES if not (directory / name).is_file()]
-    if missing:
-        raise DatasetError([f"{directory}: missing {', '.join(missing)}"])
+        kind = kind_of(directory)
+        said = "does not exist" if kind == NOTHING else f"is {kind}, not a folder"
+        raise DatasetError([f"{directory}: {said}; give a folder holding {', '.join(FILES)}"])
+    kinds = {name: kind_of(directory / name) for name in FILES}
+    missing = [name for name, kind in kinds.items() if kind == NOTHING]
+    problems = [f"{directory}: missing {', '.join(missing)}"] if missing else []
+    problems.extend(
+        f"{directory / name}: {kind}, not a file; put the {name} file there"
+        for name, kind in kinds.items()
+        if kind not in (A_FILE, NOTHING)
+    )
+    if problems:
+        raise DatasetError(problems)
 
 
 def read_catalog(directory: Path, problems: Problems, meter: Meter | None = None) -> Catalog:
