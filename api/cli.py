@@ -473,7 +473,6 @@ def prepare_database(settings: "Settings") -> None:
     from sqlalchemy import select
 
     from api import migrate
-    from api.ingest.load import load_directory
     from store.engines import is_hot_standby, make_sync_engine
     from store.tables import DatasetRow, table_of
 
@@ -499,6 +498,9 @@ def prepare_database(settings: "Settings") -> None:
     finally:
         engine.dispose()
     if loaded is None:
+        # Imported only here: a server over loaded data starts without the load's modules.
+        from api.ingest.load import load_directory
+
         summary = load_directory(settings.fixtures_dir, settings.database_url)
         click.echo(f"loaded the default fixtures ({summary.counts['methods']} methods)")
 
