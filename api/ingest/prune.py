@@ -18,9 +18,8 @@ from api import migrate
 from api.ingest.lock import one_load_at_a_time
 from api.ingest.lock_postgres import loader_url
 from api.ingest.turns import Say
-from store.engines import make_sync_engine
 from store.load.prune import forget_releases, release_numbers
-from store.load.transaction import LoadTransaction
+from store.load.transaction import LoadTransaction, load_engine
 
 log = logging.getLogger("taxonomy.prune")
 
@@ -62,12 +61,11 @@ def prune_releases(
             "is that release); give --keep 1 or more"
         )
     migrate.upgrade(database_url)  # as a load does: a database of an older schema has no releases
-    engine = make_sync_engine(loader_url(database_url))
-    try:
-        with one_load_at_a_time(engine, wait=wait, say=say) as connection:
-            return _prune(connection, keep)
-    finally:
-        engine.dispose()
+    with (
+        load_engine(loader_url(database_url)) as engine,
+        one_load_at_a_time(engine, wait=wait, say=say) as connection,
+    ):
+        return _prune(connection, keep)
 
 
 def _prune(connection: LoadTransaction, keep: int) -> Pruned:

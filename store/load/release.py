@@ -52,9 +52,9 @@ def write_release(
     compare: bool,
     served: str | None = None,
 ) -> int:
-    """The release row, then its change rows (``changes``: by kind, node, method and
-    model, as store.load.previous's reading compared them; the treatments' compared in SQL unless
-    ``compare`` is false: nothing was served before; ``served``, on PostgreSQL: the schema
+    """The release row, then its change rows: ``changes`` by kind (node, method, model,
+    as api.ingest.changes compared them), then the treatments', compared in SQL unless
+    ``compare`` is false (nothing was served before; ``served``, on PostgreSQL: the schema
     that still holds the release before, see store.treatment_changes); returns how many
     change rows."""
     connection.execute(

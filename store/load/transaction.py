@@ -7,11 +7,25 @@ from pathlib import Path
 
 from sqlalchemy import Connection, Engine, text
 
+from store.engines import make_sync_engine
+
 # The engine a load opens (store.engines.make_sync_engine) and its one transaction:
 # api.ingest hands them to this package's functions, which alone run statements on them.
 LoadEngine = Engine
 LoadTransaction = Connection
 Say = Callable[[str], None]  # how a load tells its user what it waits for or does instead
+
+
+@contextmanager
+def load_engine(url: str, *, foreign_keys: bool = True) -> Iterator[LoadEngine]:
+    """The engine of a load (or a prune) on ``url``, disposed of when the block ends;
+    without ``foreign_keys``, SQLite checks no key as rows are written
+    (store.load.bulk.check_sqlite_keys checks them all at once)."""
+    engine = make_sync_engine(url, foreign_keys=foreign_keys)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
 
 
 @contextmanager
