@@ -19,8 +19,13 @@ $(UV):
 	$(PYTHON) -m venv .tools
 	$(RETRY) .tools/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
+# Bytecode is compiled at install, for the packages and for the project's own modules: where
+# Python may not write it (PYTHONDONTWRITEBYTECODE, a read-only install), every process would
+# otherwise compile its imports from source, about 1 s of CPU at each start of a server, a
+# worker or a command (docs/operations.md: Start-up time).
 install: $(UV) $(GRAPHIQL) $(BROWSER_APP) $(AUDIT_MODULES)
-	$(RETRY) $(UV) sync --frozen --quiet
+	$(RETRY) $(UV) sync --frozen --quiet --compile-bytecode
+	$(VENV)/bin/python -m compileall -q api schema store migrations >/dev/null
 
 # graphql-http's GraphQL-over-HTTP audit suite, run by tests/test_http_audit.py (pinned by its lock).
 $(AUDIT_MODULES): tests/http_audit/package.json tests/http_audit/package-lock.json

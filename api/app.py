@@ -1,139 +1,48 @@
 """The ASGI application: the taxonomy browser's pages (/, /nodes/..., /models/..., /methods/...,
 /search, /changes and the indexes /models, /methods and /releases), their tables' downloads
-(/download/...), GraphQL at /graphql (with GraphiQL), /healthz and /readyz."""
+(/download/...), GraphQL at /graphql (with GraphiQL), /healthz and /readyz.
+
+Everything the app keeps between requests is made here and hangs off it (`app.state`):
+its engines, the data version, the readiness check, the caches (store.caches, the
+response cache and the persisted queries). Nothing is kept at module level
+(tests/test_app_state.py holds that), so two apps never share what they read."""
 
 import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from functools import partial
-from typing import Any
+from dataclasses import dataclass
 
-from sqlalchemy import Engine, select, text
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy import Engine
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route, request_response
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import StatelessLifespan
+from strawberry import Schema
 
-from api import browser, fault_log, migrate
+from api import browser, fault_log
 from api.download.routes import download_routes
 from api.freshness import Freshness
 from api.graphiql import ASSETS_DIR, ASSETS_URL
 from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit, UrlLimit
 from api.persisted_queries import PersistedQueries, QueryStore, load_allowlist
-from api.readiness import BoundedCheck, CheckTimeoutError
+from api.readiness import database_check, healthz, readyz
 from api.request_log import RequestLog
 from api.response_cache import LRU, ResponseCache
 from api.security_headers import secured
 from api.settings import Settings
 from api.view import TaxonomyGraphQL
 from schema import build_schema
-from store import search_cache
-from store.data_version import DataVersion, data_version
-from store.engines import (
-    SqliteFileWatch,
-    is_sqlite,
-    make_async_engine,
-    make_request_engine,
-    sqlite_path,
-)
+from store.caches import Caches
+from store.data_version import DataVersion
+from store.engines import SqliteFileWatch, is_sqlite, make_async_engine, make_request_engine
 from store.reader import Reader
-from store.tables import DatasetRow, table_of
 
 # Where the schema logs our faults (schema.TaxonomySchema), each under its request id.
 FAULTS_LOGGER = "taxonomy.errors"
-# What a readiness probe waits for at most (a load balancer's own timeout is a few seconds).
-READY_WITHIN_SECONDS = 2.0
-# A check still running this long is given up and the next probe starts a new one: a
-# database that answers again is seen ready within this and a probe's wait.
-READY_CHECK_STALE_SECONDS = 3.0
-
-
-async def healthz(_: Request) -> Response:
-    """The process is up and answering; says nothing about the database."""
-    return JSONResponse({"status": "ok"})
-
-
-async def _database_state(engine: AsyncEngine, head: str | None) -> tuple[str | None, Any]:
-    """The database's migration and, when it is at ``head``, its data version. A check
-    cut short (cancelled when stale: api.readiness) lets its connection go at once, with
-    no rollback to wait for on a connection that may hang."""
-    connection = await engine.connect()
-    try:
-        await connection.execute(text("SELECT 1"))
-        revision = await connection.run_sync(migrate.current_revision)
-        version = None
-        if revision == head:
-            dataset = table_of(DatasetRow)
-            row = (await connection.execute(select(dataset.c.version, dataset.c.identity))).first()
-            version = None if row is None else data_version(*row)
-    except BaseException:
-        await connection.invalidate()
-        raise
-    finally:
-        await connection.close()
-    return revision, version
-
-
-async def _checked_state(engine: AsyncEngine) -> tuple[str | None, str | None, Any]:
-    """This code's head, the database's migration and its data version."""
-    head = migrate.HEAD_REVISION
-    try:
-        return head, *await _database_state(engine, head)
-    except DBAPIError as exc:
-        if not exc.connection_invalidated:
-            raise
-        # A pooled connection the database dropped while idle; the pool has retired
-        # it and its like, so a second try reads through a new one (as requests do:
-        # store.reader.AsyncReader).
-        return head, *await _database_state(engine, head)
-
-
-async def readyz(request: Request) -> Response:
-    """Ready when the database answers, is migrated to this code's head, and holds data;
-    answered within READY_WITHIN_SECONDS even while the database hangs."""
-    try:
-        head, revision, version = await request.app.state.readiness.run()
-    except CheckTimeoutError as exc:
-        return JSONResponse(
-            {
-                "status": "unavailable",
-                "reason": f"the database did not answer within {exc.within:g} s",
-            },
-            status_code=503,
-        )
-    except (SQLAlchemyError, OSError) as exc:
-        path = (
-            sqlite_path(request.app.state.database_url)
-            if is_sqlite(request.app.state.database_url)
-            else None
-        )
-        reason = (
-            f"no database at {path}: run `taxonomy migrate` or `taxonomy load DIR`"
-            if path is not None and not path.exists()
-            else f"database unreachable: {type(exc).__name__}"
-        )
-        return JSONResponse({"status": "unavailable", "reason": reason}, status_code=503)
-    if revision != head:
-        return JSONResponse(
-            {
-                "status": "unavailable",
-                "reason": f"database at migration {revision}, this code needs {head}: "
-                "run `taxonomy migrate`",
-            },
-            status_code=503,
-        )
-    if version is None:
-        return JSONResponse(
-            {"status": "unavailable", "reason": "no data loaded: run `taxonomy load DIR`"},
-            status_code=503,
-        )
-    return JSONResponse({"status": "ready", "migration": revision, "dataVersion": str(version)})
 
 
 def _freeze_long_lived_objects() -> None:
@@ -146,63 +55,133 @@ def _freeze_long_lived_objects() -> None:
     gc.freeze()
 
 
+@dataclass
+class Engines:
+    """The app's engines: its own (the data version's), the one requests read through
+    (SQLite's synchronous one: store.engines), and readiness's."""
+
+    main: AsyncEngine
+    requests: Engine | AsyncEngine
+    readiness: AsyncEngine
+
+    @classmethod
+    def of(cls, settings: Settings) -> "Engines":
+        url, prepared = settings.database_url, settings.prepared_statements
+        main = make_async_engine(url, pool_size=settings.pool_size, prepared_statements=prepared)
+        requests = make_request_engine(url, main, pool_size=settings.pool_size)
+        # Readiness reads through connections of its own, each new: a pooled connection can
+        # hang while the database answers new ones, and the check must see the database.
+        readiness = (
+            main
+            if is_sqlite(url)
+            else make_async_engine(url, prepared_statements=prepared, pooled=False)
+        )
+        return cls(main, requests, readiness)
+
+    async def dispose(self) -> None:
+        await self.main.dispose()
+        if self.readiness is not self.main:
+            await self.readiness.dispose()
+        if isinstance(self.requests, Engine):  # SQLite's own, beside the async one
+            self.requests.dispose()
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     fault_log.guard(logging.getLogger(FAULTS_LOGGER))
-
-    engine = make_async_engine(
-        settings.database_url,
-        pool_size=settings.pool_size,
-        prepared_statements=settings.prepared_statements,
-    )
-    request_engine = make_request_engine(
-        settings.database_url, engine, pool_size=settings.pool_size
-    )
-    # Each new data version starts this process's search catalogue building at once, so
-    # that the first search after a load does not wait for it (store.search_cache).
+    engines, caches = Engines.of(settings), Caches()
+    # Each new data version starts the app's search catalogue building at once, so that
+    # the first search after a load does not wait for it (store.search_cache).
     version = DataVersion(
-        engine,
+        engines.main,
         settings.version_poll_seconds,
-        on_change=lambda seen: search_cache.prepare(Reader.of(request_engine), seen),
+        on_change=lambda seen: caches.searchers.prepare(Reader.of(engines.requests), seen),
         # A SQLite file replaced on disk is read anew within a poll interval.
-        before_read=SqliteFileWatch(settings.database_url, [engine, request_engine]).check,
+        before_read=SqliteFileWatch(settings.database_url, [engines.main, engines.requests]).check,
     )
-    # Readiness reads through connections of its own, each new: a pooled connection can
-    # hang while the database answers new ones, and the check must see the database.
-    readiness_engine = (
-        engine
-        if is_sqlite(settings.database_url)
-        else make_async_engine(
-            settings.database_url, prepared_statements=settings.prepared_statements, pooled=False
-        )
+    schema = _schema(settings)
+    seconds = settings.request_timeout_seconds
+    # /graphql's own middleware, outermost first: the data version an answer is read from,
+    # the time limit, the body's size, persisted queries, the response cache, and GraphQL
+    # over HTTP's status codes and media types.
+    graphql = [
+        Middleware(Freshness, version, settings.cache_max_age_seconds),
+        Middleware(TimeLimit, seconds),
+        Middleware(BodyLimit, settings.max_body_bytes),
+        Middleware(PersistedQueries, _persisted_queries(settings)),
+        Middleware(ResponseCache, _response_store(settings)),
+        Middleware(GraphQLOverHTTP, settings.batching_max_operations),
+    ]
+    app = Starlette(
+        middleware=_middleware(settings),
+        routes=[
+            # A page asks the database whether its subject exists: under the same time
+            # limit (and so the same statement timeout) as /graphql.
+            *(
+                Route(
+                    path, browser.page_endpoint(schema), middleware=[Middleware(TimeLimit, seconds)]
+                )
+                for path in browser.PAGE_PATHS
+            ),
+            # Each table's rows, streamed: each chunk under the same time limit as /graphql.
+            *download_routes(
+                schema, chunk_seconds=seconds, download_seconds=settings.download_timeout_seconds
+            ),
+            Route(
+                "/graphql", _graphql(settings, schema), methods=["GET", "POST"], middleware=graphql
+            ),
+            Route("/healthz", healthz),
+            Route("/readyz", readyz),
+            Mount(ASSETS_URL, StaticFiles(directory=ASSETS_DIR, check_dir=False)),
+            Mount(browser.ASSETS_URL, browser.immutable_assets()),
+        ],
+        # A path that is no page: the browser's friendly 404 page.
+        exception_handlers={404: browser.no_page},
+        lifespan=_lifespan(engines, version, caches),
     )
-    readiness = BoundedCheck(
-        partial(_checked_state, readiness_engine),
-        READY_WITHIN_SECONDS,
-        stale_after=READY_CHECK_STALE_SECONDS,
-    )
+    app.state.engine, app.state.request_engine = engines.main, engines.requests
+    app.state.database_url, app.state.data_version = settings.database_url, version
+    app.state.readiness, app.state.caches = database_check(engines.readiness), caches
+    return app
 
+
+def _lifespan(
+    engines: Engines, version: DataVersion, caches: Caches
+) -> StatelessLifespan[Starlette]:
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        app.state.engine = engine
-        app.state.request_engine = request_engine
-        app.state.database_url = settings.database_url
-        app.state.data_version = version
-        app.state.readiness = readiness
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
         await version.start()
         _freeze_long_lived_objects()
         try:
             yield
         finally:
             await version.stop()
-            await search_cache.stop(Reader.of(request_engine).database)
-            await engine.dispose()
-            if readiness_engine is not engine:
-                await readiness_engine.dispose()
-            if isinstance(request_engine, Engine):  # SQLite's own, beside the async one
-                request_engine.dispose()
+            await caches.stop()
+            await engines.dispose()
 
-    schema = build_schema(
+    return lifespan
+
+
+def _middleware(settings: Settings) -> list[Middleware]:
+    """The middleware every request passes through, outermost first."""
+    cors = Middleware(
+        CORSMiddleware,
+        allow_origins=settings.cors_origins,
+        allow_methods=["GET", "POST"],
+        allow_headers=["content-type", "accept", "x-request-id", "if-none-match"],
+        expose_headers=["etag", "x-request-id", "data-version"],
+    )
+    return [
+        Middleware(RequestId),
+        *([Middleware(RequestLog)] if settings.request_log else []),
+        Middleware(secured),
+        Middleware(UrlLimit, max_bytes=settings.max_url_bytes),
+        *([cors] if settings.cors_origins else []),
+    ]
+
+
+def _schema(settings: Settings) -> Schema:
+    return build_schema(
         max_depth=settings.max_depth,
         max_aliases=settings.max_aliases,
         max_tokens=settings.max_tokens,
@@ -211,18 +190,26 @@ def create_app(settings: Settings | None = None) -> Starlette:
         batching_max_operations=settings.batching_max_operations,
         document_cache_bytes=settings.document_cache_megabytes << 20,
     )
-    graphql = TaxonomyGraphQL(
+
+
+def _graphql(settings: Settings, schema: Schema) -> TaxonomyGraphQL:
+    return TaxonomyGraphQL(
         schema,
         graphql_ide="graphiql" if settings.graphiql else None,
         report_statements=settings.statement_header,
         suggestions=settings.introspection,
         max_tokens=settings.max_tokens,
     )
-    store = (
-        LRU(settings.response_cache_entries, settings.response_cache_megabytes << 20)
-        if settings.response_cache and settings.response_cache_entries > 0
-        else None
-    )
+
+
+def _response_store(settings: Settings) -> LRU | None:
+    """The response cache's answers; None when it is off (ETags and 304s work either way)."""
+    if not settings.response_cache or settings.response_cache_entries <= 0:
+        return None
+    return LRU(settings.response_cache_entries, settings.response_cache_megabytes << 20)
+
+
+def _persisted_queries(settings: Settings) -> QueryStore:
     # The taxonomy browser's own operations are always known: beside an allowlist, and
     # registered up front without one (a page's first view is then one GET).
     browser_documents = browser.persisted_documents()
@@ -236,60 +223,4 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     for digest, document in browser_documents.items():
         queries.put(digest, document)
-    endpoint = Freshness(
-        TimeLimit(
-            BodyLimit(
-                PersistedQueries(
-                    ResponseCache(
-                        GraphQLOverHTTP(graphql, settings.batching_max_operations), store
-                    ),
-                    queries,
-                ),
-                settings.max_body_bytes,
-            ),
-            settings.request_timeout_seconds,
-        ),
-        version,
-        settings.cache_max_age_seconds,
-    )
-    middleware = [
-        Middleware(RequestId),
-        *([Middleware(RequestLog)] if settings.request_log else []),
-        Middleware(secured),
-        Middleware(UrlLimit, max_bytes=settings.max_url_bytes),
-    ]
-    if settings.cors_origins:
-        middleware.append(
-            Middleware(
-                CORSMiddleware,
-                allow_origins=settings.cors_origins,
-                allow_methods=["GET", "POST"],
-                allow_headers=["content-type", "accept", "x-request-id", "if-none-match"],
-                expose_headers=["etag", "x-request-id", "data-version"],
-            )
-        )
-    page = TimeLimit(
-        request_response(browser.page_endpoint(schema)), settings.request_timeout_seconds
-    )
-    return Starlette(
-        middleware=middleware,
-        routes=[
-            # A page asks the database whether its subject exists: under the same time
-            # limit (and so the same statement timeout) as /graphql.
-            *(Route(path, page) for path in browser.PAGE_PATHS),
-            # Each table's rows, streamed: each chunk under the same time limit as /graphql.
-            *download_routes(
-                schema,
-                chunk_seconds=settings.request_timeout_seconds,
-                download_seconds=settings.download_timeout_seconds,
-            ),
-            Route("/graphql", endpoint, methods=["GET", "POST"]),
-            Route("/healthz", healthz),
-            Route("/readyz", readyz),
-            Mount(ASSETS_URL, StaticFiles(directory=ASSETS_DIR, check_dir=False)),
-            Mount(browser.ASSETS_URL, browser.immutable_assets()),
-        ],
-        # A path that is no page: the browser's friendly 404 page.
-        exception_handlers={404: browser.no_page},
-        lifespan=lifespan,
-    )
+    return queries

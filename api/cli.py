@@ -531,9 +531,11 @@ def serve(
         # access log cannot know: the request id, the operation, the cache, the SQL.
         access_log=False,
         log_config=log_config(),
-        # Bounds on how a request's head arrives (api.http_protocol), and an idle
-        # keep-alive connection closed after keep_alive_seconds.
-        http="api.http_protocol:BoundedHttpProtocol",
+        # httptools parses; an event loop of ours bounds how a request's head arrives
+        # (api.request_heads), and an idle keep-alive connection is closed after
+        # keep_alive_seconds. All three are uvicorn's public settings.
+        http="httptools",
+        loop="api.request_heads:new_event_loop",
         timeout_keep_alive=settings.keep_alive_seconds,
         # Nothing says which server this is (api.security_headers adds what browsers need).
         server_header=False,

@@ -1,4 +1,5 @@
-"""A check of the database that answers in bounded time, whatever the database does.
+"""/healthz, and /readyz: a check of the database that answers in bounded time, whatever
+the database does.
 
 /readyz must answer within seconds even while the database hangs: a frozen network or
 host keeps the connection open, so nothing fails, the statement just never returns, and
@@ -15,9 +16,27 @@ and the next caller starts a new one."""
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Generic, TypeVar
+from functools import partial
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import select, text
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from api import migrate
+from store.data_version import data_version
+from store.engines import is_sqlite, sqlite_path
+from store.tables import DatasetRow, table_of
 
 T = TypeVar("T")
+
+# What a readiness probe waits for at most (a load balancer's own timeout is a few seconds).
+READY_WITHIN_SECONDS = 2.0
+# A check still running this long is given up and the next probe starts a new one: a
+# database that answers again is seen ready within this and a probe's wait.
+READY_CHECK_STALE_SECONDS = 3.0
 
 
 class CheckTimeoutError(Exception):
@@ -60,3 +79,95 @@ class BoundedCheck(Generic[T]):
 def _retrieve(future: "asyncio.Future[T]") -> None:
     if not future.cancelled():
         future.exception()
+
+
+# /healthz and /readyz
+
+
+def database_check(engine: AsyncEngine) -> BoundedCheck[tuple[str | None, str | None, Any]]:
+    """The check /readyz runs: through ``engine``, within READY_WITHIN_SECONDS."""
+    return BoundedCheck(
+        partial(_checked_state, engine), READY_WITHIN_SECONDS, stale_after=READY_CHECK_STALE_SECONDS
+    )
+
+
+async def healthz(_: Request) -> Response:
+    """The process is up and answering; says nothing about the database."""
+    return JSONResponse({"status": "ok"})
+
+
+async def _database_state(engine: AsyncEngine, head: str | None) -> tuple[str | None, Any]:
+    """The database's migration and, when it is at ``head``, its data version. A check
+    cut short (cancelled when stale: BoundedCheck) lets its connection go at once, with
+    no rollback to wait for on a connection that may hang."""
+    connection = await engine.connect()
+    try:
+        await connection.execute(text("SELECT 1"))
+        revision = await connection.run_sync(migrate.current_revision)
+        version = None
+        if revision == head:
+            dataset = table_of(DatasetRow)
+            row = (await connection.execute(select(dataset.c.version, dataset.c.identity))).first()
+            version = None if row is None else data_version(*row)
+    except BaseException:
+        await connection.invalidate()
+        raise
+    finally:
+        await connection.close()
+    return revision, version
+
+
+async def _checked_state(engine: AsyncEngine) -> tuple[str | None, str | None, Any]:
+    """This code's head, the database's migration and its data version."""
+    head = migrate.HEAD_REVISION
+    try:
+        return head, *await _database_state(engine, head)
+    except DBAPIError as exc:
+        if not exc.connection_invalidated:
+            raise
+        # A pooled connection the database dropped while idle; the pool has retired
+        # it and its like, so a second try reads through a new one (as requests do:
+        # store.reader.AsyncReader).
+        return head, *await _database_state(engine, head)
+
+
+async def readyz(request: Request) -> Response:
+    """Ready when the database answers, is migrated to this code's head, and holds data;
+    answered within READY_WITHIN_SECONDS even while the database hangs."""
+    try:
+        head, revision, version = await request.app.state.readiness.run()
+    except CheckTimeoutError as exc:
+        return JSONResponse(
+            {
+                "status": "unavailable",
+                "reason": f"the database did not answer within {exc.within:g} s",
+            },
+            status_code=503,
+        )
+    except (SQLAlchemyError, OSError) as exc:
+        path = (
+            sqlite_path(request.app.state.database_url)
+            if is_sqlite(request.app.state.database_url)
+            else None
+        )
+        reason = (
+            f"no database at {path}: run `taxonomy migrate` or `taxonomy load DIR`"
+            if path is not None and not path.exists()
+            else f"database unreachable: {type(exc).__name__}"
+        )
+        return JSONResponse({"status": "unavailable", "reason": reason}, status_code=503)
+    if revision != head:
+        return JSONResponse(
+            {
+                "status": "unavailable",
+                "reason": f"database at migration {revision}, this code needs {head}: "
+                "run `taxonomy migrate`",
+            },
+            status_code=503,
+        )
+    if version is None:
+        return JSONResponse(
+            {"status": "unavailable", "reason": "no data loaded: run `taxonomy load DIR`"},
+            status_code=503,
+        )
+    return JSONResponse({"status": "ready", "migration": revision, "dataVersion": str(version)})

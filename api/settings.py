@@ -64,7 +64,7 @@ class Settings(BaseSettings):
     max_cost: int = 50_000
     max_body_bytes: int = 1_000_000
     # The URL (path and query string): a GET's query goes in it. Under 64 KiB, the most
-    # uvicorn's URL parser takes (api.http_protocol answers longer ones itself).
+    # uvicorn's URL parser takes (api.request_heads answers longer ones itself).
     max_url_bytes: int = Field(default=16_384, gt=0, lt=65_536)
     request_timeout_seconds: float = 10.0
     # A download (api.download): its whole stream; each of its chunks is a request's time.

@@ -1,6 +1,6 @@
 """The typed per-request context: one database reader and the loaders that use it."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine
@@ -9,6 +9,7 @@ from strawberry.types import Info as StrawberryInfo
 
 from schema.cost_meter import CostMeter
 from schema.dataloaders import Loaders
+from store.caches import Caches
 from store.reader import Deadline, Reader
 
 
@@ -31,6 +32,9 @@ class Context:
     # The cost limit of this execution when not the schema's `max_cost`: the operator's own
     # in-process reports (`taxonomy releases`, `taxonomy changes`) serve no other client.
     cost_limit: int | None = None
+    # What the app keeps between requests (made by api.app.create_app); an execution
+    # outside an app (the CLI's reports, tests) keeps its own.
+    caches: Caches = field(default_factory=Caches)
 
     @classmethod
     def for_request(
@@ -42,11 +46,15 @@ class Context:
     ) -> "Context":
         """A context reading through ``engine`` (see `Reader.of`), within ``deadline`` or
         else the request's when it has one (api.http_guards.TimeLimit sets it; a download
-        gives each of its executions its own: api.download)."""
+        gives each of its executions its own: api.download), with the caches of the app
+        that serves the request."""
         if deadline is None and request is not None:
             deadline = request.scope.get("state", {}).get("deadline")
         reader = Reader.of(engine, deadline)
-        return cls(reader=reader, loaders=Loaders(reader), request=request, response=response)
+        context = cls(reader=reader, loaders=Loaders(reader), request=request, response=response)
+        if request is not None:
+            context.caches = request.app.state.caches
+        return context
 
 
 Info = StrawberryInfo[Context, None]

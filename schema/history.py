@@ -40,7 +40,9 @@ async def history_connection(info: Info, kind: str, slug: str, paging: Paging) -
         change = NetChange(
             first, (slug,), before, after, (fields[0], fields[1]), also=also[0] if also else None
         )
-        comparison = Comparison(reader, release - 1, release, newest)
+        comparison = Comparison(
+            reader, release - 1, release, newest, info.context.caches.comparisons
+        )
         item = await CHANGE_OF[kind](comparison, change)
         item.release_row = await info.context.loaders.release_by_number.load(release)
         items.append(item)
@@ -110,7 +112,9 @@ async def former_node(info: Info, path: str) -> FormerNode | None:
     if oldest is None or newest is None:
         return None
     version = (await _newest(info))[1]
-    trees = await record_history.release_trees(reader, oldest, newest, version)
+    trees = await record_history.release_trees(
+        reader, oldest, newest, version, info.context.caches.release_trees
+    )
     if record_history.node_at_path(trees[newest], path) is not None:
         return None
     for number in range(newest - 1, oldest - 1, -1):
@@ -151,7 +155,13 @@ async def former_record(info: Info, kind: str, slug: str) -> FormerRecord | None
     path = None
     if kind == "method":
         reader = info.context.reader
-        comparison = Comparison(reader, removal.release - 1, removal.release, await _newest(info))
+        comparison = Comparison(
+            reader,
+            removal.release - 1,
+            removal.release,
+            await _newest(info),
+            info.context.caches.comparisons,
+        )
         path = path_in((await comparison.trees())[0], removal.place)
     return FormerRecord(
         slug=slug,

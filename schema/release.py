@@ -143,6 +143,10 @@ async def changes_between(info: Info, since: int, to: ReleaseRow) -> "Changes":
     assert start is not None  # the callers checked
     assert newest is not None
     comparison = Comparison(
-        info.context.reader, since, to.number, (newest.number, release_version(newest))
+        info.context.reader,
+        since,
+        to.number,
+        (newest.number, release_version(newest)),
+        info.context.caches.comparisons,
     )
     return refs.changes(from_=Release(row=start), to=Release(row=to), comparison=comparison)

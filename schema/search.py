@@ -17,7 +17,7 @@ from schema.model import Model
 from schema.node import Node
 from schema.pagination import Connection, Edge, PageInfo, Paging, cursor_list, offset_range
 from schema.source import Source
-from store import search_cache, search_snippet
+from store import search_snippet
 from store.rows import json_value
 from store.search_catalogue import Field
 from store.search_rank import Highlighter, Hit, query_words
@@ -163,7 +163,9 @@ async def search(
     list_name = cursor_list(searched, info.context.data_version)
     if not words:
         return await _nothing_found(paging, list_name)
-    searcher = await search_cache.searcher(info.context.reader, info.context.data_version)
+    searcher = await info.context.caches.searchers.searcher(
+        info.context.reader, info.context.data_version
+    )
 
     async def count() -> int:
         return searcher.search(words, kinds, 0, 0).total

@@ -7,6 +7,7 @@ removed it. A node's former slug path is found in the trees of the retained rele
 (store.net_changes undoes them from the rows)."""
 
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,18 +142,22 @@ async def removal(reader: Reader, kind: str, slug: str) -> Former | None:
 
 Tree = dict[str, tuple[str, str | None]]
 # The trees of the retained releases (number -> tree) by the newest release's version: a
-# new load makes a new key. Few kept: memory stays bounded.
-_TREES: LRUCache[str, dict[int, Tree]] = LRUCache(maxsize=2)
+# new load makes a new key. Kept per app (store.caches.Caches.release_trees).
+ReleaseTrees = LRUCache[str, dict[int, Tree]]
 
 
-async def release_trees(reader: Reader, oldest: int, newest: int, version: str) -> dict[int, Tree]:
+async def release_trees(
+    reader: Reader, oldest: int, newest: int, version: str, kept: ReleaseTrees
+) -> dict[int, Tree]:
     """The nodes (slug -> (name, parent slug)) of each retained release, oldest to newest."""
-    trees = _TREES.get(version)
+    trees = kept.get(version)
     if trees is None:
         rows = await change_rows.node_rows(reader, oldest, newest)
         now = await change_rows.nodes_now(reader)
         trees = {number: tree_at(now, rows, number) for number in range(oldest, newest + 1)}
-        _TREES[version] = trees
+        # Larger than the whole cache (a ValueError): read again by the next request.
+        with suppress(ValueError):
+            kept[version] = trees
     return trees
 
 

@@ -25,21 +25,23 @@ class _Composed:
 
 # Comparisons kept by (version of the newest release, since, until): the same key is the
 # same answer, since releases never change and a new load makes a new newest version.
-# Only a few: memory stays bounded.
-_KEPT: LRUCache[tuple[str, int, int], _Composed] = LRUCache(maxsize=8)
+# Kept per app (store.caches.Caches.comparisons).
+Comparisons = LRUCache[tuple[str, int, int], _Composed]
 
 
 class Comparison:
     """From release ``since`` to release ``until``; ``newest`` is the release served
-    now (its number and its version)."""
+    now (its number and its version); what is worked out is ``kept`` for later requests."""
 
-    def __init__(self, reader: Reader, since: int, until: int, newest: tuple[int, str]) -> None:
+    def __init__(
+        self, reader: Reader, since: int, until: int, newest: tuple[int, str], kept: Comparisons
+    ) -> None:
         self.reader, self.since, self.until = reader, since, until
         self.newest = newest[0]
         key = (newest[1], since, until)
-        composed = _KEPT.get(key)  # a hit counts as a use: the least used goes first
+        composed = kept.get(key)  # a hit counts as a use: the least used goes first
         if composed is None:
-            composed = _KEPT[key] = _Composed()
+            composed = kept[key] = _Composed()
         self._composed = composed
 
     async def trees(self) -> tuple[Tree, Tree]:

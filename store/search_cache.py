@@ -1,7 +1,7 @@
 """This process's search catalogue, read from the database (store.search_saved) once for
 each data version: as soon as the process sees a new one, or on its first search.
 
-One catalogue per database the process serves (one, but for tests), of its latest data
+One catalogue per app (store.caches: made by api.app.create_app), of its latest data
 version: a load makes a new data version, and the next search reads the catalogue again
 (the old one is dropped when no search uses it). Read through a reader of its own,
 outside the request that asked for it: a request cut short by its time limit leaves the
@@ -16,10 +16,6 @@ from store import search_saved
 from store.reader import Reader
 from store.search_catalogue import Catalogue, Parts
 from store.search_rank import Searcher
-
-# The latest searcher of each database (by URL), and the reads under way (by version).
-_current: dict[str, Searcher] = {}
-_reading: dict[str, tuple[str, asyncio.Future[Searcher]]] = {}
 
 log = logging.getLogger(__name__)
 
@@ -50,58 +46,66 @@ async def _read_searcher(reader: Reader) -> Searcher:
     return Searcher(catalogue)
 
 
-def _reading_of(reader: Reader, version: str) -> "asyncio.Future[Searcher]":
-    """The read of ``version``'s catalogue: the one under way, or a new one that becomes
-    the database's current catalogue when it is done (unless a later load overtook it)."""
-    database = reader.database
-    under_way = _reading.get(version)
-    if under_way is None:
+class SearchCache:
+    """The latest searcher of one database, and the reads of catalogues under way."""
+
+    def __init__(self) -> None:
+        self._current: Searcher | None = None
+        self._reading: dict[str, asyncio.Future[Searcher]] = {}  # by data version
+
+    def _reading_of(self, reader: Reader, version: str) -> "asyncio.Future[Searcher]":
+        """The read of ``version``'s catalogue: the one under way, or a new one that becomes
+        the current catalogue when it is done (unless a later load overtook it)."""
+        under_way = self._reading.get(version)
+        if under_way is not None:
+            return under_way
         reading = asyncio.ensure_future(_read_searcher(reader.detached()))
-        _reading[version] = (database, reading)
+        self._reading[version] = reading
 
         def done(future: "asyncio.Future[Searcher]") -> None:
-            _reading.pop(version, None)
+            self._reading.pop(version, None)
             failed = future.cancelled() or future.exception() is not None
             if not failed and future.result().catalogue.version == version:
-                _current[database] = future.result()
+                self._current = future.result()
 
         reading.add_done_callback(done)
         return reading
-    return under_way[1]
 
-
-def prepare(reader: Reader, version: str | None) -> "asyncio.Future[Searcher] | None":
-    """Start reading the catalogue of ``version`` in the background, unless it is read
-    or under way: called when a process sees a new data version, so that the first search
-    after a load (a second or less of reading at size L) does not wait for it."""
-    current = _current.get(reader.database)
-    if version is None or (current is not None and current.catalogue.version == version):
+    def _current_of(self, version: str | None) -> Searcher | None:
+        current = self._current
+        if current is not None and version is not None and current.catalogue.version == version:
+            return current
         return None
-    return _reading_of(reader, version)
 
+    def prepare(self, reader: Reader, version: str | None) -> "asyncio.Future[Searcher] | None":
+        """Start reading the catalogue of ``version`` in the background, unless it is read
+        or under way: called when a process sees a new data version, so that the first
+        search after a load (a second or less of reading at size L) does not wait for it."""
+        if version is None or self._current_of(version) is not None:
+            return None
+        return self._reading_of(reader, version)
 
-async def searcher(reader: Reader, version: str | None) -> Searcher:
-    """The searcher of the data of ``version`` (read through ``reader`` when None)."""
-    if version is None:
-        version = await reader.open_snapshot()
-    current = _current.get(reader.database)
-    if current is not None and version is not None and current.catalogue.version == version:
-        return current
-    if version is None:  # nothing loaded: an empty catalogue, not worth keeping
-        return await _read_searcher(reader.detached())
-    # Shielded: a request cancelled at its time limit does not cancel the read.
-    return await asyncio.shield(_reading_of(reader, version))
+    async def searcher(self, reader: Reader, version: str | None) -> Searcher:
+        """The searcher of the data of ``version`` (read through ``reader`` when None)."""
+        if version is None:
+            version = await reader.open_snapshot()
+        current = self._current_of(version)
+        if current is not None:
+            return current
+        if version is None:  # nothing loaded: an empty catalogue, not worth keeping
+            return await _read_searcher(reader.detached())
+        # Shielded: a request cancelled at its time limit does not cancel the read.
+        return await asyncio.shield(self._reading_of(reader, version))
 
-
-async def stop(database: str) -> None:
-    """Cancel the reads under way for ``database`` (a server shutting down)."""
-    pending = [future for owner, future in list(_reading.values()) if owner == database]
-    for future in pending:
-        future.cancel()
-    for future in pending:
-        try:
-            await future
-        except asyncio.CancelledError:
-            pass
-        except Exception as exc:  # a read that failed on its own: not the shutdown's
-            log.warning("reading the search catalogue failed while stopping: %r", exc)
+    async def stop(self) -> None:
+        """Cancel the reads under way (a server shutting down)."""
+        pending = list(self._reading.values())
+        for future in pending:
+            future.cancel()
+        for future in pending:
+            try:
+                await future
+            except asyncio.CancelledError:
+                pass
+            except Exception as exc:  # a read that failed on its own: not the shutdown's
+                log.warning("reading the search catalogue failed while stopping: %r", exc)

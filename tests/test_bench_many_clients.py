@@ -49,7 +49,10 @@ def test_the_browsers_pages_are_asked_for_and_every_answer_checked(running: Syst
     assert clean.requests > 50
     assert clean.errors == 0
     assert 0 < clean.repeated_share < 1
-    # An answer with errors counts as an error: here a document the server does not know.
+    # An answer with errors counts as an error: here a document the server does not know,
+    # one path in 11, so that each of wrk's threads asks for it within its first 11
+    # requests however slowly a busy machine answers (it was last of 51, and a thread that
+    # made fewer than 37 requests in the second never reached it).
     unknown = many_clients._path("BrowserNode", "0" * 64, {"path": "optimization"})
-    erring = many_clients.run(running, "S", [*drawn[:50], unknown], clients=4, seconds=1)
+    erring = many_clients.run(running, "S", [unknown, *drawn[:10]], clients=4, seconds=1)
     assert erring.errors > 0

@@ -66,6 +66,35 @@ def test_a_command_that_runs_still_imports_what_it_needs() -> None:
     assert "strawberry" in _imported("schema")
 
 
+# What a server process imports (api.app), packages and project alike.
+SERVED_MODULES = ("sqlalchemy", "strawberry", "graphql", "starlette", "uvicorn", "pydantic")
+PROBE_BYTECODE = """
+import importlib.util, os, sys
+import api.app
+for name in sys.argv[1:]:
+    source = sys.modules[name].__file__
+    print(name, os.path.exists(importlib.util.cache_from_source(source)))
+"""
+
+
+def test_the_install_compiles_what_a_server_imports() -> None:
+    """`make install` compiles bytecode (uv's `--compile-bytecode`, compileall for the
+    project): where Python may not write it (PYTHONDONTWRITEBYTECODE, a read-only install),
+    each process would compile its imports from source again, doubling the CPU a server, a
+    worker or a command spends starting (docs/operations.md: Start-up time)."""
+    modules = [*SERVED_MODULES, "api.app", "schema.query", "store.tables"]
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE_BYTECODE, *modules],
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    compiled = dict(line.split() for line in done.stdout.splitlines())
+    assert compiled == {name: "True" for name in modules}, done.stdout
+
+
 def taxonomy(*arguments: str, env: dict[str, str] | None = None) -> Result:
     return CliRunner().invoke(main, list(arguments), env=env)
 

@@ -18,9 +18,9 @@ from sqlalchemy import make_url, text
 from tcp_proxy import TcpProxy
 
 from api.ingest.load import load_directory
-from store import search_cache
 from store.engines import make_async_engine
 from store.reader import AsyncReader, Deadline, StatementTimeoutError
+from store.search_cache import SearchCache
 
 from conftest import POSTGRES_URL, Api, release_of, serve
 from processes import running_server
@@ -244,13 +244,14 @@ def test_stopping_while_the_search_catalogue_is_read_stops_cleanly(
             reader = AsyncReader(engine)
             version = await reader.open_snapshot()
             await reader.close()
+            searchers = SearchCache()
             with locker.transaction():
                 locker.execute("LOCK TABLE search_catalogue IN ACCESS EXCLUSIVE MODE")
-                building = search_cache.prepare(reader, version)
+                building = searchers.prepare(reader, version)
                 assert building is not None
                 await asyncio.sleep(0.5)
                 assert not building.done()  # waiting on the lock, inside a statement
-                await search_cache.stop(reader.database)
+                await searchers.stop()
             return building.cancelled()
         finally:
             await engine.dispose()

@@ -3,7 +3,7 @@ cap on validation errors, no suggestions without introspection, security headers
 response and no `server` header, and connections that send nothing, or too slowly, dropped.
 
 Through the ASGI app, and against a served process where the server's own behaviour is
-what counts (uvicorn and api.http_protocol)."""
+what counts (uvicorn and api.request_heads)."""
 
 import re
 import select
@@ -87,7 +87,7 @@ def test_a_url_over_the_limit_is_refused_with_414(tiny: Api) -> None:
 @pytest.mark.parametrize("size", [20_000, 66_000, 300_000])
 def test_served_long_urls_get_a_coded_414(served: str, size: int) -> None:
     """Up to 64 KiB the app refuses them itself (with a request id); beyond, uvicorn could
-    not even parse them (a plain-text 400), and api.http_protocol refuses them alike.
+    not even parse them (a plain-text 400), and api.request_heads refuses them alike.
     (Sent by hand: HTTP clients refuse to send URLs this long.)"""
     status, headers, body = _exchange(
         served, b"GET /graphql?query=" + b"x" * size + b" HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -276,3 +276,92 @@ def test_an_idle_keep_alive_connection_is_closed(served: str) -> None:
         started = time.monotonic()
         assert _closed(sock, KEEP_ALIVE + 2), "an idle keep-alive connection stayed open"
         assert time.monotonic() - started >= KEEP_ALIVE - 0.1
+
+
+# What the head's guard (api.request_heads) must let through as uvicorn would
+
+
+def _answers(base: str, sends: list[bytes], count: int) -> list[bytes]:
+    """The bodies of the first ``count`` answers on one connection, ``sends`` written in turn."""
+    with _connect(base) as sock:
+        for part in sends:
+            sock.sendall(part)
+            time.sleep(0.05)
+        received = b""
+        while received.count(b"HTTP/1.1 ") < count or not received.endswith((b"}", b"]")):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+    return [b"{" + part.split(b"\r\n\r\n{", 1)[1] for part in received.split(b"HTTP/1.1 ")[1:]]
+
+
+def _post(body: bytes) -> bytes:
+    return (
+        b"POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    )
+
+
+COUNT = b'{"query": "{ taxonomy { nodeCount } }"}'
+
+
+def test_pipelined_requests_with_bodies_are_each_answered(served: str) -> None:
+    """Two POSTs and a GET in one write: each body is told from the next request's head."""
+    get = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    answers = _answers(served, [_post(COUNT) + _post(COUNT) + get], 3)
+    assert len(answers) == 3, answers
+    counts = [orjson.loads(answer)["data"]["taxonomy"]["nodeCount"] for answer in answers[:2]]
+    assert counts[0] == counts[1] > 0, answers
+    assert orjson.loads(answers[2]) == {"status": "ok"}
+
+
+def test_a_request_sent_in_pieces_is_answered(served: str) -> None:
+    """An empty line before it (RFC 9112 lets a server ignore it), a head split anywhere,
+    the body after a pause: all of it reaches the app, in order."""
+    request = b"\r\n" + _post(COUNT)
+    pieces = [request[:3], request[3:30], request[30:-10], request[-10:]]
+    (answer,) = _answers(served, pieces, 1)
+    assert orjson.loads(answer)["data"]["taxonomy"]["nodeCount"] > 0, answer
+
+
+def test_a_chunked_body_is_read(served: str) -> None:
+    head = (
+        b"POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    )
+    body = b"%x\r\n%s\r\n0\r\n\r\n" % (len(COUNT), COUNT)
+    (answer,) = _answers(served, [head + body], 1)
+    assert orjson.loads(answer)["data"]["taxonomy"]["nodeCount"] > 0, answer
+
+
+def test_a_second_head_on_a_connection_is_timed_too(served: str) -> None:
+    """Held by the guard until whole, its bytes do not reset uvicorn's keep-alive timer
+    either: it is cut by whichever comes first."""
+    with _connect(served) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer = b""
+        while not answer.endswith(b'{"status":"ok"}'):
+            answer += sock.recv(65536)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\n")  # and no more: a head left hanging
+        started = time.monotonic()
+        assert _closed(sock, HEADER_TIMEOUT + 2), "a second head left hanging stayed open"
+        assert time.monotonic() - started >= HEADER_TIMEOUT - 0.1
+
+
+def test_conflicting_lengths_get_a_coded_400(served: str) -> None:
+    request = (
+        b"POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"
+    )
+    status, headers, body = _exchange(served, request)
+    assert status == 400, body
+    assert orjson.loads(body)["errors"][0]["extensions"]["code"] == "BAD_REQUEST"
+    _secured(httpx.Response(status, headers=headers))
+
+
+def test_lines_ended_by_a_bare_lf_get_a_coded_400(served: str) -> None:
+    """uvicorn's parser refuses them (in plain text): the head's check does, in JSON."""
+    status, headers, body = _exchange(served, b"GET /healthz HTTP/1.1\nHost: x\n\n")
+    assert status == 400, body
+    assert orjson.loads(body)["errors"][0]["extensions"]["code"] == "BAD_REQUEST"
+    _secured(httpx.Response(status, headers=headers))
