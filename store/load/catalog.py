@@ -14,49 +14,17 @@ Loaded = Literal["node", "node_closure", "model", "source", "method", "evidence"
 
 # Each loaded table's columns, in the order of the tuples a load writes, and those of
 # them that hold lists or dates (written as text).
-COLUMNS: dict[Loaded, tuple[str, ...]] = {
-    "node": (
-        "id",
-        "slug",
-        "name",
-        "description",
-        "parent_id",
-        "matching_aids",
-        "level",
-        "path",
-        "slug_path",
-        "path_key",
-        "pre",
-        "last",
-        "first_seen",
-    ),
-    "node_closure": ("ancestor_id", "descendant_id", "depth"),
-    "model": (
-        "id",
-        "slug",
-        "name",
-        "organization",
-        "release_date",
-        "name_rank",
-        "name_desc_rank",
-        "recency_rank",
-        "age_rank",
-        "first_seen",
-    ),
-    "source": ("id", "slug", "model_id", "title", "kind", "url", "published_on"),
-    "method": (
-        "id",
-        "slug",
-        "name",
-        "description",
-        "aliases",
-        "node_id",
-        "name_rank",
-        "name_desc_rank",
-        "first_seen",
-    ),
-    "evidence": ("id", "key", "model_id", "method_id", "source_id", "strength", "quote", "locator"),
+_NAMES: dict[Loaded, str] = {
+    "node": "id slug name description parent_id matching_aids level path slug_path"
+    " path_key pre last first_seen",
+    "node_closure": "ancestor_id descendant_id depth",
+    "model": "id slug name organization release_date name_rank name_desc_rank"
+    " recency_rank age_rank first_seen",
+    "source": "id slug model_id title kind url published_on",
+    "method": "id slug name description aliases node_id name_rank name_desc_rank first_seen",
+    "evidence": "id key model_id method_id source_id strength quote locator",
 }
+COLUMNS = {table: tuple(names.split()) for table, names in _NAMES.items()}
 _AS_TEXT: dict[Loaded, tuple[str, ...]] = {
     "node": ("matching_aids",),
     "model": ("release_date",),
