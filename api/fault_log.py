@@ -10,9 +10,8 @@ traceback's frames, and says what it withheld."""
 
 import logging
 import traceback
-from collections.abc import Iterator
 
-from sqlalchemy.exc import StatementError
+from store.statement_errors import error_chain, failed_statement
 
 WITHHELD = "(message withheld: it may hold values bound to the statement)"
 
@@ -22,13 +21,11 @@ class WithoutBoundValues(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        failed = next((e for e in _chain(error) if isinstance(e, StatementError)), None)
+        failed = failed_statement(error)
         if error is None or failed is None:
             return True
-        shown = str(failed)  # what the entry says of it (a GraphQL error's message is this)
-        summary = (
-            f"statement failed: {_kind(failed.orig or failed)} {WITHHELD} [SQL: {failed.statement}]"
-        )
+        shown = failed.shown  # what the entry says of it (a GraphQL error's message is this)
+        summary = f"statement failed: {_kind(failed.cause)} {WITHHELD} [SQL: {failed.statement}]"
         args = record.args if isinstance(record.args, tuple) else ()
         if any(isinstance(arg, str) and shown in arg for arg in args):
             record.args = tuple(
@@ -46,12 +43,6 @@ def guard(logger: logging.Logger) -> None:
         logger.addFilter(WithoutBoundValues())
 
 
-def _chain(error: BaseException | None) -> Iterator[BaseException]:
-    while error is not None:
-        yield error
-        error = error.__cause__ or error.__context__
-
-
 def _kind(error: BaseException) -> str:
     kind = type(error)
     sqlstate = getattr(error, "sqlstate", None)  # psycopg's; sqlite3 has none
@@ -63,7 +54,7 @@ def _kind(error: BaseException) -> str:
 def _traceback(error: BaseException) -> str:
     """``error``'s traceback, each exception of its chain by its type alone."""
     parts = []
-    for link in reversed(list(_chain(error))):
+    for link in reversed(list(error_chain(error))):
         frames = "".join(traceback.format_tb(link.__traceback__))
         parts.append(f"Traceback (most recent call last):\n{frames}{_kind(link)} {WITHHELD}")
     return "\n\nThe above led to:\n\n".join(parts)

@@ -45,6 +45,11 @@ def sync_url(url: str) -> URL:
     return parsed.set(drivername="sqlite" if is_sqlite(parsed) else "postgresql+psycopg")
 
 
+def shown_url(url: str) -> str:
+    """``url`` as the load's and export's engines see it, password hidden: for messages."""
+    return sync_url(url).render_as_string(hide_password=True)
+
+
 def async_url(url: str) -> URL:
     parsed = parse_url(url)
     return parsed.set(
@@ -82,7 +87,7 @@ def make_sync_engine(url: str, *, foreign_keys: bool = True) -> Engine:
     """The engine of loads, migrations and exports. On SQLite it opens the file for
     writing, creating it if missing (but never its folder): check_sqlite_file first.
     Without ``foreign_keys``, SQLite does not check each row's keys as it is written (a
-    load, which checks them all at once before it commits: api.ingest.bulk)."""
+    load, which checks them all at once before it commits: store.load.bulk)."""
     engine = create_engine(sync_url(url), poolclass=NullPool)
     if is_sqlite(url):
         _sqlite_connection_setup(engine, foreign_keys=foreign_keys)

@@ -192,7 +192,7 @@ class AsyncReader(Reader):
     async def _begin(self, connection: AsyncConnection) -> None:
         if connection.dialect.name == "postgresql":
             # Before the snapshot begins (LOCK TABLE takes none): a load swaps its new
-            # tables in under an ACCESS EXCLUSIVE lock on `dataset` (api.ingest.beside),
+            # tables in under an ACCESS EXCLUSIVE lock on `dataset` (store.load.beside),
             # and a snapshot begun while waiting for it would read the old release's
             # version and find the new tables empty.
             await connection.execute(LOCK_BEFORE_SNAPSHOT)

@@ -2,7 +2,7 @@
 built and written by the load, in its transaction, and read by each server process.
 
 Written in place on both databases, even where a PostgreSQL load builds the served
-tables beside them (api.ingest.beside): readers see the old rows until the load commits,
+tables beside them (store.load.beside): readers see the old rows until the load commits,
 as they do for the release tables, and each reader reads the parts in its own snapshot,
 with the data version (store.search_cache), so a catalogue always matches its data.
 """

@@ -3,7 +3,7 @@ release before, by slug, compared with the new ones once derived (store.derive).
 are up to a million of them at size L, too many to carry through Python.
 
 Where the release before is read from: on PostgreSQL, a load that builds its tables
-beside the served ones (api.ingest.beside) still has them, in the served schema, until it
+beside the served ones (store.load.beside) still has them, in the served schema, until it
 swaps; otherwise they are kept aside in a temporary table before the load deletes them.
 
 How they are compared differs by database, for speed: PostgreSQL hashes both sides in

@@ -59,6 +59,64 @@ def test_the_rule_sees_an_upward_import(tmp_path: Path) -> None:
     assert {"api.app", "api.app.create_app", "strawberry"} <= imported(module)
 
 
+# The modules outside store/ and migrations/ that still import SQLAlchemy or SQLModel, and
+# why. Every other module of api/ and schema/ reaches the database through store/'s named
+# functions; the loader (api/ingest/) and the export never appear here.
+DATABASE_LIBRARIES = {"sqlalchemy", "sqlmodel"}
+STILL_IMPORTING_SQLALCHEMY = {
+    # Issue 24: their owners move their statements into store/ or take types from it.
+    "api/app.py": "the types of the engines its lifespan makes and disposes of",
+    "api/readiness.py": "/readyz's `SELECT 1` and data-version read, and their errors",
+    "api/cli.py": "the commands' database errors; serve's check for data before its first load",
+    "api/migrate.py": "alembic's runner: reads the revision table alembic keeps",
+    "schema/context.py": "the request context's engine types",
+    "schema/errors.py": "maps the database's connection errors to coded GraphQL errors",
+}
+
+
+def database_importers(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """Those of ``paths`` that import SQLAlchemy or SQLModel (relative to ``root``)."""
+    return [
+        str(path.relative_to(root))
+        for path in paths
+        if any(name.split(".")[0] in DATABASE_LIBRARIES for name in imported(path))
+    ]
+
+
+def test_only_store_and_migrations_import_sqlalchemy() -> None:
+    """store/ owns every SQL statement: api/ and schema/ parse, check, serve and report,
+    and import SQLAlchemy or SQLModel only where STILL_IMPORTING_SQLALCHEMY says why."""
+    paths = sorted([*(ROOT / "api").rglob("*.py"), *(ROOT / "schema").rglob("*.py")])
+    unlisted = [p for p in database_importers(paths) if p not in STILL_IMPORTING_SQLALCHEMY]
+    assert not unlisted, "import SQLAlchemy or SQLModel outside store/: " + ", ".join(unlisted)
+
+
+def test_the_load_and_the_export_run_their_sql_through_store() -> None:
+    """The loader and the export build no SQL: their statements are store/'s (store/load/,
+    store/export.py), which they import, and store/ never imports them back."""
+    paths = [*sorted((ROOT / "api" / "ingest").glob("*.py")), ROOT / "api" / "export.py"]
+    assert not database_importers(paths)
+    assert not [p for p in STILL_IMPORTING_SQLALCHEMY if p.startswith("api/ingest/")]
+    assert "store.load.transaction" in imported(ROOT / "api" / "ingest" / "write.py")
+    assert "store.export" in imported(ROOT / "api" / "export.py")
+    upward = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sorted((ROOT / "store").rglob("*.py"))
+        for name in imported(path)
+        if name.split(".")[0] == "api"
+    ]
+    assert not upward, "store/ imports api/: " + ", ".join(upward)
+
+
+def test_the_sqlalchemy_rule_sees_an_import(tmp_path: Path) -> None:
+    """The check itself can fail: SQLAlchemy and SQLModel are found, imported either way."""
+    (tmp_path / "a.py").write_text("from sqlalchemy import text\n")
+    (tmp_path / "b.py").write_text("def f():\n    import sqlmodel.sql\n")
+    (tmp_path / "c.py").write_text("from store.load.catalog import write_loaded\n")
+    paths = [tmp_path / name for name in ("a.py", "b.py", "c.py")]
+    assert database_importers(paths, tmp_path) == ["a.py", "b.py"]
+
+
 def _type_checking_only(node: ast.AST) -> bool:
     """`if TYPE_CHECKING:`: imports only the type checker reads (beside Strawberry's lazy
     types, as its docs show them), never run."""

@@ -69,7 +69,7 @@ def test_the_server_runs_as_the_read_only_role(reader_url: str) -> None:
 
 
 def test_the_read_only_role_reads_each_new_release(reader_url: str, tiny_folder: Path) -> None:
-    """A load over served data swaps in new tables (api.ingest.beside): they carry the
+    """A load over served data swaps in new tables (store.load.beside): they carry the
     served tables' grants, so the reader goes on reading, the new release."""
     assert POSTGRES_URL is not None
     admin = make_url(POSTGRES_URL)

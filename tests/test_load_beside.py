@@ -1,5 +1,5 @@
 """PostgreSQL: a load over served data builds its tables beside the served ones and swaps
-them in as it commits (api.ingest.beside). What users must not notice: the tables are as
+them in as it commits (store.load.beside). What users must not notice: the tables are as
 they were defined (columns in the migrations' order, keys, indexes, grants), no reader
 sees a mix of releases even when it queues behind the swap, and a loader that may not
 build beside the served tables still loads, in place, and says why it is slower.
@@ -18,10 +18,10 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from api.ingest.beside import replaced_tables
 from api.ingest.load import load_directory
 from api.ingest.progress import Quiet
 from api.settings import DEFAULT_FIXTURES_DIR
+from store.load.beside import replaced_tables
 
 from conftest import POSTGRES_URL, Api, autocommit, serve
 

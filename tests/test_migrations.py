@@ -15,10 +15,10 @@ from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from api import migrate
-from api.ingest.bulk import BrokenKeysError, check_sqlite_keys
 from api.ingest.load import load_directory
 from store.engines import make_sync_engine
 from store.field_values import field_changes
+from store.load.bulk import BrokenKeysError, check_sqlite_keys
 from store.search_index import POSTGRES_TABLE, SQLITE_TABLE
 from store.tables import EvidenceRow, metadata, table_of
 

@@ -13,12 +13,9 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from api.ingest.dataset import Catalog
-from api.ingest.previous import Previous, Served, State
 from store import field_values
-
-# (release, slug, before name, after name[, before place, after place], before fields,
-# after fields)
-ChangeRow = tuple[object, ...]
+from store.load.previous import Previous, Served, State
+from store.load.release import ChangeRow
 
 
 @dataclass

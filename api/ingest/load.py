@@ -10,7 +10,7 @@ from api.ingest.lock_postgres import loader_url
 from api.ingest.progress import Meter
 from api.ingest.turns import Say
 from api.ingest.write import LoadSummary, replace_data
-from store.engines import make_sync_engine
+from store.load.transaction import load_engine
 
 log = logging.getLogger("taxonomy.load")
 
@@ -38,8 +38,7 @@ def load_directory(
     migrate.upgrade(database_url)
     # Named after this process on PostgreSQL, so that another load can say who holds the
     # lock, and tell whether its process still runs.
-    engine = make_sync_engine(loader_url(database_url), foreign_keys=False)
-    try:
+    with load_engine(loader_url(database_url), foreign_keys=False) as engine:
         return replace_data(
             engine,
             directory,
@@ -51,5 +50,3 @@ def load_directory(
             history=history,
             unknown_release_date=unknown_release_date,
         )
-    finally:
-        engine.dispose()

@@ -3,29 +3,33 @@ database's load lock (a lock file on SQLite, a table lock on PostgreSQL)."""
 
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from pathlib import Path
-
-from sqlalchemy import Connection, Engine
 
 from api.ingest.lock_file import lock_file
 from api.ingest.lock_postgres import take_table_lock
 from api.ingest.turns import Say
+from store.load.transaction import (
+    LoadEngine,
+    LoadTransaction,
+    is_postgresql,
+    load_transaction,
+    sqlite_file,
+)
 
 
 @contextmanager
-def one_load_at_a_time(engine: Engine, *, wait: bool, say: Say) -> Iterator[Connection]:
+def one_load_at_a_time(engine: LoadEngine, *, wait: bool, say: Say) -> Iterator[LoadTransaction]:
     """A transaction on ``engine`` that holds the load lock, committed when the block
     ends (rolled back if it raises). Another load holding the lock is waited for, with
     messages through ``say``; or, if not ``wait``, LoadBusyError is raised."""
-    with _sqlite_lock(engine, wait=wait, say=say), engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
+    with _sqlite_lock(engine, wait=wait, say=say), load_transaction(engine) as connection:
+        if is_postgresql(connection):
             take_table_lock(connection, wait=wait, say=say)
         yield connection
     # The SQLite lock is let go only here, after the commit: `with` exits right to left.
 
 
-def _sqlite_lock(engine: Engine, *, wait: bool, say: Say) -> AbstractContextManager[None]:
-    database = engine.url.database
-    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
-        return nullcontext()  # nobody else can load into a database in memory
-    return lock_file(Path(database), wait=wait, say=say)
+def _sqlite_lock(engine: LoadEngine, *, wait: bool, say: Say) -> AbstractContextManager[None]:
+    database = sqlite_file(engine)
+    if database is None:
+        return nullcontext()  # PostgreSQL, or in memory, where nobody else can load
+    return lock_file(database, wait=wait, say=say)

@@ -16,18 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import Connection, func, select
-from sqlmodel import SQLModel
-
-from store.tables import EvidenceRow, MethodRow, ModelRow, NodeRow, SourceRow, table_of
-
-# What is counted, the table it is served from and the file it is loaded from.
-KINDS: dict[str, tuple[type[SQLModel], str]] = {
-    "nodes": (NodeRow, "nodes.jsonl"),
-    "models": (ModelRow, "models.jsonl"),
-    "sources": (SourceRow, "sources.jsonl"),
-    "methods": (MethodRow, "methods.jsonl"),
-    "evidence": (EvidenceRow, "evidence.jsonl"),
+# What is counted (as served: store.load.counts) and the file it is loaded from.
+FILES = {
+    "nodes": "nodes.jsonl",
+    "models": "models.jsonl",
+    "sources": "sources.jsonl",
+    "methods": "methods.jsonl",
+    "evidence": "evidence.jsonl",
 }
 HALVED = ("methods", "models", "evidence")  # removing over half of these is refused
 
@@ -40,7 +35,7 @@ class Loss:
 
     def __str__(self) -> str:
         if self.loaded == 0:
-            return f"all {self.served:,} {self.kind} ({KINDS[self.kind][1]} is empty)"
+            return f"all {self.served:,} {self.kind} ({FILES[self.kind]} is empty)"
         removed = self.served - self.loaded
         # 99% at most: "100%" would read as all of them.
         share = min(round(100 * removed / self.served), 99)
@@ -55,16 +50,6 @@ class ShrinkError(Exception):
         said = [str(loss) for loss in losses]
         listed = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
         super().__init__(f"this load would remove {listed}")
-
-
-def served_counts(connection: Connection) -> dict[str, int]:
-    """The rows of each kind the database serves now (one statement)."""
-    counts = [
-        select(func.count()).select_from(table_of(row_class)).scalar_subquery()
-        for row_class, _ in KINDS.values()
-    ]
-    row = connection.execute(select(*counts)).one()
-    return dict(zip(KINDS, (int(count) for count in row), strict=True))
 
 
 def evidence_lines(directory: Path) -> int:

@@ -11,7 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-Say = Callable[[str], None]
+from store.load.transaction import Say
+
+__all__ = ["LoadBusyError", "RunningLoad", "Say", "wait_turn"]
+
 
 POLL_SECONDS = 0.5
 REMIND_SECONDS = 30.0

@@ -11,11 +11,6 @@ from datetime import UTC, date, datetime
 from functools import partial
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, delete, insert, text
-from sqlalchemy.exc import SQLAlchemyError
-
-from api.ingest.beside import build_beside, swap_in, why_not_beside
-from api.ingest.bulk import DeferredChecks, check_sqlite_keys, write_rows
 from api.ingest.changes import record_changes
 from api.ingest.checksum import DataChecksum
 from api.ingest.child import computed_in_child, rows_from_child
@@ -29,19 +24,24 @@ from api.ingest.dataset import (
 )
 from api.ingest.lines import ProblemLimitError, Problems
 from api.ingest.lock import one_load_at_a_time
-from api.ingest.previous import first_existed, read_previous
 from api.ingest.progress import Meter, Quiet, timed
-from api.ingest.release import Release, write_release
 from api.ingest.release_dates import suspect_placeholder, undate
-from api.ingest.shrink import evidence_lines, refuse_shrink, served_counts
+from api.ingest.shrink import evidence_lines, refuse_shrink
 from api.ingest.turns import Say
 from store import search_catalogue, search_index, search_saved
 from store.derive import derive_read_model
+from store.load.beside import build_beside, swap_in, why_not_beside
+from store.load.bulk import DeferredChecks, check_sqlite_keys
+from store.load.catalog import clear_served, write_loaded
+from store.load.counts import served_counts
+from store.load.previous import first_existed, read_previous
+from store.load.release import Release, write_dataset, write_release
+from store.load.transaction import LoadEngine, LoadTransaction, is_postgresql, tune_for_load
+from store.load.vacuum import VacuumError, reclaim_replaced_rows
 from store.orders import name_ranks, release_ranks
 from store.tables import (
     TABLES_IN_LOAD_ORDER,
     BranchModelRow,
-    DatasetRow,
     EvidenceRow,
     MethodRow,
     MethodStatsRow,
@@ -70,7 +70,7 @@ class LoadSummary:
 
 
 def replace_data(
-    engine: Engine,
+    engine: LoadEngine,
     directory: Path,
     *,
     meter: Meter | None = None,
@@ -147,7 +147,7 @@ class Turn:
 
 
 def _write(
-    engine: Engine,
+    engine: LoadEngine,
     directory: Path,
     catalog: Catalog,
     problems: Problems,
@@ -163,12 +163,7 @@ def _write(
         one_load_at_a_time(engine, wait=turn.wait, say=turn.say) as connection,
         ExitStack() as children,
     ):
-        if connection.dialect.name == "postgresql":
-            # Room to sort and hash in memory while deriving and indexing (this load only).
-            connection.execute(text("SET LOCAL work_mem = '256MB'"))
-            connection.execute(text("SET LOCAL maintenance_work_mem = '256MB'"))
-            # Compiling the few large statements of a load costs more than it saves.
-            connection.execute(text("SET LOCAL jit = off"))
+        tune_for_load(connection)
         # Under the lock: what this load replaces, not what a load before it served.
         rows: dict[str, int] = {}
         if expected is not None:
@@ -178,9 +173,9 @@ def _write(
             previous = read_previous(connection)
             served = previous.release is not None  # all or nothing: no version, no data
             # PostgreSQL over served data: the new tables go beside the served ones
-            # (api.ingest.beside), if this load's role may put them there.
+            # (store.load.beside), if this load's role may put them there.
             builds_beside = False
-            if served and connection.dialect.name == "postgresql":
+            if served and is_postgresql(connection):
                 not_beside = why_not_beside(connection)
                 builds_beside = not_beside is None
                 if not_beside is not None:
@@ -217,17 +212,15 @@ def _write(
         )
         if beside_of is None:
             with timed(meter, "clearing the served rows"):
-                for row_class in reversed(TABLES_IN_LOAD_ORDER):
-                    connection.execute(delete(table_of(row_class)))
+                clear_served(connection)
         data_checksum = DataChecksum(catalog)
         with timed(meter, "writing the catalog"):
             _write_catalog(connection, catalog, recorded.first_seen)
         # Counted here: the rows are checked in a child process (rows_from_child).
-        catalog.evidence_count = write_rows(
+        catalog.evidence_count = write_loaded(
             connection,
-            "evidence",
-            ("id", "key", "model_id", "method_id", "source_id", "strength", "quote", "locator"),
-            data_checksum.evidence(
+            table="evidence",
+            rows=data_checksum.evidence(
                 rows_from_child(
                     lambda problems, meter: checked_evidence(directory, catalog, problems, meter),
                     problems,
@@ -263,22 +256,20 @@ def _write(
             note=turn.note,
             counts=_counts(catalog, catalog.evidence_count),
         )
-        connection.execute(delete(table_of(DatasetRow)))
-        connection.execute(
-            insert(table_of(DatasetRow)).values(
-                id=1,
-                version=version,
-                identity=release.identity,
-                checksum=release.checksum,
-                loaded_at=release.loaded_at,
-                source_dir=str(directory.resolve()),
-            )
-        )
+        write_dataset(connection, release=release, source_dir=directory)
         with timed(meter, "changes against the release before"):
             changes = write_release(
-                connection, release, recorded, compare=compare, served=beside_of
+                connection,
+                release=release,
+                changes={
+                    "node": recorded.nodes,
+                    "method": recorded.methods,
+                    "model": recorded.models,
+                },
+                compare=compare,
+                served=beside_of,
             )
-        if connection.dialect.name == "sqlite":
+        if not is_postgresql(connection):
             with timed(meter, "checking keys"):
                 check_sqlite_keys(connection, map(table_of, TABLES_IN_LOAD_ORDER))
         if beside_of is not None:
@@ -289,55 +280,29 @@ def _write(
     return version, (changes if served else None)
 
 
-def _reclaim_replaced_rows(engine: Engine, meter: Meter) -> None:
-    """PostgreSQL, once the load has committed: VACUUM (ANALYZE) the tables it rewrote.
-
-    A load in place replaces every row, so half of each table is dead rows until
-    vacuumed, and autovacuum gets there at its own unhurried pace: meanwhile readers'
-    index scans step over them, and the next load in place deletes and checks through
-    them too (an L reload took 124 s after two loads, 85 s after a vacuum). Tables built
-    beside the served ones (api.ingest.beside) have no dead rows, but are new to
-    autovacuum: the vacuum marks their pages all-visible (index-only scans) and gives
-    `dataset` and the change tables fresh statistics (0.7 s at L). The data is already
-    committed and served; a vacuum that fails is only logged."""
-    if engine.dialect.name != "postgresql":
-        return  # SQLite reuses the freed pages itself
+def _reclaim_replaced_rows(engine: LoadEngine, meter: Meter) -> None:
+    """PostgreSQL, once the load has committed: vacuum what it rewrote
+    (store.load.vacuum). The data is already committed and served; a vacuum that fails
+    is only logged."""
     step = time.perf_counter()
-    names = [table_of(row_class).name for row_class in TABLES_IN_LOAD_ORDER]
-    tables = ", ".join([*names, search_index.POSTGRES_TABLE, table_of(DatasetRow).name])
     try:
-        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-            connection.execute(text(f"VACUUM (ANALYZE) {tables}"))
-    except SQLAlchemyError as exc:
+        vacuumed = reclaim_replaced_rows(engine)
+    except VacuumError as exc:
         log.warning("the load committed, but vacuuming after it failed: %s", exc)
         return
-    meter.step("vacuum", time.perf_counter() - step)
+    if vacuumed:
+        meter.step("vacuum", time.perf_counter() - step)
 
 
 def _write_catalog(
-    connection: Connection, catalog: Catalog, first_seen: dict[str, dict[str, int]]
+    connection: LoadTransaction, catalog: Catalog, first_seen: dict[str, dict[str, int]]
 ) -> None:
     ids = catalog
     nodes_seen, models_seen, methods_seen = (first_seen[k] for k in ("node", "model", "method"))
-    write_rows(
+    write_loaded(
         connection,
-        "node",
-        (
-            "id",
-            "slug",
-            "name",
-            "description",
-            "parent_id",
-            "matching_aids",
-            "level",
-            "path",
-            "slug_path",
-            "path_key",
-            "pre",
-            "last",
-            "first_seen",
-        ),
-        (
+        table="node",
+        rows=(
             (
                 placed.pre + 1,
                 placed.record.slug,
@@ -355,11 +320,8 @@ def _write_catalog(
             )
             for placed in catalog.nodes
         ),
-        as_text=("matching_aids",),
     )
-    write_rows(
-        connection, "node_closure", ("ancestor_id", "descendant_id", "depth"), _closure(catalog)
-    )
+    write_loaded(connection, table="node_closure", rows=_closure(catalog))
     models = catalog.models
     names = [(model.name, model.slug) for model in models]
     releases = [(model.release_date, model.name, model.slug) for model in models]
@@ -370,55 +332,29 @@ def _write_catalog(
         release_ranks(releases, newest_first=False),
         strict=True,
     )
-    write_rows(
+    write_loaded(
         connection,
-        "model",
-        (
-            "id",
-            "slug",
-            "name",
-            "organization",
-            "release_date",
-            "name_rank",
-            "name_desc_rank",
-            "recency_rank",
-            "age_rank",
-            "first_seen",
-        ),
-        (
+        table="model",
+        rows=(
             (index + 1, m.slug, m.name, m.organization, m.release_date, *ranks, models_seen[m.slug])
             for index, (m, ranks) in enumerate(zip(models, model_ranks, strict=True))
         ),
-        as_text=("release_date",),
     )
-    write_rows(
+    write_loaded(
         connection,
-        "source",
-        ("id", "slug", "model_id", "title", "kind", "url", "published_on"),
-        (
+        table="source",
+        rows=(
             (index + 1, s.slug, ids.model_ids[s.model], s.title, s.kind, s.url, s.published_on)
             for index, s in enumerate(catalog.sources)
         ),
-        as_text=("published_on",),
     )
     method_names = [(method.name, method.slug) for method in catalog.methods]
     method_rank = name_ranks(method_names)
     method_desc_rank = name_ranks(method_names, z_to_a=True)
-    write_rows(
+    write_loaded(
         connection,
-        "method",
-        (
-            "id",
-            "slug",
-            "name",
-            "description",
-            "aliases",
-            "node_id",
-            "name_rank",
-            "name_desc_rank",
-            "first_seen",
-        ),
-        (
+        table="method",
+        rows=(
             (
                 index + 1,
                 m.slug,
@@ -432,7 +368,6 @@ def _write_catalog(
             )
             for index, m in enumerate(catalog.methods)
         ),
-        as_text=("aliases",),
     )
 
 

@@ -31,8 +31,8 @@ from sqlalchemy import CheckConstraint, Connection, ForeignKeyConstraint, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.schema import AddConstraint
 
-from api.ingest.turns import Say
 from store import search_index
+from store.load.transaction import Say
 from store.tables import TABLES_IN_LOAD_ORDER, table_of
 
 LOAD_SCHEMA = "taxonomy_load"

@@ -1,14 +1,15 @@
 """Writing a load's release and its change rows, last in the load's transaction: a load
 that fails records nothing."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
-from sqlalchemy import Connection, insert, text
+from sqlalchemy import Connection, delete, insert, text
 
-from api.ingest.bulk import write_rows
-from api.ingest.changes import Recorded
-from store.tables import CHANGE_TABLES, ReleaseRow, table_of
+from store.load.bulk import write_rows
+from store.tables import CHANGE_TABLES, DatasetRow, ReleaseRow, table_of
 from store.treatment_changes import record_treatment_changes
 
 
@@ -23,18 +24,37 @@ class Release:
 
 
 _FIELDS = ("before_fields", "after_fields")  # store.field_values
+# (release, slug, before name, after name[, before place, after place], before fields,
+# after fields)
+ChangeRow = tuple[object, ...]
+
+
+def write_dataset(connection: Connection, *, release: Release, source_dir: Path) -> None:
+    """The one `dataset` row: what is served now, and where it was loaded from."""
+    connection.execute(delete(table_of(DatasetRow)))
+    connection.execute(
+        insert(table_of(DatasetRow)).values(
+            id=1,
+            version=release.number,
+            identity=release.identity,
+            checksum=release.checksum,
+            loaded_at=release.loaded_at,
+            source_dir=str(source_dir.resolve()),
+        )
+    )
 
 
 def write_release(
     connection: Connection,
-    release: Release,
-    recorded: Recorded,
     *,
+    release: Release,
+    changes: dict[str, Sequence[ChangeRow]],
     compare: bool,
     served: str | None = None,
 ) -> int:
-    """The release row, then its change rows (the treatments' compared in SQL unless
-    ``compare`` is false: nothing was served before; ``served``, on PostgreSQL: the schema
+    """The release row, then its change rows: ``changes`` by kind (node, method, model,
+    as api.ingest.changes compared them), then the treatments', compared in SQL unless
+    ``compare`` is false (nothing was served before; ``served``, on PostgreSQL: the schema
     that still holds the release before, see store.treatment_changes); returns how many
     change rows."""
     connection.execute(
@@ -49,12 +69,8 @@ def write_release(
     )
     written = 0
     places = ("before_parent", "after_parent"), ("before_node", "after_node"), ()
-    for kind, rows, place in zip(
-        ("node", "method", "model"),
-        (recorded.nodes, recorded.methods, recorded.models),
-        places,
-        strict=True,
-    ):
+    for kind, place in zip(("node", "method", "model"), places, strict=True):
+        rows = changes[kind]
         columns = ("release", "slug", "before_name", "after_name", *place, *_FIELDS)
         written += write_rows(connection, f"{kind}_change", columns, rows)
     if compare:

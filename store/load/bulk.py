@@ -114,7 +114,7 @@ class DeferredChecks:
         for index in self.indexes:
             index.create(self.connection)
         for key in reversed(self.constraints):  # primary keys before the foreign keys on them
-            # Not isolated: the table's CREATE TABLE keeps the key (api.ingest.beside).
+            # Not isolated: the table's CREATE TABLE keeps the key (store.load.beside).
             self.connection.execute(AddConstraint(key, isolate_from_table=False))
         if self.connection.dialect.name == "postgresql":
             # Fresh statistics, so that deriving the read model gets good plans.
