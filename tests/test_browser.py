@@ -144,6 +144,17 @@ def test_a_missing_file_or_a_post_is_a_plain_404(tiny: Api, method: str, path: s
     assert answer.text == "Not Found"
 
 
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+@pytest.mark.parametrize("path", ["/", "/nodes/optimization", "/search", "/changes", "/models"])
+def test_a_page_is_only_read(tiny: Api, method: str, path: str) -> None:
+    """A page answers GET and HEAD; any other method is the router's 405 naming them (it
+    was a 200 with the page until the pages' routes were declared with their middleware,
+    ce37a43)."""
+    answer = tiny.client.request(method, path, headers={"accept": "text/html"})
+    assert answer.status_code == 405
+    assert set(answer.headers["allow"].split(", ")) == {"GET", "HEAD"}
+
+
 def test_a_trailing_slash_still_redirects(tiny: Api) -> None:
     """The friendly 404 comes after Starlette's own redirect of /search/ to /search."""
     answer = tiny.client.get("/search/", follow_redirects=False)

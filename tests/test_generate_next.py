@@ -108,7 +108,8 @@ def test_the_cli_writes_and_describes_the_next_version(tmp_path: Path) -> None:
         main, ["generate", str(tmp_path / "next"), "--next-of", str(DEFAULT_FIXTURES_DIR)]
     )
     assert refused.exit_code != 0
-    assert "is not empty" in refused.output
+    # Worded since 939d4c4 as every "new folder" refusal is (store.file_kinds).
+    assert f"{tmp_path / 'next'} is not an empty folder; name a new one" in refused.output
 
 
 @pytest.mark.parametrize(
