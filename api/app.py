@@ -13,8 +13,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from sqlalchemy import Engine
-from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -38,8 +36,16 @@ from api.view import TaxonomyGraphQL
 from schema import build_schema
 from store.caches import Caches
 from store.data_version import DataVersion
-from store.engines import SqliteFileWatch, is_sqlite, make_async_engine, make_request_engine
+from store.engines import (
+    RequestEngine,
+    ServerEngine,
+    SqliteFileWatch,
+    is_sqlite,
+    make_async_engine,
+    make_request_engine,
+)
 from store.reader import Reader
+from store.readiness import ReadinessEngine
 
 # Where the schema logs our faults (schema.TaxonomySchema), each under its request id.
 FAULTS_LOGGER = "taxonomy.errors"
@@ -60,9 +66,9 @@ class Engines:
     """The app's engines: its own (the data version's), the one requests read through
     (SQLite's synchronous one: store.engines), and readiness's."""
 
-    main: AsyncEngine
-    requests: Engine | AsyncEngine
-    readiness: AsyncEngine
+    main: ServerEngine
+    requests: RequestEngine
+    readiness: ReadinessEngine
 
     @classmethod
     def of(cls, settings: Settings) -> "Engines":
@@ -82,7 +88,7 @@ class Engines:
         await self.main.dispose()
         if self.readiness is not self.main:
             await self.readiness.dispose()
-        if isinstance(self.requests, Engine):  # SQLite's own, beside the async one
+        if not isinstance(self.requests, ServerEngine):  # SQLite's own, beside the async one
             self.requests.dispose()
 
 

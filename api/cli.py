@@ -18,10 +18,9 @@ import click
 from api.generate import SCALES
 
 if TYPE_CHECKING:
-    from sqlalchemy.exc import DatabaseError
-
     from api.ingest.dataset import DatasetError
     from api.settings import Settings
+    from store.database_errors import DatabaseFailure
 
 T = TypeVar("T")
 
@@ -85,11 +84,6 @@ _DISK_TROUBLE = (
 )  # fmt: skip
 
 
-# What SQLite says of a file whose pages are not a database's (its header was checked
-# before it was opened: store.engines.check_sqlite_file).
-_DAMAGED = ("database disk image is malformed", "file is not a database")
-
-
 def _with_problems(exc: "DatasetError", what: str, advice: str) -> click.ClickException:
     """A dataset's problems, one per line (file:line), then what was done about them."""
     for problem in exc.problems:
@@ -130,16 +124,17 @@ def _full_sqlite_disk(url: str) -> bool:
     return disk.f_bavail * disk.f_frsize < 65_536
 
 
-def _unreachable(url: str, exc: "DatabaseError") -> click.ClickException:
+def _unreachable(url: str, exc: "DatabaseFailure") -> click.ClickException:
     """The refusal for a database that cannot be reached, written or read (a damaged
     file); any other error of the database (a fault of ours) is raised as it is."""
-    from sqlalchemy.exc import OperationalError
+    from store.database_errors import database_said, is_operational
+    from store.engines import SQLITE_DAMAGED
 
     shown = _shown_url(url)
-    reason = str(exc.orig).strip().splitlines()[0] if exc.orig else type(exc).__name__
+    reason = database_said(exc)
     said = reason.lower()
-    damaged = any(phrase in said for phrase in _DAMAGED)
-    if not damaged and not isinstance(exc, OperationalError):
+    damaged = any(phrase in said for phrase in SQLITE_DAMAGED)
+    if not damaged and not is_operational(exc):
         raise exc
     if "unable to open database file" in said and _read_only_sqlite(url):
         said = "readonly database"  # SQLite cannot make its journal beside the file
@@ -208,13 +203,12 @@ def load(
     unknown_release_date: datetime | None,
 ) -> None:
     """Load the dataset in DIRECTORY, replacing the data, all or nothing."""
-    from sqlalchemy.exc import DatabaseError
-
     from api.ingest.dataset import DatasetError
     from api.ingest.load import load_directory
     from api.ingest.progress import Bars, meter_for
     from api.ingest.shrink import ShrinkError
     from api.ingest.turns import LoadBusyError
+    from store.database_errors import DatabaseFailure
 
     settings = _settings(database_url)
     meter = meter_for(sys.stderr)
@@ -243,7 +237,7 @@ def load(
             f"nothing was loaded: {exc}; run it again once that load is done, or without "
             "--no-wait to wait for it"
         ) from None
-    except DatabaseError as exc:
+    except DatabaseFailure as exc:
         raise _unreachable(settings.database_url, exc) from None
     except OSError as exc:
         # The load's lock file beside a SQLite database (api.ingest.lock_file), written
@@ -282,17 +276,17 @@ def load(
 )
 def migrate_command(database_url: str | None, revision: str) -> None:
     """Bring the database's tables up to REVISION (the newest by default)."""
-    from sqlalchemy.exc import DatabaseError
-
     from api import migrate
+    from store.database_errors import DatabaseFailure
+    from store.revision import database_revision
 
     settings = _settings(database_url)
     try:
         migrate.upgrade(settings.database_url, revision)
-        reached = migrate.database_revision(settings.database_url)
+        reached = database_revision(settings.database_url)
     except migrate.UnknownRevisionError as exc:
         raise click.ClickException(str(exc)) from None
-    except DatabaseError as exc:
+    except DatabaseFailure as exc:
         raise _unreachable(settings.database_url, exc) from None
     past = revision not in (migrate.HEAD, reached)
     click.echo(
@@ -306,16 +300,15 @@ def migrate_command(database_url: str | None, revision: str) -> None:
 @DB_OPTION
 def export_command(directory: Path, database_url: str | None) -> None:
     """Write the served data into DIRECTORY (new or empty) in the interchange format."""
-    from sqlalchemy.exc import DatabaseError
-
     from api.export import ExportError, export_directory
+    from store.database_errors import DatabaseFailure
 
     settings = _settings(database_url, reading=True)
     try:
         counts = export_directory(settings.database_url, directory)
     except ExportError as exc:
         raise click.ClickException(str(exc)) from None
-    except DatabaseError as exc:
+    except DatabaseFailure as exc:
         raise _unreachable(settings.database_url, exc) from None
     written = ", ".join(f"{count:,} {name}" for name, count in counts.items())
     click.echo(f"exported to {directory}: {written}")
@@ -372,10 +365,9 @@ def changes_command(database_url: str | None, since: int, until: int | None, as_
 def prune_command(database_url: str | None, keep: int) -> None:
     """Forget all but the newest KEEP releases and what they changed; `firstSeen` of a
     record first seen in a forgotten release becomes the earliest release kept that has it."""
-    from sqlalchemy.exc import DatabaseError
-
     from api.ingest.prune import PruneError, prune_releases
     from api.ingest.turns import LoadBusyError
+    from store.database_errors import DatabaseFailure
 
     settings = _settings(database_url, reading=True)
     try:
@@ -384,22 +376,21 @@ def prune_command(database_url: str | None, keep: int) -> None:
         )
     except (PruneError, LoadBusyError) as exc:
         raise click.ClickException(str(exc)) from None
-    except DatabaseError as exc:
+    except DatabaseFailure as exc:
         raise _unreachable(settings.database_url, exc) from None
     click.echo(str(pruned))
 
 
 def _report(database_url: str, fetch: "Callable[[str], T]") -> "T":
     """``fetch(database_url)``, its failures said as the CLI says them."""
-    from sqlalchemy.exc import DatabaseError
-
     from api.history_report import ReportError
+    from store.database_errors import DatabaseFailure
 
     try:
         return fetch(database_url)
     except ReportError as exc:
         raise click.ClickException(str(exc)) from None
-    except DatabaseError as exc:
+    except DatabaseFailure as exc:
         raise _unreachable(database_url, exc) from None
 
 
@@ -470,11 +461,9 @@ def prepare_database(settings: "Settings") -> None:
     """Migrate; load the default fixtures when the database holds no data yet. A hot
     standby (a read-only replica) is left as it is: it can only follow its primary, where
     migrations and loads are run (docs/scale-out.md)."""
-    from sqlalchemy import select
-
     from api import migrate
+    from store.data_version import holds_data
     from store.engines import is_hot_standby, make_sync_engine
-    from store.tables import DatasetRow, table_of
 
     engine = make_sync_engine(settings.database_url)
     try:
@@ -491,13 +480,7 @@ def prepare_database(settings: "Settings") -> None:
         )
         return
     migrate.upgrade(settings.database_url)
-    engine = make_sync_engine(settings.database_url)
-    try:
-        with engine.connect() as connection:
-            loaded = connection.execute(select(table_of(DatasetRow).c.version)).scalar()
-    finally:
-        engine.dispose()
-    if loaded is None:
+    if not holds_data(settings.database_url):
         # Imported only here: a server over loaded data starts without the load's modules.
         from api.ingest.load import load_directory
 
@@ -530,17 +513,17 @@ def serve(
     """Serve the taxonomy browser at / and GraphQL at /graphql (GraphiQL in a browser), with
     /healthz and /readyz."""
     import uvicorn
-    from sqlalchemy.exc import DatabaseError
 
     from api.ingest.dataset import DatasetError
     from api.request_log import log_config
+    from store.database_errors import DatabaseFailure
 
     settings = _settings(database_url)
     admin_url = admin_database_url or settings.admin_database_url or settings.database_url
     _check_database_file(admin_url, reading=False)
     try:
         prepare_database(settings.model_copy(update={"database_url": admin_url}))
-    except DatabaseError as exc:
+    except DatabaseFailure as exc:
         raise _unreachable(admin_url, exc) from None
     except DatasetError as exc:
         raise click.ClickException("the default fixtures do not load:\n" + str(exc)) from None

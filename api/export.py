@@ -11,10 +11,10 @@ import tempfile
 from pathlib import Path
 
 from api.ingest.files import FILES
-from api.migrate import database_revision
 from store.engines import shown_url
 from store.export import Snapshot, export_snapshot, exported_rows
 from store.file_kinds import refusal_as_new_folder
+from store.revision import database_revision
 
 
 class ExportError(Exception):

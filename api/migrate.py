@@ -1,16 +1,15 @@
 """Alembic, driven from code: the `taxonomy` command and the server migrate through here.
 
 Alembic is imported only to migrate. A database already at HEAD_REVISION, as it is on
-every start and load but the first after an upgrade, is told by one query: the server
-then starts, and `/readyz` answers, without importing Alembic and reading every
-migration script (0.4 s of a start, and once per readiness check)."""
+every start and load but the first after an upgrade, is told by one query
+(store.revision): the server then starts, and `/readyz` answers, without importing
+Alembic and reading every migration script (0.4 s of a start, and once per readiness
+check)."""
 
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, inspect, text
-
 from api.settings import PROJECT_DIR
-from store.engines import make_sync_engine
+from store.revision import database_revision
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -20,8 +19,6 @@ HEAD = "head"
 # The newest migration's revision: the schema this code reads and writes. A new migration
 # changes it; tests/test_migrations.py checks it against the migration scripts.
 HEAD_REVISION = "0013"
-# Where Alembic keeps the revision a database is at.
-_VERSION_TABLE = "alembic_version"
 
 
 class UnknownRevisionError(ValueError):
@@ -68,21 +65,3 @@ def _scripts() -> "ScriptDirectory":
 def revisions() -> list[str]:
     """Every migration's revision, oldest first."""
     return [script.revision for script in reversed(list(_scripts().walk_revisions()))]
-
-
-def current_revision(connection: Connection) -> str | None:
-    """The revision the database is at: None if it was never migrated."""
-    if not inspect(connection).has_table(_VERSION_TABLE):
-        return None
-    revision = connection.execute(text(f"SELECT version_num FROM {_VERSION_TABLE}")).scalar()
-    return None if revision is None else str(revision)
-
-
-def database_revision(database_url: str) -> str | None:
-    """The revision the database is at (None: not migrated at all)."""
-    engine = make_sync_engine(database_url)
-    try:
-        with engine.connect() as connection:
-            return current_revision(connection)
-    finally:
-        engine.dispose()

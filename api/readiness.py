@@ -19,16 +19,12 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import select, text
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from api import migrate
-from store.data_version import data_version
-from store.engines import is_sqlite, sqlite_path
-from store.tables import DatasetRow, table_of
+from store.database_errors import DATABASE_UNAVAILABLE
+from store.readiness import ReadinessEngine, database_state, unavailable_reason
 
 T = TypeVar("T")
 
@@ -84,7 +80,7 @@ def _retrieve(future: "asyncio.Future[T]") -> None:
 # /healthz and /readyz
 
 
-def database_check(engine: AsyncEngine) -> BoundedCheck[tuple[str | None, str | None, Any]]:
+def database_check(engine: ReadinessEngine) -> BoundedCheck[tuple[str | None, str | None, Any]]:
     """The check /readyz runs: through ``engine``, within READY_WITHIN_SECONDS."""
     return BoundedCheck(
         partial(_checked_state, engine), READY_WITHIN_SECONDS, stale_after=READY_CHECK_STALE_SECONDS
@@ -96,39 +92,10 @@ async def healthz(_: Request) -> Response:
     return JSONResponse({"status": "ok"})
 
 
-async def _database_state(engine: AsyncEngine, head: str | None) -> tuple[str | None, Any]:
-    """The database's migration and, when it is at ``head``, its data version. A check
-    cut short (cancelled when stale: BoundedCheck) lets its connection go at once, with
-    no rollback to wait for on a connection that may hang."""
-    connection = await engine.connect()
-    try:
-        await connection.execute(text("SELECT 1"))
-        revision = await connection.run_sync(migrate.current_revision)
-        version = None
-        if revision == head:
-            dataset = table_of(DatasetRow)
-            row = (await connection.execute(select(dataset.c.version, dataset.c.identity))).first()
-            version = None if row is None else data_version(*row)
-    except BaseException:
-        await connection.invalidate()
-        raise
-    finally:
-        await connection.close()
-    return revision, version
-
-
-async def _checked_state(engine: AsyncEngine) -> tuple[str | None, str | None, Any]:
+async def _checked_state(engine: ReadinessEngine) -> tuple[str | None, str | None, Any]:
     """This code's head, the database's migration and its data version."""
     head = migrate.HEAD_REVISION
-    try:
-        return head, *await _database_state(engine, head)
-    except DBAPIError as exc:
-        if not exc.connection_invalidated:
-            raise
-        # A pooled connection the database dropped while idle; the pool has retired
-        # it and its like, so a second try reads through a new one (as requests do:
-        # store.reader.AsyncReader).
-        return head, *await _database_state(engine, head)
+    return head, *await database_state(engine, head=head)
 
 
 async def readyz(request: Request) -> Response:
@@ -144,17 +111,8 @@ async def readyz(request: Request) -> Response:
             },
             status_code=503,
         )
-    except (SQLAlchemyError, OSError) as exc:
-        path = (
-            sqlite_path(request.app.state.database_url)
-            if is_sqlite(request.app.state.database_url)
-            else None
-        )
-        reason = (
-            f"no database at {path}: run `taxonomy migrate` or `taxonomy load DIR`"
-            if path is not None and not path.exists()
-            else f"database unreachable: {type(exc).__name__}"
-        )
+    except DATABASE_UNAVAILABLE as exc:
+        reason = unavailable_reason(exc, database_url=request.app.state.database_url)
         return JSONResponse({"status": "unavailable", "reason": reason}, status_code=503)
     if revision != head:
         return JSONResponse(

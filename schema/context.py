@@ -3,13 +3,12 @@
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine
-from sqlalchemy.ext.asyncio import AsyncEngine
 from strawberry.types import Info as StrawberryInfo
 
 from schema.cost_meter import CostMeter
 from schema.dataloaders import Loaders
 from store.caches import Caches
+from store.engines import RequestEngine
 from store.reader import Deadline, Reader
 
 
@@ -39,7 +38,7 @@ class Context:
     @classmethod
     def for_request(
         cls,
-        engine: Engine | AsyncEngine,
+        engine: RequestEngine,
         request: Any = None,
         response: Any = None,
         deadline: Deadline | None = None,

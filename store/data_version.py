@@ -12,8 +12,9 @@ from collections.abc import Awaitable, Callable
 
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from store.engines import make_sync_engine
 from store.tables import DatasetRow, table_of
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,22 @@ VERSION_COLUMNS = (
     select(table_of(DatasetRow).c.version).limit(1).scalar_subquery().label("version"),
     select(table_of(DatasetRow).c.identity).limit(1).scalar_subquery().label("identity"),
 )
+
+
+async def read_data_version(connection: AsyncConnection) -> str | None:
+    """The data version the database behind ``connection`` serves: None before any load."""
+    row = (await connection.execute(_VERSION)).first()
+    return None if row is None else data_version(*row)
+
+
+def holds_data(database_url: str) -> bool:
+    """Whether the (migrated) database at ``database_url`` holds a load."""
+    engine = make_sync_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            return connection.execute(_VERSION).first() is not None
+    finally:
+        engine.dispose()
 
 
 class DataVersion:
@@ -94,11 +111,10 @@ class DataVersion:
     async def _read(self) -> str | None:
         try:
             async with self._engine.connect() as connection:
-                row = (await connection.execute(_VERSION)).first()
+                return await read_data_version(connection)
         except (SQLAlchemyError, OSError) as exc:
             log.warning("cannot read the data version: %s", type(exc).__name__)
             return None
-        return None if row is None else data_version(*row)
 
     async def _poll(self) -> None:
         while True:

@@ -12,6 +12,15 @@ from sqlalchemy.pool import NullPool
 
 from store.file_kinds import A_FILE, NOTHING, kind_of
 
+# The engines the server holds (api.app, schema.context): its own, asynchronous, and the
+# one requests read through (make_request_engine): SQLite's synchronous one, or on
+# PostgreSQL the same asynchronous one.
+ServerEngine = AsyncEngine
+RequestEngine = Engine | AsyncEngine
+# What SQLite says of a file whose pages are not a database's (its header is checked
+# before it is opened: check_sqlite_file).
+SQLITE_DAMAGED = ("database disk image is malformed", "file is not a database")
+
 
 class DatabaseUrlError(ValueError):
     pass
@@ -284,7 +293,7 @@ def make_async_engine(
 
 def make_request_engine(
     url: str, async_engine: AsyncEngine, *, pool_size: int = 5
-) -> Engine | AsyncEngine:
+) -> RequestEngine:
     """What requests read through (store.reader.Reader.of): on PostgreSQL the serving
     ``async_engine`` itself; on SQLite a synchronous engine on the same file, read-only,
     whose statements run straight from the event loop.

@@ -15,6 +15,7 @@ from click.testing import CliRunner, Result
 from api import migrate
 from api.cli import main
 from api.settings import DEFAULT_FIXTURES_DIR, PROJECT_DIR
+from store.revision import database_revision
 
 from conftest import DATASETS
 
@@ -160,7 +161,7 @@ def test_migrate_names_the_known_revisions_for_an_unknown_one(
     )
     if backend == "sqlite":
         assert not Path(url.removeprefix("sqlite:///")).exists()
-    assert migrate.database_revision(url) is None  # not even the version table was made
+    assert database_revision(url) is None  # not even the version table was made
 
 
 def test_migrate_says_where_the_database_is(
@@ -177,7 +178,7 @@ def test_migrate_says_where_the_database_is(
     )
     result = taxonomy("migrate", "--db", url)
     assert result.output == f"database at migration {head}\n"
-    assert migrate.database_revision(url) == head
+    assert database_revision(url) == head
 
 
 # ---- paths -------------------------------------------------------------------------------
@@ -241,7 +242,7 @@ def test_export_from_a_database_without_the_tables_creates_nothing(
         "(taxonomy load DIR --db URL)"
     )
     assert list(tmp_path.iterdir()) == []
-    assert migrate.database_revision(url) is None
+    assert database_revision(url) is None
 
 
 @pytest.fixture

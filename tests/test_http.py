@@ -86,6 +86,41 @@ def test_not_ready_when_the_database_is_unreachable() -> None:
         assert client.get("/healthz").status_code == 200
 
 
+def test_not_ready_says_what_is_wrong_with_a_sqlite_file(tmp_path: Path) -> None:
+    """A SQLite path that holds something other than a database: /readyz says so in words
+    (as the command line does), where it said only "database unreachable: DatabaseError"."""
+    text_file = tmp_path / "notes.db"
+    text_file.write_text("these are notes, not a database\n" * 10)
+    folder = tmp_path / "folder.db"
+    folder.mkdir()
+    for path, said in [
+        (text_file, f"{text_file} is not a SQLite database (it does not begin with SQLite's"),
+        (folder, f"{folder} is a folder, not a database file: fix the database URL"),
+        (tmp_path / "none.db", f"no database at {tmp_path / 'none.db'}: run `taxonomy migrate`"),
+    ]:
+        with serve(f"sqlite:///{path}") as client:
+            response = client.get("/readyz")
+            assert response.status_code == 503
+            assert response.json()["reason"].startswith(said), response.json()
+            assert client.get("/healthz").status_code == 200
+
+
+def test_not_ready_says_a_sqlite_database_is_damaged(tiny_folder: Path, tmp_path: Path) -> None:
+    """A file that begins as a SQLite database but whose pages are garbage."""
+    path = tmp_path / "damaged.db"
+    url = f"sqlite:///{path}"
+    load_directory(tiny_folder, url)
+    data = bytearray(path.read_bytes())
+    data[100:] = b"\xff" * (len(data) - 100)  # every page after the header scrambled
+    path.write_bytes(bytes(data))
+    with serve(url) as client:
+        response = client.get("/readyz")
+        assert response.status_code == 503
+        assert response.json()["reason"].startswith(f"the database at {path} is damaged ("), (
+            response.json()
+        )
+
+
 def test_the_serving_engine_cannot_write(tiny: Api) -> None:
     """Least privilege: the server opens SQLite read-only and runs read-only transactions
     on PostgreSQL, so no bug or injection in a request can change the data."""

@@ -19,6 +19,7 @@ from api.ingest.load import load_directory
 from store.engines import make_sync_engine
 from store.field_values import field_changes
 from store.load.bulk import BrokenKeysError, check_sqlite_keys
+from store.revision import database_revision
 from store.search_index import POSTGRES_TABLE, SQLITE_TABLE
 from store.tables import EvidenceRow, metadata, table_of
 
@@ -83,7 +84,7 @@ def test_alembic_is_imported_only_to_migrate(
     upgrade = f"from api import migrate\nmigrate.upgrade({url!r})"
     assert not _imports_alembic("import api.app")
     assert _imports_alembic(upgrade)  # a new database: migrated
-    assert migrate.database_revision(url) == migrate.HEAD_REVISION
+    assert database_revision(url) == migrate.HEAD_REVISION
     assert not _imports_alembic(upgrade)  # already at head
 
 
