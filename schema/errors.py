@@ -9,11 +9,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from graphql import GraphQLError
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, PendingRollbackError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from strawberry.extensions import SchemaExtension
 
 from schema.scalars import ScalarValueError
+from store.database_errors import PoolTimeout, connection_lost
 from store.paging import ExpiredPositionError, PositionError
 from store.reader import StatementTimeoutError
 
@@ -77,17 +76,6 @@ _LIMIT_MESSAGES = [
     (re.compile(r"Document contains more than (\d+) tokens"), "max_tokens", "tokens"),
 ]
 
-# The database went away: the connection failed (OperationalError, InterfaceError) or a
-# request's connection is left unusable by a statement the drop killed (PendingRollbackError;
-# the server only reads, so nothing else puts a connection in that state).
-_DATABASE_ERRORS = (
-    OperationalError,
-    InterfaceError,
-    PendingRollbackError,
-    ConnectionError,
-    OSError,
-)
-
 
 def _limit(error: GraphQLError) -> tuple[str, str, int] | None:
     """(message, setting, value) when ``error`` is a refusal by one of the limiters."""
@@ -116,12 +104,6 @@ def _with_code(
     )
 
 
-def _is_database_error(original: BaseException | None) -> bool:
-    return isinstance(original, _DATABASE_ERRORS) or (
-        isinstance(original, DBAPIError) and original.connection_invalidated
-    )
-
-
 # Originals that are not a fault of ours: the client's (a document's or a value's), the
 # request's time or a busy pool.
 _NOT_OURS = (
@@ -129,7 +111,7 @@ _NOT_OURS = (
     StatementTimeoutError,
     PositionError,
     ExpiredPositionError,
-    PoolTimeoutError,
+    PoolTimeout,
     ScalarValueError,
 )
 
@@ -139,16 +121,8 @@ def is_unexpected(error: GraphQLError) -> bool:
     original = error.original_error
     return (
         original is not None
-        and not isinstance(
-            original,
-            GraphQLError
-            | StatementTimeoutError
-            | PositionError
-            | ExpiredPositionError
-            | PoolTimeoutError
-            | ScalarValueError,
-        )
-        and not _is_database_error(original)
+        and not isinstance(original, _NOT_OURS)
+        and not connection_lost(original)
     )
 
 
@@ -177,7 +151,7 @@ def classified(error: GraphQLError, request_id: str | None) -> GraphQLError:
         return _with_code(
             error, CursorExpiredError.code, expired_message(original.bound, str(original))
         )
-    if isinstance(original, PoolTimeoutError):
+    if isinstance(original, PoolTimeout):
         # Every pooled connection stayed busy: this server is overloaded, the database is
         # not at fault (requests take their turn first: store.engines.request_slots).
         return _with_code(
@@ -185,7 +159,7 @@ def classified(error: GraphQLError, request_id: str | None) -> GraphQLError:
             "OVERLOADED",
             "the server is busy: no database connection came free in time; retry in a few seconds",
         )
-    if _is_database_error(original):
+    if connection_lost(original):
         return _with_code(
             error,
             "DATABASE_UNAVAILABLE",

@@ -1,8 +1,16 @@
 """The errors of a database that cannot be used, as the layers above catch and report
-them without importing SQLAlchemy: the command line (api.cli) and /readyz
-(store.readiness, api.readiness)."""
+them without importing SQLAlchemy: the command line (api.cli), /readyz
+(store.readiness, api.readiness) and the schema's error codes (schema.errors)."""
 
-from sqlalchemy.exc import DatabaseError, DBAPIError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import (
+    DatabaseError,
+    DBAPIError,
+    InterfaceError,
+    OperationalError,
+    PendingRollbackError,
+    SQLAlchemyError,
+)
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 # What a statement raises when the database refuses or cannot run it (a command's
 # database is away, full, read-only or damaged; or a fault of ours).
@@ -23,3 +31,26 @@ def is_operational(error: BaseException) -> bool:
     """Whether ``error`` is the database failing to do its work (the connection, the disk,
     a lock), rather than refusing a statement as wrong."""
     return isinstance(error, OperationalError)
+
+
+# Every pooled connection stayed busy for the pool's whole timeout: the server is
+# overloaded, the database is not at fault.
+PoolTimeout = PoolTimeoutError
+
+# The database went away: the connection failed (OperationalError, InterfaceError) or a
+# request's connection is left unusable by a statement the drop killed (PendingRollbackError;
+# the server only reads, so nothing else puts a connection in that state).
+_CONNECTION_LOST = (
+    OperationalError,
+    InterfaceError,
+    PendingRollbackError,
+    ConnectionError,
+    OSError,
+)
+
+
+def connection_lost(error: BaseException | None) -> bool:
+    """Whether ``error`` says the database went away (rather than refused a statement)."""
+    return isinstance(error, _CONNECTION_LOST) or (
+        isinstance(error, DBAPIError) and error.connection_invalidated
+    )
