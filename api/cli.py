@@ -127,24 +127,20 @@ def _full_sqlite_disk(url: str) -> bool:
 def _unreachable(url: str, exc: "DatabaseFailure") -> click.ClickException:
     """The refusal for a database that cannot be reached, written or read (a damaged
     file); any other error of the database (a fault of ours) is raised as it is."""
-    from store.database_errors import database_said, is_operational
-    from store.engines import SQLITE_DAMAGED
+    from store.database_errors import damaged_database, database_said, is_operational
 
     shown = _shown_url(url)
+    damaged = damaged_database(exc, shown=shown)
+    if damaged is not None:
+        return click.ClickException(damaged)
+    if not is_operational(exc):
+        raise exc
     reason = database_said(exc)
     said = reason.lower()
-    damaged = any(phrase in said for phrase in SQLITE_DAMAGED)
-    if not damaged and not is_operational(exc):
-        raise exc
     if "unable to open database file" in said and _read_only_sqlite(url):
         said = "readonly database"  # SQLite cannot make its journal beside the file
     if "disk i/o error" in said and _full_sqlite_disk(url):
         said = "no space left on device"  # SQLite cannot make its journal on a full disk
-    if damaged:
-        return click.ClickException(
-            f"the database at {shown} is damaged ({reason}), and was left as it is: restore "
-            "it from a backup, or load the dataset into a new database"
-        )
     return _disk_trouble(shown, said, reason) or click.ClickException(
         f"cannot use the database at {shown}: {reason}\n"
         "Check that it is running and that the URL (--db or DATABASE_URL) is right."

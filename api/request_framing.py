@@ -155,7 +155,7 @@ class RequestFraming:
             )
         lengths = set()
         for name, value in _FRAMING.findall(head):
-            if len(name) != len(b"content-length"):
+            if name.lower() != b"content-length":
                 self.following = False  # transfer-encoding or upgrade
             elif value.isdigit():
                 lengths.add(int(value))

@@ -12,6 +12,8 @@ from sqlalchemy.exc import (
 )
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
+from store.engines import SQLITE_DAMAGED
+
 # What a statement raises when the database refuses or cannot run it (a command's
 # database is away, full, read-only or damaged; or a fault of ours).
 DatabaseFailure = DatabaseError
@@ -25,6 +27,19 @@ def database_said(error: BaseException) -> str:
     type when it said nothing."""
     said = str(error.orig).strip() if isinstance(error, DBAPIError) and error.orig else ""
     return said.splitlines()[0] if said else type(error).__name__
+
+
+def damaged_database(error: BaseException, *, shown: str) -> str | None:
+    """What to say of the database at ``shown`` (its URL or path, no password) when
+    ``error`` says its file is damaged (SQLite's words: store.engines.SQLITE_DAMAGED);
+    None when it says something else."""
+    said = database_said(error)
+    if not any(phrase in said.lower() for phrase in SQLITE_DAMAGED):
+        return None
+    return (
+        f"the database at {shown} is damaged ({said}), and was left as it is: restore it "
+        "from a backup, or load the dataset into a new database"
+    )
 
 
 def is_operational(error: BaseException) -> bool:

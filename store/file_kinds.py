@@ -8,6 +8,7 @@ import stat
 from pathlib import Path
 
 A_FILE = "a file"
+A_FOLDER = "a folder"
 NOTHING = "nothing"
 
 
@@ -29,7 +30,7 @@ def kind_of(path: Path) -> str:
     if stat.S_ISREG(mode):
         return A_FILE
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return A_FOLDER
     if stat.S_ISFIFO(mode):
         return "a named pipe (reading one waits for a writer)"
     if stat.S_ISSOCK(mode):
@@ -43,7 +44,7 @@ def refusal_as_new_folder(path: Path) -> str | None:
     kind = kind_of(path)
     if kind == NOTHING:
         return None
-    if kind != "a folder":
+    if kind != A_FOLDER:
         return f"{path} is {kind}, not a folder; name a new one"
     if any(path.iterdir()):
         return f"{path} is not an empty folder; name a new one"

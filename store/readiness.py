@@ -5,9 +5,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from store.data_version import read_data_version
-from store.database_errors import database_said
+from store.database_errors import damaged_database
 from store.engines import (
-    SQLITE_DAMAGED,
     DatabaseFileError,
     ServerEngine,
     check_sqlite_file,
@@ -63,10 +62,7 @@ def unavailable_reason(error: Exception, *, database_url: str) -> str:
             check_sqlite_file(database_url, existing=True)
         except DatabaseFileError as refusal:
             return str(refusal)
-    said = database_said(error)
-    if path is not None and any(phrase in said.lower() for phrase in SQLITE_DAMAGED):
-        return (
-            f"the database at {path} is damaged ({said}): restore it from a backup, or load "
-            "the dataset into a new database"
-        )
+        damaged = damaged_database(error, shown=str(path))
+        if damaged is not None:
+            return damaged
     return f"database unreachable: {type(error).__name__}"
