@@ -21,18 +21,19 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import StatelessLifespan
 from strawberry import Schema
 
-from api import browser, fault_log
 from api.download.routes import download_routes
-from api.freshness import Freshness
-from api.graphiql import ASSETS_DIR, ASSETS_URL
-from api.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit, UrlLimit
-from api.persisted_queries import PersistedQueries, QueryStore, load_allowlist
-from api.readiness import database_check, healthz, readyz
-from api.request_log import RequestLog
-from api.response_cache import LRU, ResponseCache
-from api.security_headers import secured
+from api.edge import fault_log
+from api.edge.freshness import Freshness
+from api.edge.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit, UrlLimit
+from api.edge.persisted_queries import PersistedQueries, QueryStore, load_allowlist
+from api.edge.readiness import database_check, healthz, readyz
+from api.edge.request_log import RequestLog
+from api.edge.response_cache import LRU, ResponseCache
+from api.edge.security_headers import secured
+from api.endpoint.graphiql import ASSETS_DIR, ASSETS_URL
+from api.endpoint.view import TaxonomyGraphQL
+from api.pages import browser
 from api.settings import Settings
-from api.view import TaxonomyGraphQL
 from schema import build_schema
 from store.caches import Caches
 from store.data_version import DataVersion

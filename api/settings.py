@@ -49,11 +49,11 @@ class Settings(BaseSettings):
     # server serves the new data.
     version_poll_seconds: float = 1.0
     # How long a client or proxy may keep a query's answer before revalidating it with its
-    # ETag (api.freshness); 0 revalidates every time, so no cache serves a load's old data.
+    # ETag (api.edge.freshness); 0 revalidates every time, so no cache serves a load's old data.
     cache_max_age_seconds: int = Field(default=0, ge=0)
     # Add `x-sql-statements: N` to each GraphQL response (for benchmarks and debugging).
     statement_header: bool = False
-    # A JSON line per request on the logger `taxonomy.requests` (api.request_log).
+    # A JSON line per request on the logger `taxonomy.requests` (api.edge.request_log).
     request_log: bool = True
 
     # Limits on what one request may ask (docs/api-guide.md: "Limits"). Each refusal is an error
@@ -64,7 +64,7 @@ class Settings(BaseSettings):
     max_cost: int = 50_000
     max_body_bytes: int = 1_000_000
     # The URL (path and query string): a GET's query goes in it. Under 64 KiB, the most
-    # uvicorn's URL parser takes (api.request_heads answers longer ones itself).
+    # uvicorn's URL parser takes (api.edge.request_heads answers longer ones itself).
     max_url_bytes: int = Field(default=16_384, gt=0, lt=65_536)
     request_timeout_seconds: float = 10.0
     # A download (api.download): its whole stream; each of its chunks is a request's time.

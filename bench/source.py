@@ -30,7 +30,7 @@ class Source:
 
     def taxonomy(self, *arguments: str) -> list[str]:
         """A `taxonomy` command of this source."""
-        return [PYTHON, "-m", "api.cli", *arguments]
+        return [PYTHON, "-m", "api.commands.cli", *arguments]
 
 
 def _git(*arguments: str) -> str:

@@ -1,6 +1,6 @@
 // Bundles the taxonomy browser (src/main.tsx, Preact, the generated client's typed documents
 // and src/style.css) into ../api/static/browser/ with content-hashed names, and writes
-// manifest.json there: which files the page loads (api/browser.py reads it) and their sizes;
+// manifest.json there: which files the page loads (api/pages/browser.py reads it) and their sizes;
 // and persisted-queries.json, the browser's documents by hash, which the server registers.
 // `npm run build`; `make install` runs it.
 //

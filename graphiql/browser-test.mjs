@@ -60,7 +60,7 @@ try {
   step(`the result shows ${data.data.node.name}, ${data.data.node.byModel.nodes.length} models (Kimi K3 among them)`);
 
   // A dialog opens and closes (GraphiQL then writes its one inline style, which the
-  // page's Content-Security-Policy allows by hash: api/graphiql.py).
+  // page's Content-Security-Policy allows by hash: api/endpoint/graphiql.py).
   await page.getByRole("button", { name: "Open settings dialog" }).click();
   await page.getByRole("dialog").waitFor();
   await page.keyboard.press("Escape");

@@ -84,8 +84,8 @@ class SnapshotVersion(SchemaExtension):
     process last polled (store.data_version), which lags a load by up to a poll interval:
     the snapshot begins before the first field is resolved, so cursors are checked against
     the data the page will be read from, and the answer (`extensions.dataVersion`, the
-    Data-Version header, the ETag and the response cache's key: api.view passes it on to
-    api.freshness and api.response_cache) names the data it holds."""
+    Data-Version header, the ETag and the response cache's key: api.endpoint.view passes it on to
+    api.edge.freshness and api.edge.response_cache) names the data it holds."""
 
     async def on_execute(self) -> AsyncIterator[None]:
         context = self.execution_context.context

@@ -20,7 +20,7 @@ class Context:
     response: Any = None
     # Whether to tell the client, in a header, how many SQL statements its query ran.
     report_statements: bool = False
-    # The id of this request (api.http_guards.RequestId), for masked errors and the log.
+    # The id of this request (api.edge.http_guards.RequestId), for masked errors and the log.
     request_id: str | None = None
     # The served data's version (store.data_version), which cursors carry: a cursor from
     # other data is refused. None (in-process executions) leaves cursors without one.
@@ -44,7 +44,7 @@ class Context:
         deadline: Deadline | None = None,
     ) -> "Context":
         """A context reading through ``engine`` (see `Reader.of`), within ``deadline`` or
-        else the request's when it has one (api.http_guards.TimeLimit sets it; a download
+        else the request's when it has one (api.edge.http_guards.TimeLimit sets it; a download
         gives each of its executions its own: api.download), with the caches of the app
         that serves the request."""
         if deadline is None and request is not None:

@@ -1,6 +1,6 @@
 """The errors of a database that cannot be used, as the layers above catch and report
-them without importing SQLAlchemy: the command line (api.cli), /readyz
-(store.readiness, api.readiness) and the schema's error codes (schema.errors)."""
+them without importing SQLAlchemy: the command line (api.commands.cli), /readyz
+(store.readiness, api.edge.readiness) and the schema's error codes (schema.errors)."""
 
 from sqlalchemy.exc import (
     DatabaseError,

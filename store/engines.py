@@ -206,7 +206,7 @@ def _holds_sqlite(path: Path) -> bool:
         with path.open("rb") as file:
             head = file.read(len(SQLITE_HEADER))
     except OSError:
-        return True  # unreadable: SQLite says why when it opens it (api.cli words it)
+        return True  # unreadable: SQLite says why when it opens it (api.commands.cli words it)
     return head in (b"", SQLITE_HEADER)
 
 
@@ -262,7 +262,7 @@ def make_async_engine(
         **pool,
         connect_args={
             # Requests give up connecting to a silent database after 3 s. A readiness
-            # check is bounded by its own clock (api.readiness), which says the database
+            # check is bounded by its own clock (api.edge.readiness), which says the database
             # did not answer; its connect gives up only after the check is given up.
             "connect_timeout": 3 if pooled else 10,
             # Read-only; and a transaction left idle (its client gone, or cut off from

@@ -1,4 +1,4 @@
-"""The served data read back for `taxonomy export` (api.export): each file's rows, from
+"""The served data read back for `taxonomy export` (api.commands.export): each file's rows, from
 one snapshot, in the order they were loaded (row ids follow file order)."""
 
 import json
@@ -11,7 +11,7 @@ from sqlalchemy import Connection, text
 from store.engines import make_sync_engine
 from store.reader import LOCK_BEFORE_SNAPSHOT
 
-Snapshot = Connection  # what api.export holds and hands back to exported_rows
+Snapshot = Connection  # what api.commands.export holds and hands back to exported_rows
 
 EXPORTED = {
     "nodes.jsonl": (

@@ -331,7 +331,7 @@ class InLoopReader(Reader):
             if self._deadline is None or "interrupted" not in str(exc.orig):
                 raise
         # SQLite stopped the statement at the deadline, which the request's asyncio limit
-        # (api.http_guards.TimeLimit) shares: its timer is due and fires as soon as the
+        # (api.edge.http_guards.TimeLimit) shares: its timer is due and fires as soon as the
         # loop runs, stopping the request as any other overrun (503 TIMEOUT, before the
         # answer starts; a cancellation arriving after would cut the answer short).
         await asyncio.sleep(0.05)

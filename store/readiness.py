@@ -1,4 +1,4 @@
-"""What /readyz asks the database (api.readiness bounds it in time and answers HTTP), and
+"""What /readyz asks the database (api.edge.readiness bounds it in time and answers HTTP), and
 what it says when the database cannot be read."""
 
 from sqlalchemy import text
@@ -35,7 +35,7 @@ async def database_state(engine: ReadinessEngine, *, head: str) -> tuple[str | N
 
 
 async def _state(engine: ReadinessEngine, head: str) -> tuple[str | None, str | None]:
-    """A check cut short (cancelled when stale: api.readiness.BoundedCheck) lets its
+    """A check cut short (cancelled when stale: api.edge.readiness.BoundedCheck) lets its
     connection go at once, with no rollback to wait for on a connection that may hang."""
     connection = await engine.connect()
     try:

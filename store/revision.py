@@ -1,6 +1,6 @@
 """The migration a database is at, read from the table Alembic keeps its revision in:
 one query, so that a database already migrated is told without importing Alembic
-(api.migrate)."""
+(api.commands.migrate)."""
 
 from sqlalchemy import Connection, inspect, text
 

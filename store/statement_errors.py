@@ -1,5 +1,5 @@
 """Which of an error's chain is a statement that failed, as SQLAlchemy reports it: what
-api.fault_log keeps of it (the statement, with its placeholders; the database's error)
+api.edge.fault_log keeps of it (the statement, with its placeholders; the database's error)
 and what it withholds (the values bound to it)."""
 
 from collections.abc import Iterator

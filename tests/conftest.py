@@ -56,7 +56,7 @@ def release_of(data_version: str) -> int:
 
 def versioned(answer: Any) -> Any:
     """An answer (or a batch's answers) without its `extensions.dataVersion`, which is
-    checked to be there and well-formed (api.freshness): the rest is then compared whole."""
+    checked to be there and well-formed (api.edge.freshness): the rest is then compared whole."""
     if isinstance(answer, list):
         return [versioned(one) for one in answer]
     rest = dict(answer)

@@ -3,7 +3,7 @@ seed page can be compared whole, byte for byte."""
 
 from typing import Any
 
-from api.operations import operation
+from api.endpoint.operations import operation
 
 NODE_PAGE = operation("NodePage")
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from api.generate_next import next_version
+from api.commands.generate_next import next_version
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 

@@ -4,7 +4,7 @@ says: every page it names, over a history with changes of every kind."""
 from collections.abc import Callable
 from pathlib import Path
 
-from api.generate_next import next_version
+from api.commands.generate_next import next_version
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 from bench.changes_page import main

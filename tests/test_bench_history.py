@@ -8,7 +8,7 @@ import statistics
 from collections.abc import Callable
 from pathlib import Path
 
-from api.generate_next import next_version
+from api.commands.generate_next import next_version
 from api.settings import DEFAULT_FIXTURES_DIR
 from bench import history_cost, report
 from bench.results import HISTORY_STEPS, History

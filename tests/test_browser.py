@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from api import browser
-from api.browser import ASSETS_DIR, ASSETS_URL, MANIFEST, PAGE_POLICY, browser_page
-from api.generate_next import next_version
+from api.commands.generate_next import next_version
 from api.ingest.load import load_directory
+from api.pages import browser
+from api.pages.browser import ASSETS_DIR, ASSETS_URL, MANIFEST, PAGE_POLICY, browser_page
 from api.settings import DEFAULT_FIXTURES_DIR
 
 import reference_history as ref

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from api import migrate
-from api.cli import main
+from api.commands import migrate
+from api.commands.cli import main
 from api.settings import DEFAULT_FIXTURES_DIR, PROJECT_DIR
 from store.revision import database_revision
 
@@ -25,7 +25,7 @@ HEAVY = ("sqlalchemy", "alembic", "strawberry", "graphql", "uvicorn", "starlette
 COMMANDS = ("load", "migrate", "export", "generate", "schema", "serve")
 PROBE = """
 import sys
-from api.cli import main
+from api.commands.cli import main
 try:
     main(sys.argv[1:])
 except SystemExit:
@@ -408,7 +408,7 @@ def test_what_stands_where_a_dataset_file_should_be_is_named(
         else ["generate", str(tmp_path / "next"), "--next-of", str(dataset)]
     )
     done = subprocess.run(
-        [sys.executable, "-m", "api.cli", *arguments],
+        [sys.executable, "-m", "api.commands.cli", *arguments],
         cwd=PROJECT_DIR,
         capture_output=True,
         text=True,

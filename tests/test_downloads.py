@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from api.commands.generate_next import next_version
 from api.download import writers
 from api.download.tables import MissingError, Params
-from api.generate_next import next_version
+from api.edge.request_log import LOGGER
 from api.ingest.load import load_directory
-from api.request_log import LOGGER
 from api.settings import DEFAULT_FIXTURES_DIR
 from schema import TaxonomySchema
 from schema.context import Context

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from api.cli import main
-from api.generate import Shape, generate
+from api.commands.cli import main
+from api.commands.generate import Shape, generate
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 

@@ -25,7 +25,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from tcp_proxy import TcpProxy
 
-from api.generate import Shape, generate
+from api.commands.generate import Shape, generate
 from api.ingest.load import load_directory
 from api.ingest.progress import Quiet
 from api.ingest.write import SEARCH_INDEX_STEP

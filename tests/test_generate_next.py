@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 from test_history import _FIELDS, _all_changes, _as_tuples, expected_changes
 
-from api.cli import main
-from api.generate_next import next_version
+from api.commands.cli import main
+from api.commands.generate_next import next_version
 from api.ingest.files import FILES
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from api import graphiql, operations
-from api.graphiql import ASSETS_DIR, ASSETS_URL, graphiql_page
-from api.operations import operation
+from api.endpoint import graphiql, operations
+from api.endpoint.graphiql import ASSETS_DIR, ASSETS_URL, graphiql_page
+from api.endpoint.operations import operation
 
 from processes import drive_browser
 

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import bindparam, create_engine, make_url, text
 
-from api.cli import main
+from api.commands.cli import main
 from api.ingest.dataset import DatasetError
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR

@@ -15,9 +15,9 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 from tcp_proxy import TcpProxy
 
-from api import migrate
+from api.commands import migrate
+from api.endpoint.operations import operation
 from api.ingest.load import load_directory
-from api.operations import operation
 from store.engines import IDLE_IN_TRANSACTION_SECONDS, make_async_engine
 
 from conftest import POSTGRES_URL, Api, release_of, serve, versioned

@@ -3,7 +3,7 @@ cap on validation errors, no suggestions without introspection, security headers
 response and no `server` header, and connections that send nothing, or too slowly, dropped.
 
 Through the ASGI app, and against a served process where the server's own behaviour is
-what counts (uvicorn and api.request_heads)."""
+what counts (uvicorn and api.edge.request_heads)."""
 
 import re
 import select
@@ -17,9 +17,9 @@ import orjson
 import pytest
 from starlette.testclient import TestClient
 
-from api.browser import PAGE_POLICY as BROWSER_POLICY
-from api.graphiql import PAGE_POLICY
-from api.security_headers import DEFAULT_POLICY
+from api.edge.security_headers import DEFAULT_POLICY
+from api.endpoint.graphiql import PAGE_POLICY
+from api.pages.browser import PAGE_POLICY as BROWSER_POLICY
 
 from conftest import Api, serve, versioned
 from processes import running_server
@@ -87,7 +87,7 @@ def test_a_url_over_the_limit_is_refused_with_414(tiny: Api) -> None:
 @pytest.mark.parametrize("size", [20_000, 66_000, 300_000])
 def test_served_long_urls_get_a_coded_414(served: str, size: int) -> None:
     """Up to 64 KiB the app refuses them itself (with a request id); beyond, uvicorn could
-    not even parse them (a plain-text 400), and api.request_heads refuses them alike.
+    not even parse them (a plain-text 400), and api.edge.request_heads refuses them alike.
     (Sent by hand: HTTP clients refuse to send URLs this long.)"""
     status, headers, body = _exchange(
         served, b"GET /graphql?query=" + b"x" * size + b" HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -278,7 +278,7 @@ def test_an_idle_keep_alive_connection_is_closed(served: str) -> None:
         assert time.monotonic() - started >= KEEP_ALIVE - 0.1
 
 
-# What the head's guard (api.request_heads) must let through as uvicorn would
+# What the head's guard (api.edge.request_heads) must let through as uvicorn would
 
 
 def _answers(base: str, sends: list[bytes], count: int) -> list[bytes]:

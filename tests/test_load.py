@@ -21,8 +21,8 @@ import httpx2 as httpx
 import psutil
 from fragment_bomb import BOMBS
 
+from api.endpoint.operations import operation
 from api.ingest.load import load_directory
-from api.operations import operation
 from api.settings import DEFAULT_FIXTURES_DIR
 
 from conftest import GRAPHQL_CLIENT_HEADERS

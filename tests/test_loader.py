@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import inspect, text
 
-from api.cli import main
+from api.commands.cli import main
 from api.ingest.dataset import DatasetError, read_dataset
 from api.ingest.files import FILES
 from api.ingest.load import load_directory

@@ -14,7 +14,7 @@ from alembic import command
 from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
-from api import migrate
+from api.commands import migrate
 from api.ingest.load import load_directory
 from store.engines import make_sync_engine
 from store.field_values import field_changes
@@ -61,7 +61,9 @@ def test_one_linear_history() -> None:
     scripts = ScriptDirectory.from_config(migrate.alembic_config("sqlite://"))
     assert len(scripts.get_heads()) == 1
     # Written in the code, so that a current database is told without Alembic.
-    assert scripts.get_current_head() == migrate.HEAD_REVISION, "update api.migrate.HEAD_REVISION"
+    assert scripts.get_current_head() == migrate.HEAD_REVISION, (
+        "update api.commands.migrate.HEAD_REVISION"
+    )
 
 
 def _imports_alembic(code: str) -> bool:
@@ -81,7 +83,7 @@ def test_alembic_is_imported_only_to_migrate(
     """The server's app and an upgrade of a database already at head do without it (0.4 s
     of every start and load); a database behind is migrated through it."""
     url = new_database(backend, "lazy_alembic")
-    upgrade = f"from api import migrate\nmigrate.upgrade({url!r})"
+    upgrade = f"from api.commands import migrate\nmigrate.upgrade({url!r})"
     assert not _imports_alembic("import api.app")
     assert _imports_alembic(upgrade)  # a new database: migrated
     assert database_revision(url) == migrate.HEAD_REVISION

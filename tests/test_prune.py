@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 from test_history import _all, _all_changes, _read, load_four_releases
 from test_load_concurrency import another_load
 
-from api.cli import main
+from api.commands.cli import main
 from api.ingest.load import load_directory
 from api.ingest.prune import prune_releases
 from api.ingest.turns import LoadBusyError

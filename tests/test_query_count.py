@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from api.generate import Shape, generate
-from api.operations import operation
+from api.commands.generate import Shape, generate
+from api.endpoint.operations import operation
 
 from conftest import Api
 

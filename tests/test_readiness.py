@@ -1,4 +1,4 @@
-"""api.readiness.BoundedCheck: a check is waited for at most `within`, shared while it
+"""api.edge.readiness.BoundedCheck: a check is waited for at most `within`, shared while it
 runs, and given up once `stale_after` old, so that one hung connection cannot keep
 /readyz unavailable while the database answers (tests/test_http.py shows it end to end)."""
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from api.readiness import BoundedCheck, CheckTimeoutError
+from api.edge.readiness import BoundedCheck, CheckTimeoutError
 
 
 def test_a_stale_check_is_cancelled_and_the_next_probe_starts_anew() -> None:

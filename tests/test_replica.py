@@ -31,8 +31,8 @@ from server_stream import (
     taxonomy_cli,
 )
 
-from api.cli import prepare_database
-from api.generate_next import next_version
+from api.commands.cli import prepare_database
+from api.commands.generate_next import next_version
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR, Settings
 

@@ -14,7 +14,7 @@ import httpx2 as httpx
 import pytest
 from sqlalchemy import text
 
-from api.request_log import LOGGER
+from api.edge.request_log import LOGGER
 from schema import query as query_module
 from schema.taxonomy import TaxonomySummary
 

@@ -14,8 +14,8 @@ import pytest
 from starlette.testclient import TestClient
 from tcp_proxy import TcpProxy
 
+from api.edge.response_cache import LRU, Cached
 from api.ingest.load import load_directory
-from api.response_cache import LRU, Cached
 from api.settings import DEFAULT_FIXTURES_DIR
 
 from conftest import POSTGRES_URL, release_of, serve

@@ -27,7 +27,7 @@ from server_stream import (
     taxonomy_cli,
 )
 
-from api.generate_next import next_version
+from api.commands.generate_next import next_version
 from api.settings import DEFAULT_FIXTURES_DIR
 
 from conftest import POSTGRES_URL, release_of

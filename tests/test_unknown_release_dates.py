@@ -8,7 +8,7 @@ from datetime import date
 
 from click.testing import CliRunner
 
-from api.cli import main
+from api.commands.cli import main
 from api.ingest.load import load_directory
 
 from conftest import DATASETS, serve

@@ -24,14 +24,14 @@ from strawberry import Schema
 
 from api.download.tables import TABLES, BadParameterError, MissingError, Params, Table
 from api.download.writers import WRITERS, Writer
-from api.freshness import DATA_VERSION_HEADER
-from api.http_guards import RETRY_AFTER, RETRY_LATER_CODES
-from api.request_log import record
+from api.edge.freshness import DATA_VERSION_HEADER
+from api.edge.http_guards import RETRY_AFTER, RETRY_LATER_CODES
+from api.edge.request_log import record
 from schema.context import Context
 from schema.errors import time_limit_message
 from store.reader import Deadline
 
-# How long a chunk stopped at its deadline may take to unwind (api.http_guards.TimeLimit's).
+# How long a chunk stopped at its deadline may take to unwind (api.edge.http_guards.TimeLimit's).
 GRACE_SECONDS = 0.5
 
 
@@ -171,7 +171,7 @@ class Download:
                 return StopError(404, code, error.message)
             if code == "BAD_USER_INPUT":
                 # A subject no key could name (a NUL in its slug): no such page, as the
-                # browser's own page for it says (api.browser), not a bad request.
+                # browser's own page for it says (api.pages.browser), not a bad request.
                 return self._missing()
         if code in ("BAD_USER_INPUT", "NOT_FOUND", "QUERY_TOO_COMPLEX", "CURSOR_EXPIRED"):
             return StopError(400, code, error.message)

@@ -4,7 +4,7 @@ import logging
 from datetime import date
 from pathlib import Path
 
-from api import migrate
+from api.commands import migrate
 from api.ingest.dataset import check_directory
 from api.ingest.lock_postgres import loader_url
 from api.ingest.progress import Meter

@@ -14,7 +14,7 @@ The served data takes a new identity, so that no answer cached before is served 
 import logging
 from dataclasses import dataclass
 
-from api import migrate
+from api.commands import migrate
 from api.ingest.lock import one_load_at_a_time
 from api.ingest.lock_postgres import loader_url
 from api.ingest.turns import Say

@@ -1,5 +1,5 @@
 // One GraphQL operation per page, fetched as Apollo's automatic persisted queries speak it
-// (api/persisted_queries.py): a GET that carries only the document's sha256, so that HTTP
+// (api/edge/persisted_queries.py): a GET that carries only the document's sha256, so that HTTP
 // caches and the server's response cache answer repeat views; when the server does not know
 // the hash yet (PersistedQueryNotFound), one POST with the document registers it.
 import type { TypedDocumentString } from "../../clients/typescript/src/gql/graphql";

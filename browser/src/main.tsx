@@ -1,5 +1,5 @@
 // The taxonomy browser: one page per URL of DESIGN.md §6, each built from one GraphQL
-// round trip through the generated client's typed documents. api/browser.py serves the
+// round trip through the generated client's typed documents. api/pages/browser.py serves the
 // same HTML (an empty #app, this script and its style sheet) at each of those URLs.
 import { render } from "preact";
 

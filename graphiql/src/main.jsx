@@ -1,5 +1,5 @@
 // GraphiQL for /graphql, bundled with everything it needs so that the page loads nothing
-// from another origin. api/graphiql.py writes the page: a #graphiql element to render into
+// from another origin. api/endpoint/graphiql.py writes the page: a #graphiql element to render into
 // and the sample query in #graphiql-query; this file is built into api/static/graphiql/.
 import { createGraphiQLFetcher } from "@graphiql/toolkit";
 import { explorerPlugin } from "@graphiql/plugin-explorer";

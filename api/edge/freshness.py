@@ -1,6 +1,6 @@
 """Every answer of /graphql says which data it was read from and how long it may be kept:
-a `Data-Version` header (and, in the body, `extensions.dataVersion`: api.view and
-api.http_guards.send_error read it from the request's state, set here), `Cache-Control`
+a `Data-Version` header (and, in the body, `extensions.dataVersion`: api.endpoint.view and
+api.edge.http_guards.send_error read it from the request's state, set here), `Cache-Control`
 and `Vary`.
 
 The version is the one the answer was read from: the one this server was serving when
@@ -8,13 +8,13 @@ the request came in (polled: store.data_version), replaced by the version of the
 snapshot once it begins (schema.SnapshotVersion), so that an answer read just after a load
 is never labelled with the version before it. The same version tags the response cache's
 entries, the ETag and the cursors, so a client can tell answers of two loads apart.
-Answers with an ETag (a query's answer without errors: api.response_cache) may be kept
+Answers with an ETag (a query's answer without errors: api.edge.response_cache) may be kept
 ``max_age`` seconds, then revalidated with `If-None-Match` (a 304 costs no statement); 0,
 the default, revalidates every time, so no client cache serves a load's old data once the
 server has moved on.
 Everything else (errors, refusals, 503s) is `no-store`."""
 
-from api.middleware import ASGIApp, Headers, Receive, Scope, Send, with_headers
+from api.edge.middleware import ASGIApp, Headers, Receive, Scope, Send, with_headers
 from store.data_version import DataVersion
 
 DATA_VERSION_HEADER = b"data-version"

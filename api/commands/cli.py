@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from api.generate import SCALES
+from api.commands.generate import SCALES
 
 if TYPE_CHECKING:
     from api.ingest.dataset import DatasetError
@@ -272,7 +272,7 @@ def load(
 )
 def migrate_command(database_url: str | None, revision: str) -> None:
     """Bring the database's tables up to REVISION (the newest by default)."""
-    from api import migrate
+    from api.commands import migrate
     from store.database_errors import DatabaseFailure
     from store.revision import database_revision
 
@@ -296,7 +296,7 @@ def migrate_command(database_url: str | None, revision: str) -> None:
 @DB_OPTION
 def export_command(directory: Path, database_url: str | None) -> None:
     """Write the served data into DIRECTORY (new or empty) in the interchange format."""
-    from api.export import ExportError, export_directory
+    from api.commands.export import ExportError, export_directory
     from store.database_errors import DatabaseFailure
 
     settings = _settings(database_url, reading=True)
@@ -315,7 +315,7 @@ def export_command(directory: Path, database_url: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one release per line.")
 def releases_command(database_url: str | None, as_json: bool) -> None:
     """List the releases (every load), newest first, with what each changed."""
-    from api import history_report
+    from api.commands import history_report
 
     settings = _settings(database_url, reading=True)
     found = _report(settings.database_url, history_report.releases)
@@ -333,7 +333,7 @@ def releases_command(database_url: str | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: a summary, then a change each.")
 def changes_command(database_url: str | None, since: int, until: int | None, as_json: bool) -> None:
     """What changed from release SINCE to UNTIL, net (as the API's `changes`)."""
-    from api import history_report
+    from api.commands import history_report
 
     for name, number in (("since", since), ("until", until)):
         if number is not None and not -(2**31) <= number < 2**31:
@@ -379,7 +379,7 @@ def prune_command(database_url: str | None, keep: int) -> None:
 
 def _report(database_url: str, fetch: "Callable[[str], T]") -> "T":
     """``fetch(database_url)``, its failures said as the CLI says them."""
-    from api.history_report import ReportError
+    from api.commands.history_report import ReportError
     from store.database_errors import DatabaseFailure
 
     try:
@@ -426,7 +426,7 @@ def generate_command(
     if refusal is not None:
         raise click.ClickException(refusal)
     if previous is not None:
-        from api.generate_next import next_version
+        from api.commands.generate_next import next_version
         from api.ingest.dataset import DatasetError, read_dataset
 
         try:
@@ -439,7 +439,7 @@ def generate_command(
         summary = ", ".join(f"{count} {kind}" for kind, count in sorted(done.items()))
         click.echo(f"wrote the next version of {previous} (seed {seed}) to {directory}: {summary}")
         return
-    from api.generate import generate_scale
+    from api.commands.generate import generate_scale
 
     generate_scale(directory, scale, fixtures=_environment().fixtures_dir, seed=seed)
     click.echo(f"wrote scale {scale} (seed {seed}) to {directory}")
@@ -457,7 +457,7 @@ def prepare_database(settings: "Settings") -> None:
     """Migrate; load the default fixtures when the database holds no data yet. A hot
     standby (a read-only replica) is left as it is: it can only follow its primary, where
     migrations and loads are run (docs/scale-out.md)."""
-    from api import migrate
+    from api.commands import migrate
     from store.data_version import holds_data
     from store.engines import is_hot_standby, make_sync_engine
 
@@ -510,8 +510,8 @@ def serve(
     /healthz and /readyz."""
     import uvicorn
 
+    from api.edge.request_log import log_config
     from api.ingest.dataset import DatasetError
-    from api.request_log import log_config
     from store.database_errors import DatabaseFailure
 
     settings = _settings(database_url)
@@ -535,17 +535,17 @@ def serve(
         port=port,
         workers=workers or settings.workers,
         log_level="info",
-        # The app logs a line per request itself (api.request_log), with what uvicorn's
+        # The app logs a line per request itself (api.edge.request_log), with what uvicorn's
         # access log cannot know: the request id, the operation, the cache, the SQL.
         access_log=False,
         log_config=log_config(),
         # httptools parses; an event loop of ours bounds how a request's head arrives
-        # (api.request_heads), and an idle keep-alive connection is closed after
+        # (api.edge.request_heads), and an idle keep-alive connection is closed after
         # keep_alive_seconds. All three are uvicorn's public settings.
         http="httptools",
-        loop="api.request_heads:new_event_loop",
+        loop="api.edge.request_heads:new_event_loop",
         timeout_keep_alive=settings.keep_alive_seconds,
-        # Nothing says which server this is (api.security_headers adds what browsers need).
+        # Nothing says which server this is (api.edge.security_headers adds what browsers need).
         server_header=False,
     )
 

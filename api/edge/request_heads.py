@@ -6,20 +6,20 @@ that sends nothing, or a header byte a second, holds its socket and memory forev
 httptools parser bound a head's size, and what it cannot parse (a URL over 64 KiB, bytes
 that are no HTTP) it answers with a plain-text 400. No public setting of uvicorn changes
 that, so the server's event loop does: `taxonomy serve` runs uvicorn with
-`loop="api.request_heads:new_event_loop"` (uvicorn's documented custom event loop), whose
+`loop="api.edge.request_heads:new_event_loop"` (uvicorn's documented custom event loop), whose
 servers put a HeadGuard in front of each connection's protocol. The guard
 
 - closes a connection whose request head is not complete within `header_timeout_seconds`
   of its first byte (of the connection, for the first request: a silent client);
 - refuses a URL the server could not parse with 414 (the app's own limit,
-  `max_url_bytes`, is lower: api.http_guards.UrlLimit), and a head over 128 KiB
+  `max_url_bytes`, is lower: api.edge.http_guards.UrlLimit), and a head over 128 KiB
   with 431;
 - answers what is no HTTP/1.1 request with a JSON 400 rather than plain text.
 
 Refusals are JSON errors with a code, as the app's are, with the security headers. The
 guard speaks to uvicorn's protocol only through asyncio's Protocol interface: uvicorn makes
 its protocol with its own factory, and the guard hands it every byte, in order, a head
-once it is whole and checked (api.request_framing)."""
+once it is whole and checked (api.edge.request_framing)."""
 
 import asyncio
 from collections.abc import Callable
@@ -29,9 +29,9 @@ from typing import Any, cast
 
 import uvloop
 
-from api.http_guards import error_body
-from api.request_framing import HeadLimits, RefusedError, RequestFraming
-from api.security_headers import security_headers
+from api.edge.http_guards import error_body
+from api.edge.request_framing import HeadLimits, RefusedError, RequestFraming
+from api.edge.security_headers import security_headers
 from api.settings import Settings
 
 # How long the rest of a refused request is read (and dropped) before closing.

@@ -78,7 +78,7 @@ def _with_schema(database_url: str, work: Callable[[Fetch], Awaitable[T]]) -> T:
 
         try:
             # The database answers first: one it cannot reach is then said as every
-            # command says it, with its URL and what to check (api.cli), where through
+            # command says it, with its URL and what to check (api.commands.cli), where through
             # the schema it would be a coded error without its cause.
             async with async_engine.connect():
                 pass

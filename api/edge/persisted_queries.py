@@ -19,8 +19,8 @@ from urllib.parse import parse_qsl, urlencode
 import orjson
 from cachetools import LRUCache
 
-from api.http_guards import send_error
-from api.middleware import ASGIApp, Receive, Scope, Send, header, read_body, replay
+from api.edge.http_guards import send_error
+from api.edge.middleware import ASGIApp, Receive, Scope, Send, header, read_body, replay
 
 
 class QueryStore:

@@ -1,5 +1,5 @@
 """Where each request's head ends and its body does, in a connection's bytes, and each
-head checked as it completes: the framing api.request_heads times and bounds heads by.
+head checked as it completes: the framing api.edge.request_heads times and bounds heads by.
 
 A few regular expressions rather than a parser such as h11: they find the head's end, check
 its lines' syntax (RFC 9112) and read the fields that say where its body ends. h11 did the
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
-from api.http_guards import url_too_long
+from api.edge.http_guards import url_too_long
 
 # The longest URL uvicorn's URL parser takes (httptools.parse_url: 16-bit offsets).
 PARSEABLE_URL_BYTES = 65_535

@@ -8,7 +8,7 @@ cache) and the SQL statements the request ran. Never the query string (a GET's v
 are in it), the body or a variable's value: what the client asked for is its own.
 
 The layers behind fill in what only they know, in the request's ASGI state (RECORD):
-the operation and its reader (api.app), whether the cache answered (api.response_cache)."""
+the operation and its reader (api.app), whether the cache answered (api.edge.response_cache)."""
 
 import copy
 import logging
@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 import uvicorn.config
 
-from api.middleware import ASGIApp, Message, Receive, Scope, Send
+from api.edge.middleware import ASGIApp, Message, Receive, Scope, Send
 
 LOGGER = "taxonomy.requests"
 log = logging.getLogger(LOGGER)

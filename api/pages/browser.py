@@ -21,13 +21,13 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.staticfiles import StaticFiles
 from strawberry import Schema
 
-from api import graphiql
-from api.html_page import html_page
-from api.middleware import ASGIApp, Message, Receive, Scope, Send
-from api.persisted_queries import load_allowlist
+from api.edge.middleware import ASGIApp, Message, Receive, Scope, Send
+from api.edge.persisted_queries import load_allowlist
+from api.endpoint import graphiql
+from api.pages.html_page import html_page
 from schema.context import Context
 
-ASSETS_DIR = Path(__file__).resolve().parent / "static" / "browser"
+ASSETS_DIR = Path(__file__).resolve().parents[1] / "static" / "browser"
 ASSETS_URL = "/browser-assets"
 MANIFEST = "manifest.json"
 # The browser's operations by sha256, written by the build: registered at start.

@@ -5,7 +5,7 @@ not of the installed package."""
 
 from pathlib import Path
 
-OPERATIONS_DIR = Path(__file__).resolve().parents[1] / "examples" / "operations"
+OPERATIONS_DIR = Path(__file__).resolve().parents[2] / "examples" / "operations"
 
 
 def operation(name: str) -> str:

@@ -8,10 +8,10 @@ ASSETS_URL. Without a build, the page says how to make one and loads nothing.
 from html import escape
 from pathlib import Path
 
-from api.html_page import html_page
-from api.operations import operation
+from api.endpoint.operations import operation
+from api.pages.html_page import html_page
 
-ASSETS_DIR = Path(__file__).resolve().parent / "static" / "graphiql"
+ASSETS_DIR = Path(__file__).resolve().parents[1] / "static" / "graphiql"
 ASSETS_URL = "/graphiql-assets"
 
 

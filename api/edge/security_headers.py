@@ -3,9 +3,9 @@
 No response of this API is meant to be framed, sniffed into another media type, or to run
 anything but the GraphiQL page's own script: so by default nothing may load (`default-src
 'none'`), a page that needs more says so in its own Content-Security-Policy (the GraphiQL
-page: api.graphiql.PAGE_POLICY), and that one is kept."""
+page: api.endpoint.graphiql.PAGE_POLICY), and that one is kept."""
 
-from api.middleware import ASGIApp, Headers, Receive, Scope, Send, with_headers
+from api.edge.middleware import ASGIApp, Headers, Receive, Scope, Send, with_headers
 
 CONTENT_SECURITY_POLICY = b"content-security-policy"
 # Anything but the GraphiQL page: JSON, the page's assets, errors. Nothing to load or run,

@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from api import migrate
+from api.commands import migrate
 from store.database_errors import DATABASE_UNAVAILABLE
 from store.readiness import ReadinessEngine, database_state, unavailable_reason
 

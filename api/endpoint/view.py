@@ -14,12 +14,12 @@ from strawberry.asgi import GraphQL
 from strawberry.http import GraphQLRequestData
 from strawberry.types import ExecutionResult
 
-from api.error_messages import for_clients
-from api.freshness import data_version_of
-from api.graphiql import page_policy, with_sample_query
-from api.http_guards import is_request_error
-from api.operation_choice import operation_names, unchosen
-from api.request_log import record
+from api.edge.freshness import data_version_of
+from api.edge.http_guards import is_request_error
+from api.edge.request_log import record
+from api.endpoint.error_messages import for_clients
+from api.endpoint.graphiql import page_policy, with_sample_query
+from api.endpoint.operation_choice import operation_names, unchosen
 from schema.context import Context
 from schema.errors import classified
 
@@ -37,7 +37,7 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.report_statements = report_statements
-        self.suggestions = suggestions  # off with introspection: api.error_messages
+        self.suggestions = suggestions  # off with introspection: api.endpoint.error_messages
         self.max_tokens = max_tokens
 
     async def get_context(self, request: Any, response: Any) -> Context:
@@ -78,7 +78,7 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         request_data: GraphQLRequestData,
     ) -> ExecutionResult:
         """Runs the operation the request names, refusing one that leaves the choice
-        between several open (api.operation_choice)."""
+        between several open (api.endpoint.operation_choice)."""
         document = request_data.query
         names = operation_names(document, self.max_tokens) if isinstance(document, str) else ()
         chosen = request_data.operation_name
@@ -95,7 +95,7 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
             request, request_adapter, sub_response, context, root_value, request_data
         )
         # The version of the snapshot the operation read (schema.SnapshotVersion), for the
-        # answer's label, its headers and the response cache (api.freshness).
+        # answer's label, its headers and the response cache (api.edge.freshness).
         request.scope.setdefault("state", {})["data_version"] = context.data_version
         return result
 
@@ -130,7 +130,7 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         return with_sample_query(super().graphql_ide_html)
 
     async def render_graphql_ide(self, request: Any) -> Response:
-        # The page's own policy: api.security_headers gives every other response its own.
+        # The page's own policy: api.edge.security_headers gives every other response its own.
         return HTMLResponse(
             self.graphql_ide_html, headers={"content-security-policy": page_policy()}
         )

@@ -14,9 +14,9 @@ from urllib.parse import parse_qs
 import orjson
 from cachetools import LRUCache
 
-from api.freshness import data_version_of
-from api.middleware import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
-from api.request_log import record, recorded
+from api.edge.freshness import data_version_of
+from api.edge.middleware import ASGIApp, Message, Receive, Scope, Send, header, read_body, replay
+from api.edge.request_log import record, recorded
 
 STATEMENTS_HEADER = b"x-sql-statements"
 
@@ -26,7 +26,7 @@ class Cached:
     status: int
     headers: list[tuple[bytes, bytes]]
     body: bytes
-    operation: str | None = None  # for the request log (api.request_log)
+    operation: str | None = None  # for the request log (api.edge.request_log)
 
     def for_replay(self, operation: str | None) -> "Cached":
         """This answer as a cache hit gives it: no SQL ran for it."""
@@ -104,7 +104,7 @@ class ResponseCache:
             return
         body = await read_body(receive) or b""
         key = _query_key(scope, body)
-        version = data_version_of(scope)  # api.freshness
+        version = data_version_of(scope)  # api.edge.freshness
         if key is None or version is None:
             await self.app(scope, replay(body, receive), send)
             return
@@ -121,7 +121,7 @@ class ResponseCache:
             return
         record(scope, cache="miss")
         captured = await _capture(self.app, scope, replay(body, receive))
-        # The version the answer was read from (its snapshot's: api.freshness), which can
+        # The version the answer was read from (its snapshot's: api.edge.freshness), which can
         # be newer than the one asked for above, just after a load.
         answered = data_version_of(scope)
         cacheable = (

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from api.middleware import (
+from api.edge.middleware import (
     ASGIApp,
     Message,
     Receive,
@@ -44,7 +44,7 @@ def error_body(
     **extensions: Any,
 ) -> bytes:
     """A refusal as GraphQL clients read one: `errors`, with the code and the request id
-    (and, as every answer, the data version it was given at: api.freshness)."""
+    (and, as every answer, the data version it was given at: api.edge.freshness)."""
     error = {
         "message": message,
         "extensions": {"code": code, "requestId": request_id, **extensions},

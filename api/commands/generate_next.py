@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from api.generate import SEED_NODE, STRENGTHS
+from api.commands.generate import SEED_NODE, STRENGTHS
 from api.ingest.files import FILES
 
 Records = list[dict[str, Any]]
