@@ -15,21 +15,12 @@ from typing import Any, Generic, TypeVar
 
 from strawberry.dataloader import DataLoader
 
-from store import (
-    adoption,
-    change_lists,
-    evidence,
-    methods,
-    models,
-    nodes,
-    record_history,
-    releases,
-    treatments,
-)
+from store import evidence, methods, models, nodes, treatments
+from store.history import adoption, change_lists, record_history, releases
+from store.history.record_history import Former
 from store.methods import MethodWithStats
 from store.nodes import NodeWithStats
 from store.reader import Reader
-from store.record_history import Former
 from store.tables import (
     EvidenceRow,
     ModelRow,
@@ -120,7 +111,7 @@ def many_each(
 
 
 # A removed record's knock-on removals of one kind: (since, until, kind of record, cause,
-# the removed record's slug), as store.change_lists.knock_on_counts takes them.
+# the removed record's slug), as store.history.change_lists.knock_on_counts takes them.
 KnockOnKey = tuple[int, int, str, str, str]
 
 
@@ -384,7 +375,7 @@ class Loaders:
     @cached_property
     def knock_on_count(self) -> Batched[KnockOnKey, int]:
         """(since, until, kind of record, cause, slug of a removed record) -> how many
-        records of that kind its removal took with it (store.change_lists): one statement
+        records of that kind its removal took with it (store.history.change_lists): one statement
         per kind and cause for a whole page of removals."""
         return Batched(_per_cause(change_lists.knock_on_counts, self.reader, 0))
 

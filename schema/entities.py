@@ -10,8 +10,8 @@ from schema.base import Entity
 from schema.context import Info
 from schema.dataloaders import Loaders
 from schema.errors import BadUserInputError
+from schema.history.release import Release, release_version
 from schema.ids import InvalidIdError, decode_id, split_pair
-from schema.release import Release, release_version
 
 # How many IDs `entities(ids:)` looks up at once (a page's worth, like `first`).
 MAX_IDS = 100

@@ -39,7 +39,7 @@ from strawberry.extensions import SchemaExtension
 from schema.cost_meter import LIST_ESTIMATE, CostMeter
 from schema.errors import LimitError
 from schema.pagination import DEFAULT_PAGE_SIZE
-from store.field_values import MOST_COMPARED
+from store.history.field_values import MOST_COMPARED
 
 # Points a field costs each time it is resolved, beyond its objects, where it does more
 # work than reading them: comparing two releases, ranking a search, a series over time, a
@@ -111,7 +111,7 @@ WORK_WHEN = {"Node.methods": ("scope", "HERE", 800)}
 
 # Comparisons of two releases whose work is much less when the later one is the release
 # right after the earlier (`until` = `since` + 1, both given): one release's change rows,
-# read by the lighter statement (store.change_lists), as `Release.changes`.
+# read by the lighter statement (store.history.change_lists), as `Release.changes`.
 WORK_WHEN_ADJACENT = {"Query.changes": WORK["Release.changes"]}
 
 # Lists whose length is the length of one of their arguments.
@@ -119,7 +119,7 @@ SIZED_BY_ARGUMENT = {"Query.entities": "ids"}
 
 # Lists without `first` that are never longer than a known length: counted at it, not at
 # LIST_ESTIMATE. A change's `fieldChanges` lists at most the fields history compares for
-# its kind of record (store.field_values).
+# its kind of record (store.history.field_values).
 BOUNDED_LISTS = {
     f"{record}Change.fieldChanges": MOST_COMPARED for record in ("Node", "Method", "Model")
 }

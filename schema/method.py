@@ -6,14 +6,15 @@ from typing import Annotated, Any
 import strawberry
 
 from schema import refs
-from schema.adoption import AdoptionPoint, adoption_field, undated_field
 from schema.base import Slugged, row_field
-from schema.changes import MethodChange
 from schema.context import Info
 from schema.cost_meter import MeteredList, affords
 from schema.enums import Scope, Strength, max_rank
 from schema.evidence import evidence_field
-from schema.history import history_field
+from schema.history.adoption import AdoptionPoint, adoption_field, undated_field
+from schema.history.changes import MethodChange
+from schema.history.record_history import history_field
+from schema.history.release import FirstSeen
 from schema.inputs import (
     METHODS_BY_NAME,
     MethodFilter,
@@ -34,7 +35,6 @@ from schema.pagination import (
     paged,
 )
 from schema.refs import MethodTreatmentRef, ModelRef, NodeRef
-from schema.release import FirstSeen
 from store import methods, treatments
 from store.methods import MethodSelection
 from store.nodes import NodeWithStats

@@ -8,13 +8,14 @@ import strawberry
 
 from schema import refs
 from schema.base import Slugged, row_field
-from schema.changes import ModelChange
 from schema.context import Info
 from schema.cost_meter import MeteredList
 from schema.enums import Strength, max_rank
 from schema.errors import BadUserInputError
 from schema.evidence import evidence_field
-from schema.history import history_field
+from schema.history.changes import ModelChange
+from schema.history.record_history import history_field
+from schema.history.release import FirstSeen
 from schema.inputs import (
     MODELS_BY_NAME,
     ModelFilter,
@@ -34,7 +35,6 @@ from schema.pagination import (
     paged,
 )
 from schema.refs import MethodTreatmentRef, ModelTreatmentRef, SourceRef
-from schema.release import FirstSeen
 from schema.treatment import model_treatments_connection
 from store import models
 from store.tables import ModelRow

@@ -6,14 +6,15 @@ from typing import Annotated, Any
 import strawberry
 
 from schema import refs
-from schema.adoption import AdoptionPoint, adoption_field, undated_field
 from schema.base import Slugged, row_field
-from schema.changes import NodeChange
 from schema.context import Info
 from schema.cost_meter import MeteredList, affords
 from schema.enums import Scope, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.history import history_field
+from schema.history.adoption import AdoptionPoint, adoption_field, undated_field
+from schema.history.changes import NodeChange
+from schema.history.record_history import history_field
+from schema.history.release import FirstSeen
 from schema.inputs import (
     BY_MODEL_NEWEST_FIRST,
     METHODS_BY_NAME,
@@ -37,7 +38,6 @@ from schema.pagination import (
     paged,
 )
 from schema.refs import MethodRef, ModelTreatmentRef
-from schema.release import FirstSeen
 from store import nodes, treatments
 from store.rows import json_value
 from store.tables import NodeRow, NodeStatsRow

@@ -6,11 +6,12 @@ from typing import Annotated, cast
 import strawberry
 
 from schema.base import Entity
-from schema.changes import Changes, changes_query
 from schema.context import Info
 from schema.cost_meter import MeteredList
 from schema.entities import MAX_IDS, entities_by_ids, entity_by_id
-from schema.history import FormerNode, FormerRecord, former_node, former_record
+from schema.history.changes import Changes, changes_query
+from schema.history.record_history import FormerNode, FormerRecord, former_node, former_record
+from schema.history.release import Release, release_lookup, releases_connection
 from schema.inputs import (
     METHODS_BY_NAME,
     MODELS_BY_NAME,
@@ -26,7 +27,6 @@ from schema.node import Node, children_levels
 from schema.node_ref import node_by_path
 from schema.organization import BranchArgument, Organization, organizations
 from schema.pagination import FIRST_PAGE, Connection, Paged, Paging
-from schema.release import Release, release_lookup, releases_connection
 from schema.search import SearchConnection, SearchType, search
 from schema.taxonomy import TaxonomySummary, taxonomy_summary
 

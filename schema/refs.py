@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import strawberry
 
 if TYPE_CHECKING:
-    from schema.changes import Changes
     from schema.evidence import Evidence
+    from schema.history.changes import Changes
     from schema.method import Method
     from schema.model import Model
     from schema.node import Node
@@ -29,7 +29,7 @@ SourceRef = Annotated["Source", strawberry.lazy("schema.source")]
 EvidenceRef = Annotated["Evidence", strawberry.lazy("schema.evidence")]
 MethodTreatmentRef = Annotated["MethodTreatment", strawberry.lazy("schema.treatment")]
 ModelTreatmentRef = Annotated["ModelTreatment", strawberry.lazy("schema.treatment")]
-ChangesRef = Annotated["Changes", strawberry.lazy("schema.changes")]
+ChangesRef = Annotated["Changes", strawberry.lazy("schema.history.changes")]
 
 T = TypeVar("T", bound=type)
 

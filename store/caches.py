@@ -7,8 +7,8 @@ version makes new keys, and the old entries go as the caches fill."""
 
 from dataclasses import dataclass, field
 
-from store.record_history import ReleaseTrees, Tree
-from store.release_changes import Comparisons
+from store.history.record_history import ReleaseTrees, Tree
+from store.history.release_changes import Comparisons
 from store.search_cache import SearchCache
 
 # What one node of a release's tree takes in memory, counted high: tracemalloc measured 41
@@ -27,9 +27,9 @@ class Caches:
     # The search catalogue of the latest data version (store.search_cache).
     searchers: SearchCache = field(default_factory=SearchCache)
     # Net changes between two releases, by (newest version, since, until): few, as each
-    # fills with two trees and counts as it is used (store.release_changes).
+    # fills with two trees and counts as it is used (store.history.release_changes).
     comparisons: Comparisons = field(default_factory=lambda: Comparisons(maxsize=8))
-    # Every retained release's tree, by the newest version (store.record_history): sized
+    # Every retained release's tree, by the newest version (store.history.record_history): sized
     # in bytes, as the trees grow with the taxonomy and the releases retained.
     release_trees: ReleaseTrees = field(
         default_factory=lambda: ReleaseTrees(maxsize=64 << 20, getsizeof=_trees_bytes)

@@ -6,7 +6,7 @@ method) pair, each model's strongest treatment per branch, each node's counts.
 
 from sqlalchemy import Connection, text
 
-from store.adoption import derive_adoption
+from store.history.adoption import derive_adoption
 from store.strength import RANKS, rank_sql, strongest_order_sql, weakest_order_sql
 
 _STRENGTH_RANK = rank_sql("strength")

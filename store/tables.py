@@ -182,7 +182,7 @@ class MethodStatsRow(SQLModel, table=True):
     most_models_order: int
     strongest_order: int = Field(sa_type=SmallInteger)
     weakest_order: int = Field(sa_type=SmallInteger)
-    # The earliest-released model that treats the method (store.adoption); null when no
+    # The earliest-released model that treats the method (store.history.adoption); null when no
     # model that treats it has a release date.
     first_model_id: int | None = Field(default=None, foreign_key="model.id")
 
@@ -238,7 +238,7 @@ class NodeAdoptionRow(SQLModel, table=True):
     # No foreign key: the rows are derived from the nodes in the same transaction, and
     # checking one per row cost 1.6 s of an L load on PostgreSQL.
     node_id: int = Field(primary_key=True)
-    # The weakest rank counted (1 = core only ... 3 = any): see store.adoption.
+    # The weakest rank counted (1 = core only ... 3 = any): see store.history.adoption.
     max_rank: int = Field(sa_type=SmallInteger, primary_key=True)
     # year * 12 + month - 1 of the models' release date
     month: int = Field(primary_key=True)
@@ -296,8 +296,8 @@ class ReleaseRow(SQLModel, table=True):
 
 # A change row says what one record (by slug) was in the release before and what it is in
 # this one: a null name means it did not exist. Composing rows gives the net change
-# between any two releases (store.net_changes); a record no load changed has no rows.
-# Keyed by record, then release: a page of changes (store.change_lists) walks the rows
+# between any two releases (store.history.net_changes); a record no load changed has no rows.
+# Keyed by record, then release: a page of changes (store.history.change_lists) walks the rows
 # of its records in key order from its cursor on, and stops when it is full. Their slugs
 # are in byte order (COLLATE "C" on PostgreSQL, as SQLite's and Python's own), whatever
 # the database's collation, so that both databases page them alike.
@@ -306,7 +306,7 @@ BYTE_ORDER_SLUG: Any = AutoString().with_variant(String(collation="C"), "postgre
 
 class ChangeKindRow(SQLModel, table=True):
     """The kinds of change (added, removed, moved, renamed, strengthened, weakened,
-    changed) by their rank in that order (store.net_changes.KIND_ORDER): filled by
+    changed) by their rank in that order (store.history.net_changes.KIND_ORDER): filled by
     migrations 0010 and 0012, never by a load. Joined to a record's net change, it gives
     a row per kind of change the record underwent (a node or a method both moved and
     renamed has two)."""
@@ -326,7 +326,7 @@ class NodeChangeRow(SQLModel, table=True):
     after_name: str | None = None
     before_parent: str | None = None  # the parent's slug; null for a root
     after_parent: str | None = None
-    # The record's compared fields before and after (store.field_values): JSON text,
+    # The record's compared fields before and after (store.history.field_values): JSON text,
     # null when it does not exist or the row predates them.
     before_fields: str | None = None
     after_fields: str | None = None

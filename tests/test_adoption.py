@@ -201,7 +201,7 @@ def test_since_release_and_until_release_are_the_days_those_releases_were_loaded
 ) -> None:
     """`sinceRelease`/`untilRelease` bound the periods by the days those releases were
     loaded, as `from`/`to` with those days do; wrong numbers are explained as `changes`
-    explains its own (one check: schema.release_range), on the field alone."""
+    explains its own (one check: schema.history.release_range), on the field alone."""
     url = new_database(backend, "adoption_releases")
     loaded_on = {1: "2022-06-30", 2: "2023-02-01", 3: "2024-12-31"}
     for _ in loaded_on:

@@ -22,20 +22,24 @@ ALLOWED = {
     "schema/refs.py:_CLASSES": "the classes registered by @refs.builds at import, a fixed set",
     "store/batches.py:_pairs_statement": "SQL per statement builder and group count (bounded)",
     "store/batches.py:_where_in": "SQL per statement builder and column, fixed by code",
-    "store/change_lists.py:_by_kind": "SQL per kind of change and dialect, a fixed set",
-    "store/change_lists.py:_knock_on_counts": "SQL per kind, dialect and cause, a fixed set",
-    "store/change_lists.py:_knock_on_firsts": "SQL per kind, dialect and cause, a fixed set",
-    "store/change_lists.py:change_list": "SQL per kind, dialect and shape, a fixed set",
+    "store/history/change_lists.py:_by_kind": "SQL per kind of change and dialect, a fixed set",
+    "store/history/change_lists.py:_knock_on_counts": (
+        "SQL per kind, dialect and cause, a fixed set"
+    ),
+    "store/history/change_lists.py:_knock_on_firsts": (
+        "SQL per kind, dialect and cause, a fixed set"
+    ),
+    "store/history/change_lists.py:change_list": "SQL per kind, dialect and shape, a fixed set",
     "store/evidence.py:_evidence": "one SELECT, built once",
     "store/methods.py:_with_nodes": "one SELECT, built once",
     "store/methods.py:with_stats": "one SELECT, built once",
     "store/models.py:_models": "one SELECT, built once",
     "store/models.py:_sources": "one SELECT, built once",
     "store/nodes.py:with_stats": "one SELECT, built once",
-    "store/releases.py:_releases": "one SELECT, built once",
+    "store/history/releases.py:_releases": "one SELECT, built once",
     "store/rows.py:record_of": "the record maker of each table model, a fixed set",
     "store/paging.py:_PREPARED": "prepared statements by listing shape, fixed by code",
-    "store/adoption.py:_label": "period labels (a pure function of two numbers), bounded",
+    "store/history/adoption.py:_label": "period labels (a pure function of two numbers), bounded",
     # Derived from what a request sends, not from the database; bounded.
     "api/endpoint/operation_choice.py:_cached_names": (
         "operation names of a document's text, bounded"

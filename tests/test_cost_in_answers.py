@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from schema.limits import CONNECTION_WORK, WORK
-from store.field_values import MOST_COMPARED
+from store.history.field_values import MOST_COMPARED
 
 from conftest import Api
 

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from api.commands import migrate
 from api.ingest.load import load_directory
 from store.engines import make_sync_engine
-from store.field_values import field_changes
+from store.history.field_values import field_changes
 from store.load.bulk import BrokenKeysError, check_sqlite_keys
 from store.revision import database_revision
 from store.search_index import POSTGRES_TABLE, SQLITE_TABLE
@@ -314,7 +314,7 @@ def test_0009_derives_adoption_as_a_load_does_and_goes_back(
     backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
 ) -> None:
     """Downgraded to 0008 and upgraded again, a loaded database gets the adoption rows and
-    first models the load derived (store.adoption), so it keeps serving without a reload."""
+    first models the load derived (store.history.adoption), so it keeps serving without a reload."""
     url = new_database(backend, "adoption")
     load_directory(tiny_folder, url)
     derived = {

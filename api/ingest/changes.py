@@ -3,7 +3,7 @@ first release of each record it loads (DESIGN §5).
 
 Compared by slug: a node is moved when its parent's slug differs, a method when its
 node's slug does; any of them, models too, is renamed when its name differs, and changed
-when another served field does (store.field_values: a row then keeps all of the record's
+when another served field does (store.history.field_values: a row then keeps all of the record's
 compared fields before and after, whatever changed). The first
 load has no release before it and records no change (all of it would be a copy of the
 data, which change rows are not): every record is first seen in it."""
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from api.ingest.dataset import Catalog
-from store import field_values
+from store.history import field_values
 from store.load.previous import Previous, Served, State
 from store.load.release import ChangeRow
 

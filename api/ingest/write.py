@@ -30,6 +30,7 @@ from api.ingest.shrink import evidence_lines, refuse_shrink
 from api.ingest.turns import Say
 from store import search_catalogue, search_index, search_saved
 from store.derive import derive_read_model
+from store.history.treatment_changes import keep_previous_treatments
 from store.load.beside import build_beside, swap_in, why_not_beside
 from store.load.bulk import DeferredChecks, check_sqlite_keys
 from store.load.catalog import clear_served, write_loaded
@@ -50,7 +51,6 @@ from store.tables import (
     TreatmentRow,
     table_of,
 )
-from store.treatment_changes import keep_previous_treatments
 
 log = logging.getLogger("taxonomy.load")
 

@@ -1,7 +1,7 @@
 """node_adoption, method_stats.first_model_id: adoption over time
 
 A branch's models and new methods per release month (at each strength threshold) and
-each method's earliest-released model, derived at load time (store.adoption,
+each method's earliest-released model, derived at load time (store.history.adoption,
 store.derive). A database migrated with data in it gets them here from its rows and read
 model (model, treatment, branch_model, node_closure) by the load's own statements:
 method_stats is derived again whole, which gives the same figures plus the first model.
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from store.adoption import derive_adoption
+from store.history.adoption import derive_adoption
 
 revision: str = "0009"
 down_revision: str | None = "0008"

@@ -1,6 +1,6 @@
 """Change tables keyed by record, then release, slugs in byte order; change_kind
 
-store.change_lists pages the net changes between two releases in their records' key
+store.history.change_lists pages the net changes between two releases in their records' key
 order (a slug, or a model's and a method's): keyed (slug, release), a page reads the
 change rows of its own records from its cursor on and stops when it is full, where
 keyed (release, slug) it read every row of the releases compared. The slug index of the

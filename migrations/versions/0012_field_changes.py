@@ -3,7 +3,7 @@
 History reported a node, method or model only when it was added, removed, moved or
 renamed: a changed description, matching aid, alias, organization or release date went
 unseen. Each node, method and model change row now keeps the record's compared fields
-(store.field_values) before its release and after, as JSON text, and change_kind gets
+(store.history.field_values) before its release and after, as JSON text, and change_kind gets
 "changed" (rank 6: the ranks before it stay). Rows recorded before this revision have
 no fields (null): the fields of those releases are unknown, never reported as changed.
 The downgrade drops the columns and the kind; the rows a load wrote for a field change
@@ -24,7 +24,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 _TABLES = ("node_change", "method_change", "model_change")
-_CHANGED = 6  # the rank of "changed" (store.net_changes.KIND_ORDER), written here
+_CHANGED = 6  # the rank of "changed" (store.history.net_changes.KIND_ORDER), written here
 
 
 def upgrade() -> None:

@@ -1,14 +1,14 @@
 """What the release before a load held, read inside the load's transaction before the
 load deletes it: each node's, method's and model's name, place, compared fields
-(store.field_values) and first release, by slug (the catalog's size: the treatments stay
-in the database, see store.treatment_changes)."""
+(store.history.field_values) and first release, by slug (the catalog's size: the treatments stay
+in the database, see store.history.treatment_changes)."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, TextClause, bindparam, text
 
-from store import field_values
+from store.history import field_values
 
 # (name, where it sits: a node's parent slug, a method's node slug, None for a model)
 State = tuple[str, str | None]
@@ -17,7 +17,7 @@ State = tuple[str, str | None]
 @dataclass(frozen=True)
 class Served:
     """One kind's records as served: slug -> state, slug -> its compared fields' values
-    (store.field_values), and slug -> first release."""
+    (store.history.field_values), and slug -> first release."""
 
     states: dict[str, State] = field(default_factory=dict)
     fields: dict[str, field_values.Values] = field(default_factory=dict)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from sqlalchemy import Connection, delete, insert, text
 
+from store.history.treatment_changes import record_treatment_changes
 from store.load.bulk import write_rows
 from store.tables import CHANGE_TABLES, DatasetRow, ReleaseRow, table_of
-from store.treatment_changes import record_treatment_changes
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Release:
     counts: dict[str, int]  # nodes, methods, models, sources, evidence
 
 
-_FIELDS = ("before_fields", "after_fields")  # store.field_values
+_FIELDS = ("before_fields", "after_fields")  # store.history.field_values
 # (release, slug, before name, after name[, before place, after place], before fields,
 # after fields)
 ChangeRow = tuple[object, ...]
@@ -55,7 +55,7 @@ def write_release(
     """The release row, then its change rows: ``changes`` by kind (node, method, model,
     as api.ingest.changes compared them), then the treatments', compared in SQL unless
     ``compare`` is false (nothing was served before; ``served``, on PostgreSQL: the schema
-    that still holds the release before, see store.treatment_changes); returns how many
+    that still holds the release before, see store.history.treatment_changes); returns how many
     change rows."""
     connection.execute(
         insert(table_of(ReleaseRow)).values(
@@ -76,7 +76,7 @@ def write_release(
     if compare:
         written += record_treatment_changes(connection, release.number, served)
     if written and connection.dialect.name == "postgresql":
-        # Fresh statistics, so that paging the changes (store.change_lists) gets plans
+        # Fresh statistics, so that paging the changes (store.history.change_lists) gets plans
         # that read from the page's cursor on: with none, the planner misjudges the
         # tables' sizes and reads every change row of the releases compared.
         names = ", ".join(table_of(row).name for row in CHANGE_TABLES)

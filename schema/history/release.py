@@ -12,14 +12,14 @@ from schema.context import Info
 from schema.errors import BadUserInputError
 from schema.ids import encode_id
 from schema.pagination import Connection, PageRequest, Paging, connection_of
-from store import releases
 from store.data_version import data_version
-from store.release_changes import Comparison
-from store.releases import retained_range
+from store.history import releases
+from store.history.release_changes import Comparison
+from store.history.releases import retained_range
 from store.tables import ReleaseRow
 
 if TYPE_CHECKING:
-    from schema.changes import Changes
+    from schema.history.changes import Changes
 
 
 def release_version(row: ReleaseRow) -> str:

@@ -1,11 +1,11 @@
-"""Reading the node change rows and the nodes served now, from which store.net_changes
+"""Reading the node change rows and the nodes served now, from which store.history.net_changes
 undoes the tree of nodes as it was in a release."""
 
 from sqlalchemy import BindParameter, Integer, bindparam, select
 from sqlalchemy.orm import aliased
 from sqlmodel import col
 
-from store.net_changes import StateRow
+from store.history.net_changes import StateRow
 from store.reader import Reader
 from store.rows import Prepared
 from store.tables import NodeChangeRow, NodeRow

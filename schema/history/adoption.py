@@ -1,5 +1,5 @@
 """Adoption over time (`Node.adoption`, `Method.adoption`): one point per period, built
-from the months the load derived (store.adoption)."""
+from the months the load derived (store.history.adoption)."""
 
 import inspect
 from collections.abc import Awaitable, Callable
@@ -13,8 +13,8 @@ from schema.cost_meter import MeteredList
 from schema.dataloaders import Batched, Loaders
 from schema.enums import Interval, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.release_range import release_range
-from store import adoption
+from schema.history.release_range import release_range
+from store.history import adoption
 
 MonthsLoader = Batched[tuple[int, int], list[tuple[int, int, int]]]
 
@@ -181,7 +181,7 @@ async def _release_days(
 ) -> tuple[date | None, date | None]:
     """The span of days ``days`` (`from`, `to`) with `sinceRelease` and `untilRelease`
     (``releases``) as the days those releases were loaded; the releases checked as
-    `changes` checks its own (schema.release_range)."""
+    `changes` checks its own (schema.history.release_range)."""
     (from_, to), (since, until) = days, releases
     for day, number, names in (
         (from_, since, "`from` or `sinceRelease`"),

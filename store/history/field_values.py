@@ -6,7 +6,7 @@ A change row keeps the compared fields of its record before its release and afte
 of them, as one JSON text (`before_fields`, `after_fields`: keys sorted, so that equal
 values are equal texts on both databases): the net change between two releases compares
 the "before" of a record's earliest row with the "after" of its latest, as it does names
-(store.change_lists), and a text compares in SQL. A row recorded before the fields were
+(store.history.change_lists), and a text compares in SQL. A row recorded before the fields were
 (migration 0012) has none: the fields of such a release are unknown, never reported as
 changed.
 """

@@ -5,7 +5,7 @@ wording of what is wrong."""
 
 from schema.context import Info
 from schema.errors import BadUserInputError, NotFoundError
-from store.releases import retained_range
+from store.history.releases import retained_range
 
 # (the argument's name as the client wrote it, the release number it gave, or None)
 Bound = tuple[str, int | None]

@@ -1,15 +1,15 @@
 """The net change between two retained releases as a whole: the trees of both releases
 (for paths and branches) and the counts of each kind's changes, read once whatever the
 fields asked of it, and kept for the next requests. The changes themselves are paged in
-SQL (store.change_lists)."""
+SQL (store.history.change_lists)."""
 
 from dataclasses import dataclass, field
 
 from cachetools import LRUCache
 
-from store import change_rows
-from store.change_lists import changes_by_kind
-from store.net_changes import NetChange, lineage, path_in, tree_at
+from store.history import change_rows
+from store.history.change_lists import changes_by_kind
+from store.history.net_changes import NetChange, lineage, path_in, tree_at
 from store.reader import Reader
 
 Tree = dict[str, tuple[str, str | None]]

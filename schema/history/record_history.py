@@ -6,15 +6,15 @@ from typing import Any
 import strawberry
 
 from schema import refs
-from schema.changes import CHANGE_OF, ChangeKind
 from schema.context import Info
+from schema.history.changes import CHANGE_OF, ChangeKind
+from schema.history.release import Release, release_version
 from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
 from schema.refs import NodeRef
-from schema.release import Release, release_version
-from store import record_history
-from store.net_changes import NetChange, kinds_of, path_in
-from store.release_changes import Comparison
-from store.releases import retained_range
+from store.history import record_history
+from store.history.net_changes import NetChange, kinds_of, path_in
+from store.history.release_changes import Comparison
+from store.history.releases import retained_range
 
 
 async def _newest(info: Info) -> tuple[int, str]:

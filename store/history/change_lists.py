@@ -2,12 +2,12 @@
 page of them (store.paging's keyset pages) reads the change rows of its own records, not
 every change between the two releases.
 
-The same rule as store.net_changes, in SQL: a record's state in release `since` is the
+The same rule as store.history.net_changes, in SQL: a record's state in release `since` is the
 "before" of its earliest change row after `since`, its state in `until` the "after" of
 its latest row up to `until`; it changed when the two differ (its name, its place, or
-its other compared fields: store.field_values). A node or method both moved
+its other compared fields: store.history.field_values). A node or method both moved
 and renamed is two changes (one per kind), so the list's order is the record's key, then
-the kind's place in KIND_ORDER, as the in-memory list's (store.release_changes).
+the kind's place in KIND_ORDER, as the in-memory list's (store.history.release_changes).
 
 Slugs are in byte order on both databases, as in Python (store.tables: the change
 tables' slugs are COLLATE "C" on PostgreSQL), and the tables are keyed by record, then
@@ -36,7 +36,7 @@ from sqlalchemy.orm import aliased, join
 from sqlmodel import col
 
 from store import paging
-from store.net_changes import KIND_ORDER, NetChange, State
+from store.history.net_changes import KIND_ORDER, NetChange, State
 from store.paging import Page, SortKey, Template, Window
 from store.reader import Reader
 from store.rows import AnySelect, Prepared, keys

@@ -4,7 +4,7 @@ A node's, method's or model's history is its own change rows, oldest first: each
 what the record was before its release and after (store.tables). A record no longer
 served is found by its latest change row: its name and place before the release that
 removed it. A node's former slug path is found in the trees of the retained releases
-(store.net_changes undoes them from the rows)."""
+(store.history.net_changes undoes them from the rows)."""
 
 from collections.abc import Sequence
 from contextlib import suppress
@@ -15,8 +15,9 @@ from cachetools import LRUCache
 from sqlalchemy import String, bindparam, literal, select
 from sqlmodel import col
 
-from store import change_rows, paging
-from store.net_changes import PATH_SEPARATOR, lineage, path_in, tree_at
+from store import paging
+from store.history import change_rows
+from store.history.net_changes import PATH_SEPARATOR, lineage, path_in, tree_at
 from store.paging import Page, SortKey, Template, Window
 from store.reader import Reader
 from store.rows import Prepared, keys

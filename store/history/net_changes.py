@@ -1,6 +1,6 @@
 """The net change between two releases: its records, and the tree of nodes as it was in
-a release (no database here: store.change_lists pages the changes in SQL,
-store.change_rows reads the node rows the trees are undone from).
+a release (no database here: store.history.change_lists pages the changes in SQL,
+store.history.change_rows reads the node rows the trees are undone from).
 
 Each change row holds a record's state before its release and after. So a record's state
 in release `a` is the "before" of its earliest row after `a` (or, with no row after `a`,
@@ -17,7 +17,7 @@ State = tuple[str, str | None] | None
 PATH_SEPARATOR = " :: "
 
 # Ranks are kept in the change_kind table: a new kind goes last (migration 0012 added
-# "changed": a served field other than the name and place, store.field_values).
+# "changed": a served field other than the name and place, store.history.field_values).
 KIND_ORDER = ("added", "removed", "moved", "renamed", "strengthened", "weakened", "changed")
 
 
@@ -40,7 +40,7 @@ class NetChange:
     key: tuple[str, ...]
     before: State | int | None
     after: State | int | None
-    # The compared fields' kept texts in the two releases (store.field_values); a node's,
+    # The compared fields' kept texts in the two releases (store.history.field_values); a node's,
     # method's or model's, whatever its kind of change.
     fields: tuple[str | None, str | None] = (None, None)
     # In a combined list (one row per record): its other kind of change (renamed, when it

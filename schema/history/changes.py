@@ -11,17 +11,17 @@ from schema import refs
 from schema.context import Info
 from schema.enums import Strength
 from schema.errors import BadUserInputError, NotFoundError
+from schema.history.release import Release, changes_between
+from schema.history.release_range import release_range
 from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
 from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
 from schema.refs import MethodRef, ModelRef, NodeRef
-from schema.release import Release, changes_between
-from schema.release_range import release_range
-from store import field_values
-from store.change_lists import Filters, changes_count, changes_page, net_change
-from store.net_changes import NetChange, path_in
+from store.history import field_values
+from store.history.change_lists import Filters, changes_count, changes_page, net_change
+from store.history.net_changes import NetChange, path_in
+from store.history.release_changes import Comparison, place_of
+from store.history.releases import release_served_at
 from store.paging import Page, Window
-from store.release_changes import Comparison, place_of
-from store.releases import release_served_at
 from store.tables import ReleaseRow
 
 
