@@ -20,7 +20,11 @@ _STRENGTHS = ("CORE", "USED", "MENTIONED")  # strongest first
 _COMPARED = {
     "nodes": (("description", "description", False), ("matchingAids", "matching_aids", True)),
     "methods": (("description", "description", False), ("aliases", "aliases", True)),
-    "models": (("organization", "organization", False), ("releaseDate", "release_date", False)),
+    "models": (
+        ("organization", "organization", False),
+        ("releaseDate", "release_date", False),
+        ("sources", "sources", True),
+    ),
 }
 
 # (field, fromValue, toValue, fromItems, toItems), as `FieldChange` answers them.
@@ -56,6 +60,12 @@ class Snapshot:
         self.nodes = {n["slug"]: n for n in _records(folder, "nodes")}
         self.methods = {m["slug"]: m for m in _records(folder, "methods")}
         self.models = {m["slug"]: m for m in _records(folder, "models")}
+        # A model's `sources`: each of its documents as one item, "title (kind, date,
+        # URL)" with what it has of them, in the documents' slug order.
+        for source in sorted(_records(folder, "sources"), key=lambda s: s["slug"]):
+            details = [source["kind"], source.get("published_on"), source.get("url")]
+            item = f"{source['title']} ({', '.join(d for d in details if d)})"
+            self.models[source["model"]].setdefault("sources", []).append(item)
         self.treatments: dict[tuple[str, str], str] = {}
         for piece in _records(folder, "evidence"):
             pair = (piece["model"], piece["method"])

@@ -21,6 +21,7 @@ from api.ingest.dataset import DatasetError
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 from store.engines import make_sync_engine
+from store.history import field_values
 
 import reference_history as ref
 from conftest import POSTGRES_URL, Api, serve
@@ -674,3 +675,16 @@ def test_changes_page_in_byte_order_whatever_the_database_collation(
         with admin.connect() as connection:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'))
         admin.dispose()
+
+
+def test_a_field_a_change_row_does_not_keep_is_unknown_not_changed() -> None:
+    """A model's `sources` are compared since issue 26's last item: a change row written
+    before keeps no `sources`, and a net change from it reports the fields both rows keep
+    (here the organization), never the documents as changed from nothing."""
+    before = json.dumps({"organization": "A", "releaseDate": None})
+    after = json.dumps({"organization": "B", "releaseDate": None, "sources": ["R (paper)"]})
+    changes = field_values.field_changes("model", before, after)
+    assert [change.field for change in changes] == ["organization"]
+    both = json.dumps({"organization": "B", "releaseDate": None, "sources": []})
+    changes = field_values.field_changes("model", both, after)
+    assert [(c.field, c.before, c.after) for c in changes] == [("sources", [], ["R (paper)"])]

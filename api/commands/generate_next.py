@@ -123,7 +123,8 @@ def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) ->
     gone = set(pick(sorted(m["slug"] for m in models if m["slug"] not in in_seed), each))
     models = [m for m in models if m["slug"] not in gone]
     # Models outside the seed's branch changed: another organization.
-    for changed_model in pick([m for m in models if m["slug"] not in in_seed], each):
+    reorganized = pick([m for m in models if m["slug"] not in in_seed], each)
+    for changed_model in reorganized:
         organization = changed_model.get("organization") or "Organization"
         changed_model["organization"] = f"{organization} ({tag})"
         done["model changed"] += 1
@@ -158,6 +159,26 @@ def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) ->
         for piece in pieces[pair]:
             piece["strength"] = strength
         done["treatment strength set"] += 1
+
+    # Other models outside the seed's branch whose documents changed (their `sources`): a
+    # document retitled, or one more document (last, so that what came before draws the
+    # same choices as it did).
+    other = in_seed | {m["slug"] for m in reorganized}
+    outside_models = sorted(m["slug"] for m in models if m["slug"] not in other)
+    for index, model in enumerate(pick(outside_models, each)):
+        theirs = [s for s in sources if s["model"] == model]
+        if index % 2 == 0 and theirs:
+            theirs[0]["title"] += f" ({tag})"
+        else:
+            sources.append(
+                {
+                    "slug": f"{model}-{tag}-source",
+                    "model": model,
+                    "title": f"Report {tag}",
+                    "kind": "other",
+                }
+            )
+        done["model sources changed"] += 1
 
     target.mkdir(parents=True, exist_ok=True)
     rows = {

@@ -103,7 +103,11 @@ def record_changes(
     values = field_values.record_values
     node_fields = {p.record.slug: values("node", p.record) for p in catalog.nodes}
     method_fields = {m.slug: values("method", m) for m in catalog.methods}
-    model_fields = {m.slug: values("model", m) for m in catalog.models}
+    sources = field_values.sources_of(
+        (s.model, field_values.SourceFields(s.slug, s.title, s.kind, s.url, s.published_on))
+        for s in catalog.sources
+    )
+    model_fields = {m.slug: values("model", m, (sources.get(m.slug, []),)) for m in catalog.models}
     recorded.nodes = _compare(release, "node", previous.nodes, nodes, node_fields, places=True)
     recorded.methods = _compare(
         release, "method", previous.methods, methods, method_fields, places=True

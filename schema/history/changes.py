@@ -44,9 +44,9 @@ class ChangeKind(Enum):
     CHANGED = strawberry.enum_value(
         "changed",
         description="Another served field has another value (a description, matching aids, "
-        "aliases, an organization, a release date: `fieldChanges` says which), and the record "
-        "is neither moved nor renamed (a moved or renamed record's change carries its "
-        "`fieldChanges` too).",
+        "aliases, an organization, a release date, documents: `fieldChanges` says which), "
+        "and the record is neither moved nor renamed (a moved or renamed record's change "
+        "carries its `fieldChanges` too).",
     )
 
 
@@ -78,8 +78,9 @@ Branch = Annotated[
 class FieldChange:
     field: str = strawberry.field(
         description="The field's name as the record's type serves it: `description` and "
-        "`matchingAids` (nodes), `description` and `aliases` (methods), `organization` and "
-        "`releaseDate` (models)."
+        "`matchingAids` (nodes), `description` and `aliases` (methods), `organization`, "
+        "`releaseDate` and `sources` (models: each document one item, its title then its "
+        "kind, date and URL where it has them)."
     )
     from_value: str | None = strawberry.field(
         description="Its value in the earlier release (a date as YYYY-MM-DD); null when it "

@@ -12,7 +12,7 @@ changed.
 """
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from operator import attrgetter
@@ -24,10 +24,12 @@ Value = str | list[str] | None
 @dataclass(frozen=True)
 class Compared:
     """A served field: its name in the API, its column (and a record's attribute), and
-    whether it is a list of strings (else a string, or a date served as its ISO text)."""
+    whether it is a list of strings (else a string, or a date served as its ISO text). A
+    field of no column of its record's table (a model's sources) is read apart: its
+    values follow the columns' in a record's values (`sources_of`)."""
 
     field: str
-    column: str
+    column: str | None
     is_list: bool = False
 
 
@@ -38,8 +40,20 @@ COMPARED: dict[str, tuple[Compared, ...]] = {
         Compared("matchingAids", "matching_aids", True),
     ),
     "method": (Compared("description", "description"), Compared("aliases", "aliases", True)),
-    "model": (Compared("organization", "organization"), Compared("releaseDate", "release_date")),
+    "model": (
+        Compared("organization", "organization"),
+        Compared("releaseDate", "release_date"),
+        Compared("sources", None, True),
+    ),
 }
+
+
+def columns(kind: str) -> list[str]:
+    """The columns of the compared fields of ``kind`` in its served table (the fields of
+    no column are read apart, and follow them)."""
+    return [c.column for c in COMPARED[kind] if c.column is not None]
+
+
 # The most field changes one change can carry: the cost rule's length of `fieldChanges`.
 MOST_COMPARED = max(len(fields) for fields in COMPARED.values())
 
@@ -65,18 +79,19 @@ def _items(value: Any) -> Value:
 Values = tuple[Value, ...]
 
 
-# Per kind, how each compared field's value is read (once per record and load: a plain
+# Per kind, how each compared column's value is read (once per record and load: a plain
 # function per field, 200k methods at size L).
 _READ = {
-    kind: tuple(_items if c.is_list else _text for c in fields) for kind, fields in COMPARED.items()
+    kind: tuple(_items if c.is_list else _text for c in fields if c.column is not None)
+    for kind, fields in COMPARED.items()
 }
 
 
 def reader(kind: str) -> Callable[[Sequence[Any]], Values]:
     """What reads the values of the columns of `columns(kind)` as the served tables of
-    either database give them: a function made for the kind's two fields, since a load
+    either database give them: a function made for the kind's two columns, since a load
     calls it for each of its records."""
-    first, second = _READ[kind]  # every kind compares two fields (COMPARED)
+    first, second = _READ[kind]  # every kind compares two columns (COMPARED)
 
     def read(raw: Sequence[Any]) -> Values:
         return first(raw[0]), second(raw[1])
@@ -84,27 +99,54 @@ def reader(kind: str) -> Callable[[Sequence[Any]], Values]:
     return read
 
 
-_RECORD = {kind: attrgetter(*(c.column for c in fields)) for kind, fields in COMPARED.items()}
+_RECORD = {kind: attrgetter(*columns(kind)) for kind in COMPARED}
 
 
-def record_values(kind: str, record: object) -> Values:
+def record_values(kind: str, record: object, apart: Values = ()) -> Values:
     """A loaded record's values: its texts and lists of texts as they are, a date as its
-    ISO text."""
+    ISO text; then ``apart``, the values of its fields of no column (`sources_of`)."""
     found: Values = _RECORD[kind](record)
     if any(isinstance(value, date) for value in found):
-        return tuple([_text(value) for value in found])  # a model's fields are all texts
-    return found
+        found = tuple([_text(value) for value in found])  # a model's fields are all texts
+    return found + apart
+
+
+@dataclass(frozen=True)
+class SourceFields:
+    """A source's served fields, as a model's `sources` item shows them."""
+
+    slug: str
+    title: str
+    kind: str
+    url: str | None
+    published_on: date | str | None
+
+
+def source_item(source: SourceFields) -> str:
+    """One source as an item of its model's `sources`: its title, then its kind, date and
+    URL where it has them (any change of its served fields changes the item)."""
+    published = source.published_on
+    day = published.isoformat() if isinstance(published, date) else published
+    details = [source.kind, day, source.url]
+    return f"{source.title} ({', '.join(d for d in details if d)})"
+
+
+def sources_of(sources: Iterable[tuple[str, SourceFields]]) -> dict[str, list[str]]:
+    """Each model's `sources` items, by the model's slug, in the sources' slug order, from
+    (model slug, source) pairs: one function for the served rows and the loaded files."""
+    by_model: dict[str, list[SourceFields]] = {}
+    for model, source in sources:
+        by_model.setdefault(model, []).append(source)
+    return {
+        model: [source_item(s) for s in sorted(found, key=attrgetter("slug"))]
+        for model, found in by_model.items()
+    }
 
 
 def encode(kind: str, kept: Values) -> str:
     """The kept text of a record's values (`values`)."""
     named = {c.field: value for c, value in zip(COMPARED[kind], kept, strict=True)}
     return json.dumps(named, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def columns(kind: str) -> list[str]:
-    """The columns of the compared fields of ``kind`` in its served table."""
-    return [c.column for c in COMPARED[kind]]
 
 
 @dataclass(frozen=True)
@@ -124,8 +166,10 @@ def field_changes(kind: str, before: str | None, after: str | None) -> list[Fiel
     if before is None or after is None or before == after:
         return []
     old, new = json.loads(before), json.loads(after)
+    # A field a row does not keep is unknown there (the row was recorded before the field
+    # was compared), never reported as changed.
     return [
-        FieldChange(c.field, c.is_list, old.get(c.field), new.get(c.field))
+        FieldChange(c.field, c.is_list, old[c.field], new[c.field])
         for c in COMPARED[kind]
-        if old.get(c.field) != new.get(c.field)
+        if c.field in old and c.field in new and old[c.field] != new[c.field]
     ]

@@ -45,6 +45,11 @@ _METHODS = text(
     " FROM method m JOIN node n ON n.id = m.node_id"
 )
 _MODELS = text(f"SELECT m.slug, m.name, NULL, m.first_seen{_compared('model', 'm')} FROM model m")
+# A model's sources, its compared field of no column (store.history.field_values).
+_SOURCES = text(
+    "SELECT m.slug, s.slug, s.title, s.kind, s.url, s.published_on"
+    " FROM source s JOIN model m ON m.id = s.model_id"
+)
 
 
 def _served(connection: Connection, kind: str, statement: TextClause) -> Served:
@@ -58,6 +63,18 @@ def _served(connection: Connection, kind: str, statement: TextClause) -> Served:
     return served
 
 
+def _with_sources(connection: Connection, models: Served) -> Served:
+    """The models' values with their sources' items after their columns' values."""
+    sources = field_values.sources_of(
+        (model, field_values.SourceFields(*source))
+        for model, *source in connection.execute(_SOURCES)
+    )
+    fields = models.fields
+    for slug, values in fields.items():
+        fields[slug] = (*values, sources.get(slug, []))
+    return models
+
+
 def read_previous(connection: Connection) -> Previous:
     release = connection.execute(text("SELECT version FROM dataset")).scalar()
     if release is None:
@@ -66,7 +83,7 @@ def read_previous(connection: Connection) -> Previous:
         release,
         _served(connection, "node", _NODES),
         _served(connection, "method", _METHODS),
-        _served(connection, "model", _MODELS),
+        _with_sources(connection, _served(connection, "model", _MODELS)),
     )
 
 
