@@ -56,6 +56,15 @@ class CostMeter:
             )
 
 
+async def take_turn(info: Any) -> None:
+    """A list field's check of the request's share of the event loop (store.turns): each
+    list resolved gives the loop to the other requests if this one has held it for a
+    slice, so that the objects of many lists are not completed in one stretch."""
+    reader = getattr(info.context, "reader", None)
+    if reader is not None:
+        await reader.take_turn()
+
+
 def _meter(info: Any) -> "CostMeter | None":
     return getattr(info.context, "cost", None)
 
@@ -83,6 +92,8 @@ class MeteredList(FieldExtension):
         self._length_of = length_of
 
     def resolve(self, next_: Callable[..., Any], source: Any, info: Any, **kwargs: Any) -> Any:
+        # A list whose value is at hand is answered at once (no coroutine, no turn of the
+        # loop): a tree's levels are the items of one stretch, bounded by their charges.
         if self._length_of is not None:
             _charge(info, self._length_of(source))
             return next_(source, info, **kwargs)
@@ -94,6 +105,7 @@ class MeteredList(FieldExtension):
     async def resolve_async(
         self, next_: Callable[..., Awaitable[Any]], source: Any, info: Any, **kwargs: Any
     ) -> Any:
+        await take_turn(info)
         if self._length_of is not None:
             _charge(info, self._length_of(source))
             return await next_(source, info, **kwargs)
