@@ -57,9 +57,12 @@ class CostMeter:
 
 
 async def take_turn(info: Any) -> None:
-    """A list field's check of the request's share of the event loop (store.turns): each
-    list resolved gives the loop to the other requests if this one has held it for a
-    slice, so that the objects of many lists are not completed in one stretch."""
+    """A list field's check of the request's share of the event loop (store.turns), before
+    it is read and again before its items are completed: each list gives the loop to the
+    other requests if this one has held it for a slice. Many lists of a level wait for
+    one statement (a DataLoader's batch, a page's sub-lists read ahead) and wake in one
+    pass of the loop: without the second check, all their items would be completed in
+    that one stretch."""
     reader = getattr(info.context, "reader", None)
     if reader is not None:
         await reader.take_turn()
@@ -108,8 +111,11 @@ class MeteredList(FieldExtension):
         await take_turn(info)
         if self._length_of is not None:
             _charge(info, self._length_of(source))
-            return await next_(source, info, **kwargs)
-        return _charged(info, await next_(source, info, **kwargs))
+            result = await next_(source, info, **kwargs)
+        else:
+            result = _charged(info, await next_(source, info, **kwargs))
+        await take_turn(info)
+        return result
 
     @staticmethod
     async def _charged_later(result: Awaitable[Any], info: Any) -> Any:

@@ -294,7 +294,9 @@ class Paged(FieldExtension):
             kwargs.pop("last", None),
             kwargs.pop("before", None),
         )
-        return await next_(source, info, paging=paging, **kwargs)
+        page = await next_(source, info, paging=paging, **kwargs)
+        await take_turn(info)  # and again before its items are completed (cost_meter)
+        return page
 
 
 @dataclass(frozen=True)

@@ -252,13 +252,10 @@ class AsyncReader(Reader):
                 await self._connect()
             assert self._connection is not None
             try:
-                result = await self._connection.execute(statement, params)
+                return await self._connection.execute(statement, params)
             except DBAPIError as exc:
                 self._raise_if_timed_out(exc)
                 raise
-            # The statement was awaited over the network: others had the loop meanwhile.
-            self.turns.restart()
-            return result
 
     async def close(self) -> None:
         async with self._lock:

@@ -1,19 +1,25 @@
-"""A request's share of the event loop: it gives the loop back every SLICE of its time.
+"""A request's share of the event loop: it gives the loop back every slice of its time.
 
 `taxonomy serve` answers every request of a worker on one event loop, and much of a
 request's work holds the loop without a pause: SQLite's statements (store.reader), the
 rows read into records, and graphql-core completing the objects of every list of one
-level, which it gathers into tasks that asyncio runs in one turn of the loop, before it
-looks at its sockets again. A query at the cost limit held the loop for 100-300 ms at a
-time, and another client's small request, which needs a few turns of the loop, waited
-through several such stretches: 230-450 ms added to it (bench/RESULTS.md, "One costly
-request and another client").
+level, which it gathers into tasks that asyncio runs in one pass of the loop, before it
+looks at its sockets again. A query at the cost limit held the loop for 100-400 ms at a
+time at size L, and another client's small request, which needs a few passes of the
+loop, waited through several such stretches (bench/RESULTS.md, "One costly request and
+another client").
 
-So a request keeps account of how long it has held the loop, and at its check points
-(each list field it resolves, each ROWS_PER_TURN rows it reads) it waits, once it has
-held it for SLICE, until the loop has polled its sockets and run what was waiting: the
-others' turns come between a costly request's slices, never behind all of it. A request
-that holds the loop less than SLICE at a time (nearly all do) never waits.
+So a request keeps account of how long it has held the loop, and at its checks (each
+list field before it is read and before its items are completed: schema.cost_meter;
+each ROWS_PER_TURN rows a statement reads) it waits, once its slice is used up, until the
+loop has polled its sockets and run what was waiting: the others' turns come between a
+costly request's slices, never behind all of it. A request done within its first slice
+(nearly all are) never waits.
+
+The clock is the loop thread's processor time: what the process did, not how long a busy
+machine took to let it run. It counts the other requests' work done between a request's
+checks too (there is no clock of one request's own): that only makes a request give the
+loop back sooner while others are busy.
 """
 
 import asyncio
@@ -21,10 +27,9 @@ import time
 from collections.abc import Callable
 
 # How long a request holds the event loop before others get their turn, in seconds of
-# the loop thread's processor time (`time.thread_time`: what the request did, not how
-# long the machine took to let it run). A request's first slice is longer: nearly every
-# request is done within it, and never waits, nor splits the batches of its DataLoaders
-# across turns of the loop (the statements it runs do not grow with the data:
+# the loop thread's processor time. The first slice is longer: nearly every request is
+# done within it, and never waits, nor splits the batches of its DataLoaders across
+# passes of the loop (the statements a query runs do not grow with the data:
 # tests/test_query_count.py).
 FIRST_SLICE = 0.020
 SLICE = 0.005
@@ -46,11 +51,6 @@ class Turns:
         self._next_turn: asyncio.Future[None] | None = None
         # How many times the request gave the loop back (what tests look at).
         self.given = 0
-
-    def restart(self) -> None:
-        """A new slice: the request has just waited for something else (a statement
-        awaited over the network), so others had the loop meanwhile."""
-        self._began = None
 
     async def take(self) -> None:
         """Return at once while the request's slice lasts; else after the loop has served
