@@ -8,8 +8,10 @@ off. A "victim" client asks for a small page (5 methods) every 20 ms; meanwhile 
 "hostile" client sends one query shape after the other, each made as large as the cost
 limit lets it (its page size or its number of aliases raised until the server's cost
 rule would refuse it), back to back for SECONDS. Per shape: the hostile's median time,
-its cost, and the victim's p50 alone and its worst latency during the shape: the worst
-minus the p50 alone is what the shape added. BENCH_SOURCE=<commit> measures that commit
+its cost, and the victim's p50 alone and its p50, p99 and worst latency during the shape:
+the worst minus the p50 alone is what the shape added. The machine's load average (1
+minute) is given with each: on a shared machine the worst is often the operating system's
+doing, not ours. BENCH_SOURCE=<commit> measures that commit
 (sizes as its own cost rule allowed them).
 
 Prints one JSON line per database.
@@ -194,13 +196,17 @@ def measure(database_url: str) -> dict[str, object]:
                 spent = max(spent, answer.get("extensions", {}).get("cost", {}).get("spent", 0))
             stop.set()
             victim.join()
+            ranked = sorted(latencies)
             results[name] = {
                 "size": size,
                 "hostile_ms": round(statistics.median(hostile) * 1000, 1),
                 "spent": spent,
                 "errors": sorted(codes),
-                "victim_worst_ms": round(max(latencies) * 1000, 1),
-                "added_ms": round((max(latencies) - alone) * 1000, 1),
+                "victim_p50_ms": round(ranked[len(ranked) // 2] * 1000, 1),
+                "victim_p99_ms": round(ranked[int(len(ranked) * 0.99)] * 1000, 1),
+                "victim_worst_ms": round(ranked[-1] * 1000, 1),
+                "added_ms": round((ranked[-1] - alone) * 1000, 1),
+                "load": round(os.getloadavg()[0], 1),
             }
             print(name, json.dumps(results[name]), file=sys.stderr, flush=True)
         return {

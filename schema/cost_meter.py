@@ -56,6 +56,18 @@ class CostMeter:
             )
 
 
+async def take_turn(info: Any) -> None:
+    """A list field's check of the request's share of the event loop (store.turns), before
+    it is read and again before its items are completed: each list gives the loop to the
+    other requests if this one has held it for a slice. Many lists of a level wait for
+    one statement (a DataLoader's batch, a page's sub-lists read ahead) and wake in one
+    pass of the loop: without the second check, all their items would be completed in
+    that one stretch."""
+    reader = getattr(info.context, "reader", None)
+    if reader is not None:
+        await reader.take_turn()
+
+
 def _meter(info: Any) -> "CostMeter | None":
     return getattr(info.context, "cost", None)
 
@@ -83,6 +95,8 @@ class MeteredList(FieldExtension):
         self._length_of = length_of
 
     def resolve(self, next_: Callable[..., Any], source: Any, info: Any, **kwargs: Any) -> Any:
+        # A list whose value is at hand is answered at once (no coroutine, no turn of the
+        # loop): a tree's levels are the items of one stretch, bounded by their charges.
         if self._length_of is not None:
             _charge(info, self._length_of(source))
             return next_(source, info, **kwargs)
@@ -94,10 +108,14 @@ class MeteredList(FieldExtension):
     async def resolve_async(
         self, next_: Callable[..., Awaitable[Any]], source: Any, info: Any, **kwargs: Any
     ) -> Any:
+        await take_turn(info)
         if self._length_of is not None:
             _charge(info, self._length_of(source))
-            return await next_(source, info, **kwargs)
-        return _charged(info, await next_(source, info, **kwargs))
+            result = await next_(source, info, **kwargs)
+        else:
+            result = _charged(info, await next_(source, info, **kwargs))
+        await take_turn(info)
+        return result
 
     @staticmethod
     async def _charged_later(result: Awaitable[Any], info: Any) -> Any:

@@ -4,8 +4,9 @@ is given), a list without `first` (children, a row's methods...) by an estimate 
 (charged again for what it returns: schema.cost_meter) or by the most it can hold where
 that is known and less (BOUNDED_LISTS), `entities` by the IDs it is given, and a query's
 cost is the number of objects it may return, summed over all its object fields, plus the
-work of the fields that do more than read their objects (WORK). A connection's `nodes`
-and `edges` are the page its `first` already counted."""
+work of the fields that do more than read their objects (WORK, and ITEM_WORK for each
+item of some lists). A connection's `nodes` and `edges` are the page its `first` already
+counted."""
 
 import weakref
 from collections.abc import Callable, Collection, Hashable, Iterator
@@ -113,6 +114,12 @@ WORK_WHEN = {"Node.methods": ("scope", "HERE", 800)}
 # right after the earlier (`until` = `since` + 1, both given): one release's change rows,
 # read by the lighter statement (store.history.change_lists), as `Release.changes`.
 WORK_WHEN_ADJACENT = {"Query.changes": WORK["Release.changes"]}
+
+# Points each item of a list without `first` costs beyond its objects, where an item costs
+# more to read and answer than the 4 microseconds a point stands for: a node of a branch's
+# `descendants` (read with its counts, thousands of them at a root) took 8.8 us at size L
+# (bench/RESULTS.md, "One costly request and another client"), 2 points with its slug.
+ITEM_WORK = {"Node.descendants": 1}
 
 # Lists whose length is the length of one of their arguments.
 SIZED_BY_ARGUMENT = {"Query.entities": "ids"}
@@ -271,6 +278,7 @@ class _Walk:
                     parent, selection.name.value
                 ):
                     factor = LIST_ESTIMATE
+                    below += ITEM_WORK.get(name, 0)
                     key = (parent.name, (selection.alias or selection.name).value)
                     self.item_costs[key] = max(self.item_costs.get(key, 0), 1 + below)
                 total += factor * (1 + below)

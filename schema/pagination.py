@@ -19,6 +19,7 @@ from strawberry.types.field import StrawberryField
 from strawberry.types.nodes import SelectedField
 
 from schema.context import Info
+from schema.cost_meter import take_turn
 from schema.errors import BadUserInputError, CursorExpiredError, expired_message
 from schema.lookahead import selects
 from store.paging import Page, Window
@@ -285,6 +286,7 @@ class Paged(FieldExtension):
         info: Info,
         **kwargs: Any,
     ) -> Any:
+        await take_turn(info)  # the other requests' turn first if this one has had its own
         paging = Paging.of(
             info,
             kwargs.pop("first", DEFAULT_PAGE_SIZE),
@@ -292,7 +294,9 @@ class Paged(FieldExtension):
             kwargs.pop("last", None),
             kwargs.pop("before", None),
         )
-        return await next_(source, info, paging=paging, **kwargs)
+        page = await next_(source, info, paging=paging, **kwargs)
+        await take_turn(info)  # and again before its items are completed (cost_meter)
+        return page
 
 
 @dataclass(frozen=True)

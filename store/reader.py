@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from store.data_version import VERSION_COLUMNS, data_version
 from store.engines import request_slots
 from store.rows import AnySelect, Prepared
+from store.turns import ROWS_PER_TURN, Turns
 
 # SQLite calls the progress handler every this many virtual machine instructions
 # (a few hundred microseconds of work): often enough to stop within a millisecond.
@@ -110,6 +111,13 @@ class Reader:
 
     # Whether statements run in the calling thread, holding up its event loop meanwhile.
     blocks_the_loop: bool = False
+    # The request's share of the event loop (store.turns): its rows and its list fields
+    # give the loop back to the other requests every slice.
+    turns: Turns
+
+    async def take_turn(self) -> None:
+        """Give the event loop to the other requests if this one has held it for a slice."""
+        await self.turns.take()
 
     async def rows(
         self, statement: "AnySelect | Prepared", params: dict[str, Any] | None = None
@@ -118,7 +126,15 @@ class Reader:
         read as a light record (`store.rows`), not an ORM instance."""
         prepared = statement if isinstance(statement, Prepared) else Prepared.of(statement)
         row_of = prepared.row_of
-        return [row_of(row) for row in (await self.execute(prepared.statement, params)).all()]
+        result = await self.execute(prepared.statement, params)
+        # A part at a time, each followed by a check of the request's turn: SQLite steps
+        # through a statement as its rows are fetched, so neither the statement nor the
+        # records of thousands of rows hold the loop longer than a slice (store.turns).
+        rows: list[tuple[Any, ...]] = []
+        for part in result.partitions(ROWS_PER_TURN):
+            rows.extend([row_of(row) for row in part])
+            await self.turns.take()
+        return rows
 
     @staticmethod
     def of(engine: Engine | AsyncEngine, deadline: "Deadline | None" = None) -> "Reader":
@@ -155,6 +171,7 @@ class AsyncReader(Reader):
         self._slots = request_slots(engine)
         self._holds_slot = False
         self._sql_dialect = engine.dialect
+        self.turns = Turns()
 
     @property
     def database(self) -> str:
@@ -287,6 +304,7 @@ class InLoopReader(Reader):
         self._connection: Connection | None = None
         self._deadline = deadline
         self._sql_dialect = engine.dialect
+        self.turns = Turns()
 
     @property
     def database(self) -> str:

@@ -14,7 +14,14 @@ from graphql import build_schema as parse_sdl
 
 from schema import schema
 from schema.cost_meter import LIST_ESTIMATE, MeteredList
-from schema.limits import BOUNDED_LISTS, CONNECTION_WORK, SIZED_BY_ARGUMENT, WORK, WORK_WHEN
+from schema.limits import (
+    BOUNDED_LISTS,
+    CONNECTION_WORK,
+    ITEM_WORK,
+    SIZED_BY_ARGUMENT,
+    WORK,
+    WORK_WHEN,
+)
 
 from conftest import Api, serve
 
@@ -73,10 +80,13 @@ def test_a_list_without_first_is_charged_for_what_it_returns(api: Api) -> None:
     cost, lengths = _descendants(api)
     assert max(lengths) > LIST_ESTIMATE  # the fixtures hold such a branch
     assert len(lengths) <= LIST_ESTIMATE  # and few enough roots to leave them uncharged
-    # Each node beyond the estimate costs one object (a slug is a scalar).
+    # Each node beyond the estimate costs one object (a slug is a scalar) and the work of
+    # a branch's node (read with its counts).
+    each = 1 + ITEM_WORK["Node.descendants"]
+    assert each == 2
     beyond = sum(max(0, n - LIST_ESTIMATE) for n in lengths)
-    assert cost["requested"] == LIST_ESTIMATE * (1 + LIST_ESTIMATE)
-    assert cost["spent"] == cost["requested"] + beyond
+    assert cost["requested"] == LIST_ESTIMATE * (1 + LIST_ESTIMATE * each)
+    assert cost["spent"] == cost["requested"] + beyond * each
 
 
 def test_a_query_whose_charges_pass_the_limit_stops_there(api: Api) -> None:
