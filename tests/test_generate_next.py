@@ -4,6 +4,7 @@ API's `changes` are the independent reference's (tests/reference_history.py), on
 database; the counts the generator reports are the changes the reference finds."""
 
 import filecmp
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -145,3 +146,23 @@ def test_a_next_version_of_bad_data_names_the_problem_and_writes_nothing(
     assert said in result.output
     assert "nothing was written" in result.output
     assert not (tmp_path / "next").exists()
+
+
+def test_a_next_version_of_a_next_version_adds_no_slug_twice(tmp_path: Path) -> None:
+    """With the same seed, the second version added `next-0-method-1` again, a duplicate
+    the load refused; it marks its edits and new slugs `next-0-2` instead."""
+    next_version(DEFAULT_FIXTURES_DIR, tmp_path / "a")
+    next_version(tmp_path / "a", tmp_path / "b")
+    next_version(tmp_path / "b", tmp_path / "c")
+    for name in FILES:
+        if name == "evidence.jsonl":
+            continue
+        lines = (tmp_path / "c" / name).read_text(encoding="utf-8").splitlines()
+        slugs = [json.loads(line)["slug"] for line in lines if line]
+        assert len(slugs) == len(set(slugs)), name
+    methods = (tmp_path / "c" / "methods.jsonl").read_text(encoding="utf-8")
+    assert '"next-0-2-method-0"' in methods
+    assert '"next-0-3-method-0"' in methods
+    url = f"sqlite:///{tmp_path / 'loaded.db'}"
+    for folder in ("a", "b", "c"):
+        load_directory(tmp_path / folder, url)

@@ -49,6 +49,18 @@ def _kept_nodes(nodes: Records) -> set[str]:
     return kept
 
 
+def _unused_tag(seed: int, *records: Records) -> str:
+    """The mark of this version's edits and of the slugs it adds (`next-0-method-1`): the
+    seed's, or with a number after it when a version made with the same seed already
+    added slugs (a next version of a next version), which would be duplicates."""
+    slugs = [record["slug"] for rows in records for record in rows]
+    tag, again = f"next-{seed}", 1
+    while any(f"{tag}-" in slug for slug in slugs):
+        again += 1
+        tag = f"next-{seed}-{again}"
+    return tag
+
+
 def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) -> Counter[str]:
     """Write into ``target`` the next version of the dataset in ``source``, with up to
     ``each`` changes of every kind (fewer where the data has too few candidates); the
@@ -60,7 +72,7 @@ def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) ->
     done: Counter[str] = Counter()
     kept = _kept_nodes(nodes)
     free_nodes = sorted(n["slug"] for n in nodes if n["slug"] not in kept)
-    tag = f"next-{seed}"
+    tag = _unused_tag(seed, nodes, models, sources, methods)
 
     def pick(population: list[Any], count: int) -> list[Any]:
         return rng.sample(population, min(count, len(population)))
