@@ -294,7 +294,7 @@ async function checkAdoption(name, field) {
 const SEED_PATH = "/nodes/optimization/training-parallelism";
 
 /** The open seed page's text is the seed's (``seedFile``), line for line; its By-model rows
- * exactly. */
+ * exactly: their lines (the table's head first). */
 async function checkSeed(seedFile) {
   const seed = (await readFile(seedFile, "utf8")).split("\n").map((l) => l.trim()).filter(Boolean);
   const shown = await lines();
@@ -312,13 +312,14 @@ async function checkSeed(seedFile) {
   }
   summary.seedRows = rows.length - 1;
   step(`the seed page's ${seed.length} lines show in order; its ${rows.length - 1} By-model rows exactly`);
+  return rows;
 }
 
 async function fixtures(seedFile) {
   const seedPath = SEED_PATH;
   // The seed page, first: its text is the seed's, line for line.
   await pageType("node", seedPath, "optimization :: training parallelism");
-  await checkSeed(seedFile);
+  const rows = await checkSeed(seedFile);
   await checkAdoption("the seed page", 'node(path: "optimization/training-parallelism")');
   // What the badges and the counts mean, one link away.
   for (const [link, to] of [["What these mean", "/about#strengths"], ["What these counts mean", "/about#counts"]]) {
