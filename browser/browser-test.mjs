@@ -1124,8 +1124,9 @@ async function servedMeta(path) {
 }
 
 /** A generated M-size set with a second release (tests/test_browser.py): every page kind at
- * its biggest is at most MAX_HEIGHT px tall at 1280 x 800 and does not scroll sideways at
- * 390 px; its HTML carries its title and a description; the seed page is still the seed's;
+ * its biggest is at most MAX_HEIGHT px tall at 1280 x 800, passes axe-core (its folded
+ * sub-branches too) and does not scroll sideways at 390 px; its HTML carries its title and
+ * a description; the seed page is still the seed's;
  * the changes page shows 10 rows a list ("1–10 of 1,234 nodes"); a method's history says
  * which fields changed. The heights go into the summary. */
 async function sizes(seedFile) {
@@ -1167,6 +1168,7 @@ async function sizes(seedFile) {
     await open(path, status);
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     summary.heights[path] = height;
+    await checkAxe(`${name} at M`);
     if (height > MAX_HEIGHT) {
       await shot(`too-tall-${name}`);
       fail(`${name} (${path}) is ${height} px tall at 1280 x 800: more than ${MAX_HEIGHT}`);

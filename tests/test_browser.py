@@ -662,9 +662,10 @@ def test_pages_at_m_size_in_headless_chromium(
     """Issue 27's short pages at size, on one server: every page kind at its biggest (the
     node with the most methods, the root with the most sub-branches, the method with the
     most models, the changes of a release with hundreds) is at most 5,000 px tall at
-    1280 x 800 and does not scroll sideways at 390 px; each page's HTML carries its title and
-    description; the seed page is still exactly the seed's; the changes page shows 10 rows a
-    list and says where each is; a changed method's history says which field changed."""
+    1280 x 800, passes axe-core and does not scroll sideways at 390 px; each page's HTML
+    carries its title and description; the seed page is still exactly the seed's; the
+    changes page shows 10 rows a list and says where each is; a changed method's history
+    says which field changed."""
     url = new_database(backend, "m_size")
     for folder in m_releases:
         load_directory(folder, url)
