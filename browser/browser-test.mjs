@@ -1128,7 +1128,7 @@ async function servedMeta(path) {
  * sub-branches too) and does not scroll sideways at 390 px; its HTML carries its title and
  * a description; the seed page is still the seed's;
  * the changes page shows 10 rows a list ("1–10 of 1,234 nodes"); a method's history says
- * which fields changed. The heights go into the summary. */
+ * which fields changed; search results page 25 at a time. The heights go into the summary. */
 async function sizes(seedFile) {
   const found = await api(`{
     top: methods(first: 1, orderBy: { field: MODEL_COUNT, direction: DESC }) {
@@ -1207,6 +1207,33 @@ async function sizes(seedFile) {
     fail(`the changed method's history does not say its ${field} changed: ${JSON.stringify(entries)}`);
   }
   step(`the changed method's history says which field changed: ${JSON.stringify(entries)}`);
+
+  // Search results page as every list does: 25 a page, where they are, next and previous.
+  const { totalCount } = (await api('{ search(query: "attention", first: 1) { totalCount } }')).search;
+  if (totalCount <= 50) fail(`"attention" finds ${totalCount} results at M: too few to page`);
+  const all = NUMBER.format(totalCount);
+  const hits = () => page.locator("main ol.results > li > a").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+  await open("/search?q=attention");
+  const firstHits = await hits();
+  if ((await position()) !== `1–25 of ${all} results` || firstHits.length !== 25) fail(`search: ${await position()}, ${firstHits.length} hits`);
+  // (Not `follow`: the results' count is a status of its own, there to stay.)
+  const followResults = async (name) => {
+    const before = page.url();
+    await page.getByRole("link", { name, exact: true }).click();
+    await page.waitForURL((url) => url.href !== before);
+    await page.waitForLoadState("networkidle");
+    await page.locator("main p.status").waitFor({ state: "detached" });
+    return new URL(page.url());
+  };
+  const next = await followResults("Next 25 results");
+  if (next.searchParams.get("from") !== "26" || !next.searchParams.get("after")) fail(`search's next page: ${next.href}`);
+  const secondHits = await hits();
+  if ((await position()) !== `26–50 of ${all} results` || secondHits.some((hit) => firstHits.includes(hit))) {
+    fail(`search's second page: ${await position()}, ${JSON.stringify(secondHits)}`);
+  }
+  const back = await followResults("Previous 25 results");
+  if (back.searchParams.has("after") || JSON.stringify(await hits()) !== JSON.stringify(firstHits)) fail(`search's previous page: ${back.href}`);
+  step(`search pages its ${all} results: 1–25, 26–50 by "Next 25 results", back by "Previous 25 results"`);
   clean("sizes");
 }
 

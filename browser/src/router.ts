@@ -99,7 +99,7 @@ export type Route =
   | { page: "node"; path: string; place: Place; sort: string | null }
   | { page: "model"; slug: string; place: Place }
   | { page: "method"; slug: string; place: Place }
-  | { page: "search"; q: string; after: string | null; type: SearchType | null }
+  | { page: "search"; q: string; place: Place; type: SearchType | null }
   | {
       page: "changes";
       since: number | null;
@@ -161,7 +161,7 @@ export function route(url: URL): Route {
   if (path === "/") return { page: "home" };
   if (path === "/about") return { page: "about" };
   if (path === "/search") {
-    return { page: "search", q: query.get("q") ?? "", after: query.get("after"), type: searchType(query.get("type")) };
+    return { page: "search", q: query.get("q") ?? "", place: place(query), type: searchType(query.get("type")) };
   }
   if (path === "/changes") {
     const places = changesPlaces(query);

@@ -281,11 +281,13 @@ export type BrowserSearchQueryVariables = Exact<{
   query: string;
   first?: number | null | undefined;
   after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
   types?: Array<SearchType> | SearchType | null | undefined;
 }>;
 
 
-export type BrowserSearchQuery = { search: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, facets: Array<{ type: SearchType, count: number }>, edges: Array<{ snippet: { text: string, highlights: Array<{ start: number, end: number }> } }>, nodes: Array<
+export type BrowserSearchQuery = { search: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, facets: Array<{ type: SearchType, count: number }>, edges: Array<{ snippet: { text: string, highlights: Array<{ start: number, end: number }> } }>, nodes: Array<
       | { __typename: 'Method', id: string, slug: string, name: string, node: { id: string, path: string } }
       | { __typename: 'Model', id: string, slug: string, name: string, organization: string | null }
       | { __typename: 'Node', id: string, name: string, path: string, slugPath: string }
@@ -1200,11 +1202,20 @@ export const BrowserReleasesDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserReleasesQuery, BrowserReleasesQueryVariables>;
 export const BrowserSearchDocument = new TypedDocumentString(`
-    query BrowserSearch($query: String!, $first: Int = 20, $after: String, $types: [SearchType!]) {
-  search(query: $query, first: $first, after: $after, types: $types) {
+    query BrowserSearch($query: String!, $first: Int = 20, $after: String, $last: Int, $before: String, $types: [SearchType!]) {
+  search(
+    query: $query
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+    types: $types
+  ) {
     totalCount
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     facets {
