@@ -163,23 +163,20 @@ def browser_page(body: str = _LOADING, meta: PageMeta | None = None) -> tuple[st
     return html_page(title, head, _APP.format(body=body)), PAGE_POLICY
 
 
-# The subject a key names does not exist (None: the API gave no answer).
-_NONE: dict[str, Any] = {}
-
-
 async def _subject(
     schema: Schema, request: Request, document: str, key: str | int
-) -> dict[str, Any] | None:
-    """The subject ``key`` names, asked as any client would: `_NONE` when the API answers
-    null or refuses the key as malformed (BAD_USER_INPUT: `/nodes/%00` names no node); None
-    when it gives no answer (the page then says what the API says)."""
+) -> tuple[bool | None, dict[str, Any] | None]:
+    """Whether the subject ``key`` names exists, asked as any client would, and what the API
+    says of it: False when the API answers null or refuses the key as malformed
+    (BAD_USER_INPUT: `/nodes/%00` names no node); None when it gives no answer (the page
+    then says what the API says)."""
     context = Context.for_request(request.app.state.request_engine, request)
     result = await schema.execute(document, variable_values={"key": key}, context_value=context)
     if result.errors:
         codes = {(error.extensions or {}).get("code") for error in result.errors}
-        return _NONE if codes == {"BAD_USER_INPUT"} else None
+        return (False if codes == {"BAD_USER_INPUT"} else None), None
     found: dict[str, Any] | None = (result.data or {}).get("subject")
-    return _NONE if result.data is not None and found is None else found
+    return result.data is not None and found is not None, found
 
 
 # A release number as a URL gives it: digits, perhaps signed; anything else is no number.
@@ -201,7 +198,8 @@ async def _releases_status(schema: Schema, request: Request) -> int:
         digits = given.lstrip("+-").lstrip("0") or "0"
         if given.startswith("-") or len(digits) > 10 or int(digits) > _LARGEST_INT:
             return 404
-        if await _subject(schema, request, document, int(digits)) is _NONE:
+        exists, _ = await _subject(schema, request, document, int(digits))
+        if exists is False:
             return 404
     return 200
 
@@ -271,8 +269,8 @@ def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[Response]]:
             # (/models and /methods, the indexes, have no subject: always there.)
             document, parameter = SUBJECTS[kind]
             key = request.path_params[parameter]
-            subject = await _subject(schema, request, document, key)
-            if subject is _NONE:
+            exists, subject = await _subject(schema, request, document, key)
+            if exists is False:
                 status = 404
                 former = await _former(schema, request, kind, key)
                 now = (former or {}).get("node")
