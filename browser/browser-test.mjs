@@ -12,10 +12,17 @@
 //     page shows release 2 and its counts, the changes page lists the edits with links, and
 //     an unknown release's page says so.
 //   node browser-test.mjs BASE_URL paging ARTIFACTS_DIR
-//     after three releases, each list of /changes?since=1&until=2 walked page by page by its
-//     "Next 50" link and back by its "First" link (the other lists staying put, a reload
-//     keeping the page); /changes?since=1 pages the newest comparison. The rows of every page
-//     are printed in the summary, for tests/test_browser.py to compare with the reference.
+//     after three releases, /changes?since=1&until=2 shows 10 rows a list ("1–10 of 38
+//     nodes"); at 50 a list (its size link), each list walked page by page by its "Next"
+//     link and back by its "Previous 50" link (the other lists staying put, a reload keeping
+//     the page); /changes?since=1 pages the newest comparison, 10 or 25 a list. The rows and
+//     positions of every page are printed in the summary, for tests/test_browser.py to
+//     compare with the reference.
+//   node browser-test.mjs BASE_URL sizes SEED_PAGE.txt ARTIFACTS_DIR
+//     a generated M-size set with a second release: every page kind at its biggest is at
+//     most 5,000 px tall at 1280 x 800 and does not scroll sideways at 390 px, its HTML
+//     carries its title and description; the seed page is still the seed's; the changes
+//     page shows 10 rows a list; a changed method's history says which field changed.
 //   node browser-test.mjs BASE_URL hostile ARTIFACTS_DIR
 //     names made of markup and script (tests/test_browser.py's dataset) show as text, and a
 //     description's `javascript:` link as its text alone; the server keeps no persisted
@@ -42,9 +49,9 @@ import { chromium } from "playwright-core";
 import { localChromium } from "../tests/local_chromium.mjs";
 
 const [base, mode, ...rest] = process.argv.slice(2);
-if (!["fixtures", "hostile", "changes", "paging", "method-paging", "datasets", "walk"].includes(mode) || !base) {
+if (!["fixtures", "hostile", "changes", "paging", "method-paging", "datasets", "walk", "sizes"].includes(mode) || !base) {
   console.error(
-    "usage: node browser-test.mjs BASE fixtures SEED.txt DIR | BASE hostile|changes|paging|walk DIR | BASE method-paging METHOD MODEL DIR | GO datasets PWC DEEP_NODE METHOD DIR",
+    "usage: node browser-test.mjs BASE fixtures|sizes SEED.txt DIR | BASE hostile|changes|paging|walk DIR | BASE method-paging METHOD MODEL DIR | GO datasets PWC DEEP_NODE METHOD DIR",
   );
   process.exit(2);
 }
@@ -284,12 +291,12 @@ async function checkAdoption(name, field) {
   return undatedModels;
 }
 
-async function fixtures(seedFile) {
-  const seed = (await readFile(seedFile, "utf8")).split("\n").map((l) => l.trim()).filter(Boolean);
-  const seedPath = "/nodes/optimization/training-parallelism";
+const SEED_PATH = "/nodes/optimization/training-parallelism";
 
-  // The seed page, first: its text is the seed's, line for line.
-  await pageType("node", seedPath, "optimization :: training parallelism");
+/** The open seed page's text is the seed's (``seedFile``), line for line; its By-model rows
+ * exactly: their lines (the table's head first). */
+async function checkSeed(seedFile) {
+  const seed = (await readFile(seedFile, "utf8")).split("\n").map((l) => l.trim()).filter(Boolean);
   const shown = await lines();
   let at = 0;
   for (const line of seed) {
@@ -305,6 +312,14 @@ async function fixtures(seedFile) {
   }
   summary.seedRows = rows.length - 1;
   step(`the seed page's ${seed.length} lines show in order; its ${rows.length - 1} By-model rows exactly`);
+  return rows;
+}
+
+async function fixtures(seedFile) {
+  const seedPath = SEED_PATH;
+  // The seed page, first: its text is the seed's, line for line.
+  await pageType("node", seedPath, "optimization :: training parallelism");
+  const rows = await checkSeed(seedFile);
   await checkAdoption("the seed page", 'node(path: "optimization/training-parallelism")');
   // What the badges and the counts mean, one link away.
   for (const [link, to] of [["What these mean", "/about#strengths"], ["What these counts mean", "/about#counts"]]) {
@@ -847,7 +862,8 @@ async function settled() {
  * (or drops) ``list``'s cursor, keeps ``since`` and ``until``, and opens at that list. */
 async function followPaging(name, list, since, until) {
   const before = page.url();
-  await page.getByRole("link", { name, exact: true }).click();
+  const link = typeof name === "string" ? page.getByRole("link", { name, exact: true }) : name;
+  await link.click();
   await page.waitForURL((url) => url.href !== before);
   await settled();
   await page.locator("main h1", { hasText: `Changes from release ${since} to ${until}` }).waitFor();
@@ -978,6 +994,13 @@ async function walk() {
   await go(page.locator("section.history").getByRole("link", { name: "Release 2", exact: true }));
   if (new URL(page.url()).search !== "?since=1&until=2") fail(`the history's release link went to ${page.url()}`);
   step(`the node's history, oldest first: ${JSON.stringify(entries)}; each entry links its release's changes`);
+  // A change of other fields than the name or place says which, and how.
+  await open("/nodes/optimization/hyperparameter-scaling");
+  const described = await page.locator("section.history li").allInnerTexts();
+  if (described.length !== 1 || !described[0].startsWith("Release 3") || !described[0].endsWith("): changed; description: none → “Scaling rules.”")) {
+    fail(`the described node's history: ${JSON.stringify(described)}`);
+  }
+  step(`a history entry says which fields changed: ${JSON.stringify(described)}`);
 
   const moved = await page.goto(`${base}/nodes/data/tokenization`, { waitUntil: "load" });
   await page.locator("main h1").waitFor();
@@ -1002,57 +1025,216 @@ async function walk() {
   clean("walk");
 }
 
-/** After three releases (tests/test_browser.py): every list of the changes from 1 to 2, page
- * by page; the rows of each page go into the summary. */
+/** The pager of one list of the open changes page: where its page is ("11–20 of 90 nodes"). */
+async function listPosition(list) {
+  return (await page.locator(`section:has(> #changes-${list}) nav.pager .position`).innerText()).trim();
+}
+
+/** After three releases (tests/test_browser.py): every list of the changes from 1 to 2 at
+ * first 10 rows a list ("1–10 of N nodes"); then, at 50 a list (each list's size link),
+ * each list page by page by its "Next" link; the rows and positions of every page go into
+ * the summary. */
 async function paging() {
   await pageType("changes", "/changes?since=1&until=2", "Changes from release 1 to 2");
   await checkWidths("changes");
+  summary.firstPositions = {};
+  for (const list of LISTS) {
+    const rows = await changeRows(list);
+    if (rows.length > 10) fail(`${list}: ${rows.length} rows on a first page of 10`);
+    if (rows.length) summary.firstPositions[list] = await listPosition(list);
+  }
+  step(`the changes page shows 10 rows a list at first: ${JSON.stringify(summary.firstPositions)}`);
+  await open("/changes?since=1&until=2&size=50");
   const first = await allChangeRows();
   summary.pages = {};
+  summary.positions = {};
   for (const list of LISTS) {
     await open("/changes?since=1&until=2");
-    if (JSON.stringify(await allChangeRows()) !== JSON.stringify(first)) fail("the first pages changed on their own");
-    const pages = [first[list]];
     const title = list[0].toUpperCase() + list.slice(1);
-    while (await page.getByRole("link", { name: `Next 50 ${list}`, exact: true }).count()) {
-      const url = await followPaging(`Next 50 ${list}`, list, 1, 2);
-      if (!url.searchParams.get(list)) fail(`the next page of ${list} has no ${list} cursor: ${url.href}`);
+    const pager = page.getByRole("navigation", { name: `${title}: pages` });
+    const pages = [];
+    const positions = [];
+    if (first[list].length) {
+      // The list's own size link: every list at 50 a page, this one shown.
+      const url = await followPaging(pager.getByRole("link", { name: `50 ${list} a page`, exact: true }), list, 1, 2);
+      if (url.searchParams.get("size") !== "50") fail(`the size link of ${list} went to ${url.href}`);
+      if (JSON.stringify(await allChangeRows()) !== JSON.stringify(first)) fail(`${list}'s size link: not the first pages at 50`);
+      pages.push(first[list]);
+      positions.push(await listPosition(list));
+    }
+    const next = pager.getByRole("link", { name: new RegExp(`^Next \\d+ ${list}$`) });
+    while (await next.count()) {
+      const url = await followPaging(next, list, 1, 2);
+      if (!url.searchParams.get(list) || url.searchParams.get(`${list}-from`) !== String(50 * pages.length + 1)) {
+        fail(`the next page of ${list} has no ${list} cursor or position: ${url.href}`);
+      }
       const now = await allChangeRows();
       for (const other of LISTS.filter((l) => l !== list)) {
         if (JSON.stringify(now[other]) !== JSON.stringify(first[other])) fail(`paging ${list} moved ${other} too`);
         if (url.searchParams.has(other)) fail(`paging ${list} put a ${other} cursor in ${url.href}`);
       }
       pages.push(now[list]);
+      positions.push(await listPosition(list));
       if (pages.length > 20) fail(`${list}: more than 20 pages`);
     }
     summary.pages[list] = pages;
-    if (pages.length === 1) continue;
-    step(`${title}: ${pages.length} pages by "Next 50 ${list}" (${pages.map((p) => p.length).join(" + ")} rows), the other lists staying on their first page`);
+    summary.positions[list] = positions;
+    if (pages.length <= 1) continue;
+    step(`${title}: ${pages.length} pages at 50 by its "Next" links (${positions.join(", ")}), the other lists staying on their first page`);
     await shot(`changes-${list}-last-page`);
     await page.reload();
     await settled();
     if (JSON.stringify(await changeRows(list)) !== JSON.stringify(pages.at(-1))) fail(`${list}: a reload loses the page`);
-    await followPaging(`First ${list}`, list, 1, 2);
-    if (new URL(page.url()).searchParams.has(list)) fail(`"First ${list}" keeps a ${list} cursor`);
-    if (JSON.stringify(await changeRows(list)) !== JSON.stringify(pages[0])) fail(`"First ${list}" is not the first page`);
+    await followPaging(pager.getByRole("link", { name: `Previous 50 ${list}`, exact: true }), list, 1, 2);
+    if (pages.length === 2 && new URL(page.url()).searchParams.has(list)) fail(`the first page of ${list} keeps a ${list} cursor`);
+    if (JSON.stringify(await changeRows(list)) !== JSON.stringify(pages.at(-2))) fail(`${list}: "Previous 50" is not the page before`);
     await page.goBack();
     await settled();
     if (JSON.stringify(await changeRows(list)) !== JSON.stringify(pages.at(-1))) fail(`${list}: back is not the last page`);
-    step(`${title}: a reload keeps the last page, "First ${list}" shows the first, back the last again`);
+    step(`${title}: a reload keeps the last page, "Previous 50 ${list}" shows the page before, back the last again`);
   }
   if (!Object.values(summary.pages).some((pages) => pages.length > 1)) fail("no list had a second page");
   // Without `until`: the newest release, and the next pages stay with that comparison.
   await open("/changes?since=1");
   const newest = (await page.locator("main h1").innerText()).match(/to (\d+)$/)?.[1];
   const paged = LISTS.find((list) => summary.pages[list].length > 1);
-  // Releases further apart: 25 a page (their comparison costs more).
-  await page.getByRole("link", { name: `Next 25 ${paged}`, exact: true }).click();
+  // Releases further apart: 10 a page, 25 at most (their comparison costs more).
+  const sizes = await page.locator(`section:has(> #changes-${paged}) nav.pager .sizes`).innerText();
+  if (sizes.replace(/\s+/g, " ").trim() !== "· show 10 · 25 a page") fail(`/changes?since=1 offers ${JSON.stringify(sizes)}`);
+  await page.getByRole("link", { name: `Next 10 ${paged}`, exact: true }).click();
   await page.waitForURL(/[?&]until=/);
   const url = new URL(page.url());
   if (url.searchParams.get("until") !== newest) fail(`the next page of /changes?since=1 is ${url.href}, not until=${newest}`);
   summary.newest = Number(newest);
-  step(`/changes?since=1 compares with the newest release, ${newest}; its next pages name it (until=${newest})`);
+  step(`/changes?since=1 compares with the newest release, ${newest}, 10 or 25 a page; its next pages name it (until=${newest})`);
   clean("paging");
+}
+
+/** No page taller than this at 1280 x 800 (issue 27: "about 5,000 px" on L). */
+const MAX_HEIGHT = 5_000;
+
+/** The server's title and description of ``path`` in its HTML, before any script runs. */
+async function servedMeta(path) {
+  const html = await (await fetch(`${base}${path}`, { headers: { accept: "text/html" } })).text();
+  const entity = (text) => text.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  return {
+    title: entity(html.match(/<title>([^<]*)<\/title>/)?.[1] ?? ""),
+    description: entity(html.match(/<meta name="description" content="([^"]*)"/)?.[1] ?? ""),
+  };
+}
+
+/** A generated M-size set with a second release (tests/test_browser.py): every page kind at
+ * its biggest is at most MAX_HEIGHT px tall at 1280 x 800, passes axe-core (its folded
+ * sub-branches too) and does not scroll sideways at 390 px; its HTML carries its title and
+ * a description; the seed page is still the seed's;
+ * the changes page shows 10 rows a list ("1–10 of 1,234 nodes"); a method's history says
+ * which fields changed; search results page 25 at a time. The heights go into the summary. */
+async function sizes(seedFile) {
+  const found = await api(`{
+    top: methods(first: 1, orderBy: { field: MODEL_COUNT, direction: DESC }) {
+      nodes { slug treatmentsConnection(first: 1) { nodes { model { slug } } } } }
+    roots { slugPath counts { methodsFiledHere childCount } children { slugPath counts { methodsFiledHere } } }
+    changes(since: 1, until: 2) {
+      changed: methods(combined: true, kinds: [CHANGED], first: 1) { nodes { slug fieldChanges { field } } }
+      removed: methods(combined: true, kinds: [REMOVED], first: 1) { nodes { slug } } } }`);
+  const nodes = found.roots.flatMap((root) => [root, ...root.children]);
+  const mostFiled = nodes.reduce((most, node) => (node.counts.methodsFiledHere > most.counts.methodsFiledHere ? node : most));
+  const widest = found.roots.reduce((most, root) => (root.counts.childCount > most.counts.childCount ? root : most));
+  const [top] = found.top.nodes;
+  const [changed] = found.changes.changed.nodes;
+  const [removed] = found.changes.removed.nodes;
+  if (!changed?.fieldChanges.length || !removed) fail(`no changed or removed method in release 2: ${JSON.stringify(found.changes)}`);
+  const pages = [
+    ["home", "/"],
+    ["seed node", SEED_PATH],
+    ["node with the most methods filed", `/nodes/${mostFiled.slugPath}`],
+    ["root with the most sub-branches", `/nodes/${widest.slugPath}`],
+    ["method with the most models", `/methods/${top.slug}`],
+    ["model", `/models/${top.treatmentsConnection.nodes[0].model.slug}`],
+    ["changed method", `/methods/${changed.slug}`],
+    ["search", "/search?q=attention"],
+    ["changes", "/changes?since=1&until=2"],
+    ["changes since", "/changes?since=1"],
+    ["models", "/models"],
+    ["methods", "/methods"],
+    ["releases", "/releases"],
+    ["about", "/about"],
+    ["no page", "/no/such/page", 404],
+    ["removed method", `/methods/${removed.slug}`, 410],
+  ];
+  summary.heights = {};
+  for (const [name, path, status = 200] of pages) {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await open(path, status);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    summary.heights[path] = height;
+    await checkAxe(`${name} at M`);
+    if (height > MAX_HEIGHT) {
+      await shot(`too-tall-${name}`);
+      fail(`${name} (${path}) is ${height} px tall at 1280 x 800: more than ${MAX_HEIGHT}`);
+    }
+    await page.setViewportSize({ width: 390, height: 800 });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (width > 390) fail(`${name} (${path}): at 390 px the page is ${width} px wide`);
+    const served = await servedMeta(path);
+    const title = await page.title();
+    if (served.title === "Taxonomy browser" || !served.title.endsWith(" · Taxonomy browser")) fail(`${name}: the served title is ${JSON.stringify(served.title)}`);
+    if (status === 200 && !path.startsWith("/changes") && served.title !== title) fail(`${name}: served as ${JSON.stringify(served.title)}, shown as ${JSON.stringify(title)}`);
+    if (served.description.length < 40) fail(`${name}: the served description is ${JSON.stringify(served.description)}`);
+    if (status !== 200) expectFailed(status);
+    step(`${name} (${path}): ${height} px tall, ${width} px wide at 390 px; served as ${JSON.stringify(served.title)}: ${JSON.stringify(served.description)}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await open(SEED_PATH);
+  await checkSeed(seedFile);
+
+  await open("/changes?since=1&until=2");
+  summary.changesPositions = {};
+  for (const list of LISTS) {
+    const rows = await changeRows(list);
+    if (rows.length > 10) fail(`changes: ${rows.length} ${list} rows on a page of 10`);
+    if (!rows.length) continue;
+    const position = await listPosition(list);
+    summary.changesPositions[list] = position;
+    if (rows.length === 10 && !/^1–10 of [\d,]+ \w+$/.test(position)) fail(`changes: the ${list} pager says ${position}`);
+  }
+  step(`the changes page at M: 10 rows a list, ${JSON.stringify(summary.changesPositions)}`);
+
+  await open(`/methods/${changed.slug}`);
+  const entries = await page.locator("section.history li").allInnerTexts();
+  const field = changed.fieldChanges[0].field;
+  if (!entries.some((entry) => entry.startsWith("Release 2") && entry.includes(`): changed; ${field}: `))) {
+    fail(`the changed method's history does not say its ${field} changed: ${JSON.stringify(entries)}`);
+  }
+  step(`the changed method's history says which field changed: ${JSON.stringify(entries)}`);
+
+  // Search results page as every list does: 25 a page, where they are, next and previous.
+  const { totalCount } = (await api('{ search(query: "attention", first: 1) { totalCount } }')).search;
+  if (totalCount <= 50) fail(`"attention" finds ${totalCount} results at M: too few to page`);
+  const all = NUMBER.format(totalCount);
+  const hits = () => page.locator("main ol.results > li > a").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+  await open("/search?q=attention");
+  const firstHits = await hits();
+  if ((await position()) !== `1–25 of ${all} results` || firstHits.length !== 25) fail(`search: ${await position()}, ${firstHits.length} hits`);
+  // (Not `follow`: the results' count is a status of its own, there to stay.)
+  const followResults = async (name) => {
+    const before = page.url();
+    await page.getByRole("link", { name, exact: true }).click();
+    await page.waitForURL((url) => url.href !== before);
+    await page.waitForLoadState("networkidle");
+    await page.locator("main p.status").waitFor({ state: "detached" });
+    return new URL(page.url());
+  };
+  const next = await followResults("Next 25 results");
+  if (next.searchParams.get("from") !== "26" || !next.searchParams.get("after")) fail(`search's next page: ${next.href}`);
+  const secondHits = await hits();
+  if ((await position()) !== `26–50 of ${all} results` || secondHits.some((hit) => firstHits.includes(hit))) {
+    fail(`search's second page: ${await position()}, ${JSON.stringify(secondHits)}`);
+  }
+  const back = await followResults("Previous 25 results");
+  if (back.searchParams.has("after") || JSON.stringify(await hits()) !== JSON.stringify(firstHits)) fail(`search's previous page: ${back.href}`);
+  step(`search pages its ${all} results: 1–25, 26–50 by "Next 25 results", back by "Previous 25 results"`);
+  clean("sizes");
 }
 
 /** The open page's pager: where its page is ("26–50 of 60 models"). */
@@ -1295,6 +1477,7 @@ async function datasets(pwc, deepNode, markdownMethod) {
 
 try {
   if (mode === "fixtures") await fixtures(rest[0]);
+  else if (mode === "sizes") await sizes(rest[0]);
   else if (mode === "datasets") await datasets(rest[0], rest[1], rest[2]);
   else if (mode === "changes") await changes();
   else if (mode === "paging") await paging();

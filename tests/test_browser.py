@@ -3,7 +3,8 @@ policy of only the server's own script and style sheet, its assets cached for go
 hashed names, its bundle's size, and the pages themselves in headless Chromium on SQLite and
 PostgreSQL (browser/browser-test.mjs): the seed node's text is the seed page's, every page
 type loads without console errors and passes axe-core, search works from the keyboard,
-markup in the data shows as text, and the method and model pages page their lists.
+markup in the data shows as text, the method and model pages and the changes page's lists
+page, and at M size no page is taller than 5,000 px.
 Screenshots of each page are kept in the test's tmp_path."""
 
 import gzip
@@ -12,11 +13,13 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable
+from html import unescape
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from api.commands.generate import generate_scale
 from api.commands.generate_next import next_version
 from api.ingest.load import load_directory
 from api.pages import browser
@@ -72,6 +75,36 @@ def test_each_page_url_serves_the_browser(tiny: Api, path: str) -> None:
         asset = tiny.client.get(url)
         assert asset.status_code == 200
         assert asset.headers["cache-control"] == "public, max-age=31536000, immutable"
+
+
+@pytest.mark.parametrize(
+    ("path", "title", "described"),
+    [
+        ("/", "Machine-learning techniques by model", "filed in a taxonomy"),
+        ("/nodes/alpha/beta/gamma", "Alpha :: beta :: Gamma", "filed at this node or below it"),
+        ("/models/newest", "Newest", "the documents of Newest"),
+        ("/methods/m-bravo", "Bravo method", "filed at Alpha :: beta :: Gamma"),
+        ("/search?q=%3Cb%3E", "Search: <b>", "match “<b>”"),
+        ("/changes?since=1&until=1", "Changes from release 1 to 1", "added, removed"),
+        ("/models", "Models", "Every model"),
+        ("/about", "How to read these pages", "core, used and mentioned"),
+        ("/nodes/no/such/node", "There is no page here", "start from its home page"),
+        ("/no/such/page", "There is no page here", "start from its home page"),
+    ],
+)
+def test_each_page_sets_its_title_and_description(
+    tiny: Api, path: str, title: str, described: str
+) -> None:
+    """In its HTML, before any script (issue 27 item 6: a link shared in chat or mail is
+    previewed from it): the page's subject in its title, a sentence about it, escaped."""
+    page = tiny.client.get(path, headers={"accept": "text/html"})
+    shown = re.search(r"<title>([^<]*)</title>", page.text)
+    description = re.search(r'<meta name="description" content="([^"]*)">', page.text)
+    assert shown, page.text
+    assert description, page.text
+    assert unescape(shown.group(1)).startswith(f"{title} · Taxonomy browser"), shown.group(1)
+    assert described in unescape(description.group(1)), description.group(1)
+    assert "<b>" not in page.text
 
 
 @pytest.mark.parametrize(
@@ -401,6 +434,13 @@ def test_the_changes_between_releases_in_headless_chromium(
     assert (tmp_path / "screenshots" / "changes.png").is_file()
 
 
+def _quoted(value: str | None) -> str:
+    """A field's value as a change's words quote it: cut at 200 characters with "…"."""
+    if value is None:
+        return "none"
+    return f"“{value[:200]}…”" if len(value) > 200 else f"“{value}”"
+
+
 def _details(how: str | None, fields: tuple[ref.FieldChange, ...]) -> str:
     """A change's details cell: a rename's or move's words, then each changed field in
     words ("description: “A” → “B”", a list's items added and removed), after "; "."""
@@ -412,7 +452,7 @@ def _details(how: str | None, fields: tuple[ref.FieldChange, ...]) -> str:
             removed = [f"\u2212“{item}”" for item in from_items if item not in to_items]
             parts.append(f"{label}: {' '.join(added + removed) or 'reordered'}")
         else:
-            before, after = (f"“{v}”" if v is not None else "none" for v in (from_value, to_value))
+            before, after = (_quoted(value) for value in (from_value, to_value))
             parts.append(f"{label}: {before} → {after}")
     return "; ".join(parts)
 
@@ -479,9 +519,11 @@ def test_the_changes_page_lists_page_by_page_in_headless_chromium(
     backend: str, new_database: Callable[[str, str], str], tmp_path: Path
 ) -> None:
     """Three releases: the fixtures, a next version with 30 changes of each kind (more than a
-    page of 50 in some lists), and one after that. /changes?since=1&until=2, each list walked
-    by its own "Next 50" links, shows exactly the reference's changes from the first folder
-    to the second (not to the newest), each once, in full pages but the last."""
+    page of 50 in some lists), and one after that. /changes?since=1&until=2 shows 10 rows a
+    list, each list saying where it is ("1-10 of 90 nodes", an en dash); at 50 a list (its
+    size link), each list walked by its own "Next" links shows exactly the reference's
+    changes from the first folder to the second (not to the newest), each once, in full
+    pages but the last, each page saying which rows it shows."""
     url = new_database(backend, "paging")
     second, third = tmp_path / "second", tmp_path / "third"
     next_version(DEFAULT_FIXTURES_DIR, second, seed=18, each=30)
@@ -498,7 +540,22 @@ def test_the_changes_page_lists_page_by_page_in_headless_chromium(
         assert len({json.dumps(row) for row in rows}) == len(rows), f"{kind}: a row twice"
         assert all(len(page) == 50 for page in pages[:-1]), (kind, [len(p) for p in pages])
         assert 0 < len(pages[-1]) <= 50 or not expected[kind], kind
+        total = len(expected[kind])
+        assert summary["positions"][kind] == _positions(total, 50, kind), kind
+        if total:
+            assert summary["firstPositions"][kind] == _positions(total, 10, kind)[0], kind
     assert summary["newest"] == 3
+
+
+def _positions(total: int, size: int, noun: str) -> list[str]:
+    """What a list's pager says on each of its pages: "51-100 of 120 nodes" (an en dash; a
+    whole list on one page: "7 nodes"), with thousands separators."""
+    if total <= size:
+        return [f"{total:,} {noun if total > 1 else noun.removesuffix('s')}"] if total else []
+    return [
+        f"{start:,}{EN_DASH}{min(start + size - 1, total):,} of {total:,} {noun}"
+        for start in range(1, total + 1, size)
+    ]
 
 
 EN_DASH = "\u2013"  # between the pager's positions: "26-50 of 60 models" with it
@@ -582,3 +639,37 @@ def test_markup_in_the_data_shows_as_text(
     # A server that keeps no persisted query: each page's GET by hash is answered
     # PersistedQueryNotFound, and the page falls back to POSTing its document.
     _drive("hostile", url, artifacts=tmp_path / "screenshots", persisted_queries_entries="0")
+
+
+@pytest.fixture(scope="module")
+def m_releases(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A generated M-size set (about 20,000 methods, 100,000 pieces of evidence) and its
+    next version, written once for both databases."""
+    folder = tmp_path_factory.mktemp("m-size")
+    first, second = folder / "first", folder / "second"
+    generate_scale(first, "M", fixtures=DEFAULT_FIXTURES_DIR)
+    next_version(first, second, seed=27, each=30)
+    return first, second
+
+
+@chromium
+def test_pages_at_m_size_in_headless_chromium(
+    backend: str,
+    new_database: Callable[[str, str], str],
+    m_releases: tuple[Path, Path],
+    tmp_path: Path,
+) -> None:
+    """Issue 27's short pages at size, on one server: every page kind at its biggest (the
+    node with the most methods, the root with the most sub-branches, the method with the
+    most models, the changes of a release with hundreds) is at most 5,000 px tall at
+    1280 x 800, passes axe-core and does not scroll sideways at 390 px; each page's HTML
+    carries its title and description; the seed page is still exactly the seed's; the
+    changes page shows 10 rows a list and says where each is; a changed method's history
+    says which field changed."""
+    url = new_database(backend, "m_size")
+    for folder in m_releases:
+        load_directory(folder, url)
+    summary = _drive("sizes", url, str(SEED_PAGE), artifacts=tmp_path / "screenshots")
+    print(f"page heights at M on {backend}: {summary['heights']}")
+    assert max(summary["heights"].values()) <= 5_000
+    assert set(summary["changesPositions"]) == {"nodes", "methods", "models", "treatments"}

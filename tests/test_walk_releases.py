@@ -380,15 +380,16 @@ def test_an_old_url_redirects_and_a_removed_records_answers_410(walked: tuple[Ap
 
 
 def test_the_changes_page_query_is_under_the_cost_limit(walked: tuple[Api, str]) -> None:
-    """The browser's changes page asks for 50 rows a list between a release and the next,
-    25 between releases further apart: both under the limit of 50,000 points."""
+    """The browser's changes page asks for 50 rows a list at most between a release and the
+    next, 25 between releases further apart (forward, or back with `last`): all under the
+    limit of 50,000 points."""
     api, _ = walked
     text = (BROWSER / "operations" / "BrowserChanges.graphql").read_text(encoding="utf-8")
-    for variables in (
-        {"since": 1, "until": 2, "first": 50, "knockOn": 3},
-        {"since": 1, "until": 3, "first": 25, "knockOn": 3},
-        {"since": 1, "first": 25, "knockOn": 3},
-    ):
+    lists = ("nodes", "methods", "models", "treatments")
+    asked = ((1, 2, 50, "First"), (1, 3, 25, "First"), (1, None, 25, "Last"))
+    for since, until, size, way in asked:
+        variables = {"since": since, "until": until, "knockOn": 3}
+        variables |= {f"{name}{way}": size for name in lists}
         response = api.client.post("/graphql", json={"query": text, "variables": variables})
         body = response.json()
         assert not body.get("errors"), body

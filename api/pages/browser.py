@@ -25,6 +25,7 @@ from api.edge.middleware import ASGIApp, Message, Receive, Scope, Send
 from api.edge.persisted_queries import load_allowlist
 from api.endpoint import graphiql
 from api.pages.html_page import html_page
+from api.pages.page_meta import NO_PAGE, PageMeta, page_meta
 from schema.context import Context
 
 ASSETS_DIR = Path(__file__).resolve().parents[1] / "static" / "browser"
@@ -52,10 +53,22 @@ PAGE_PATHS = (
 # Whether a page's subject exists, asked as any client would; an unknown one's page is a 404
 # (its script says so in words). By kind (the URL's first segment): the query, and where the
 # key is: a path parameter, or (the changes page) the release number in the query string.
+# What the page's title and description say of its subject comes with it (api/pages/page_meta.py).
 SUBJECTS = {
-    "nodes": ("query PageSubject($key: String!) { subject: node(path: $key) { id } }", "path"),
-    "models": ("query PageSubject($key: String!) { subject: model(slug: $key) { id } }", "slug"),
-    "methods": ("query PageSubject($key: String!) { subject: method(slug: $key) { id } }", "slug"),
+    "nodes": (
+        """query PageSubject($key: String!) { subject: node(path: $key) {
+          id path counts { methodsInBranch modelsInBranch } } }""",
+        "path",
+    ),
+    "models": (
+        "query PageSubject($key: String!) { subject: model(slug: $key) { id name organization } }",
+        "slug",
+    ),
+    "methods": (
+        """query PageSubject($key: String!) { subject: method(slug: $key) {
+          id name modelCount node { path } } }""",
+        "slug",
+    ),
     "changes": ("query PageSubject($key: Int!) { subject: release(number: $key) { id } }", "since"),
 }
 
@@ -130,31 +143,40 @@ def persisted_documents() -> dict[str, str]:
     return load_allowlist(path) if path.is_file() else {}
 
 
-def browser_page(body: str = _LOADING) -> tuple[str, str]:
-    """The page's HTML (``body`` in it until the script runs) and its Content-Security-Policy."""
+def browser_page(body: str = _LOADING, meta: PageMeta | None = None) -> tuple[str, str]:
+    """The page's HTML (``body`` in it until the script runs; ``meta``: its title and
+    description) and its Content-Security-Policy."""
     assets = built_assets()
     if assets is None:
         missing = escape(str((ASSETS_DIR / MANIFEST).relative_to(ASSETS_DIR.parents[2])))
         body = _APP.format(body=_MISSING.format(path=missing))
         return html_page(_TITLE, _COLOR_SCHEME, body), MISSING_POLICY
+    described = (
+        f'    <meta name="description" content="{escape(meta.description)}">\n' if meta else ""
+    )
     head = (
-        f"{_COLOR_SCHEME}\n"
+        f"{described}{_COLOR_SCHEME}\n"
         f'    <link rel="stylesheet" href="{ASSETS_URL}/{escape(assets["style"])}">\n'
         f'    <script type="module" src="{ASSETS_URL}/{escape(assets["script"])}"></script>'
     )
-    return html_page(_TITLE, head, _APP.format(body=body)), PAGE_POLICY
+    title = escape(meta.title) if meta else _TITLE
+    return html_page(title, head, _APP.format(body=body)), PAGE_POLICY
 
 
-async def _exists(schema: Schema, request: Request, document: str, key: str | int) -> bool | None:
-    """Whether the subject ``key`` names exists, asked as any client would: False when the
-    API answers null or refuses the key as malformed (BAD_USER_INPUT: `/nodes/%00` names
-    no node); None when it gives no answer (the page then says what the API says)."""
+async def _subject(
+    schema: Schema, request: Request, document: str, key: str | int
+) -> tuple[bool | None, dict[str, Any] | None]:
+    """Whether the subject ``key`` names exists, asked as any client would, and what the API
+    says of it: False when the API answers null or refuses the key as malformed
+    (BAD_USER_INPUT: `/nodes/%00` names no node); None when it gives no answer (the page
+    then says what the API says)."""
     context = Context.for_request(request.app.state.request_engine, request)
     result = await schema.execute(document, variable_values={"key": key}, context_value=context)
     if result.errors:
         codes = {(error.extensions or {}).get("code") for error in result.errors}
-        return False if codes == {"BAD_USER_INPUT"} else None
-    return result.data is not None and result.data["subject"] is not None
+        return (False if codes == {"BAD_USER_INPUT"} else None), None
+    found: dict[str, Any] | None = (result.data or {}).get("subject")
+    return result.data is not None and found is not None, found
 
 
 # A release number as a URL gives it: digits, perhaps signed; anything else is no number.
@@ -176,7 +198,8 @@ async def _releases_status(schema: Schema, request: Request) -> int:
         digits = given.lstrip("+-").lstrip("0") or "0"
         if given.startswith("-") or len(digits) > 10 or int(digits) > _LARGEST_INT:
             return 404
-        if await _exists(schema, request, document, int(digits)) is False:
+        exists, _ = await _subject(schema, request, document, int(digits))
+        if exists is False:
             return 404
     return 200
 
@@ -201,20 +224,32 @@ _GONE = """<main>
     </main>"""
 
 
-def _gone_page(kind: str, former: dict[str, Any]) -> str:
-    """The body of the 410 page of the removed ``kind`` record ``former``."""
+def _gone_page(kind: str, former: dict[str, Any]) -> tuple[str, PageMeta]:
+    """The body of the 410 page of the removed ``kind`` record ``former``, and its title
+    and description."""
     removed = int((former.get("changedIn") or former.get("removedIn") or {})["number"])
     record = _RECORD[kind]
+    title = f"The {record} “{former['name']}” was removed"
+    meta = PageMeta(title, f"{title} from the taxonomy by release {removed}.")
     name = escape(str(former["name"]))
     place = f" at {escape(str(former['path']))}" if former.get("path") else ""
-    return _GONE.format(
-        title=f"The {record} “{name}” was removed",
+    body = _GONE.format(
+        title=escape(title),
         what=f"The {record} “{name}”{place}",
         last=removed - 1,
         removed=removed,
         changes=f'<a href="/changes?since={removed - 1}&amp;until={removed}">what it changed</a>',
         query=escape(quote_plus(str(former["name"]))),
     )
+    return body, meta
+
+
+def _meta(request: Request, status: int, subject: dict[str, Any] | None) -> PageMeta:
+    """The title and description of a page that is there (``status`` 200), or says what
+    is wrong: no such subject (404), or a release that is no number (400)."""
+    if status == 400:
+        return PageMeta("Not a release number", "A release is a whole number: /changes?since=1.")
+    return page_meta(request, subject) if status == 200 else NO_PAGE
 
 
 def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[Response]]:
@@ -225,16 +260,17 @@ def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[Response]]:
     that a release removed, 410, with what it was and which release removed it."""
 
     async def page(request: Request) -> Response:
-        html, policy = browser_page()
         kind = request.url.path.split("/")[1]
         status = 200
+        subject = former = None
         if kind == "changes":
             status = await _releases_status(schema, request)
         elif kind in SUBJECTS and SUBJECTS[kind][1] in request.path_params:
             # (/models and /methods, the indexes, have no subject: always there.)
             document, parameter = SUBJECTS[kind]
             key = request.path_params[parameter]
-            if await _exists(schema, request, document, key) is False:
+            exists, subject = await _subject(schema, request, document, key)
+            if exists is False:
                 status = 404
                 former = await _former(schema, request, kind, key)
                 now = (former or {}).get("node")
@@ -248,9 +284,11 @@ def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[Response]]:
                         status_code=301,
                         headers={"cache-control": "no-cache"},
                     )
-                if former is not None:
-                    status = 410
-                    html, policy = browser_page(_gone_page(kind, former))
+        if former is not None:
+            status = 410
+            html, policy = browser_page(*_gone_page(kind, former))
+        else:
+            html, policy = browser_page(meta=_meta(request, status, subject))
         return HTMLResponse(
             html,
             status_code=status,
@@ -282,7 +320,7 @@ async def no_page(request: Request, exc: Exception) -> Response:
         or not asks_for_a_page
     ):
         return PlainTextResponse("Not Found", status_code=404)
-    html, policy = browser_page(_NO_PAGE)
+    html, policy = browser_page(_NO_PAGE, NO_PAGE)
     return HTMLResponse(
         html,
         status_code=404,

@@ -5,7 +5,9 @@
 
 /** Where a page's lists are (their cursors, positions and page sizes): no part of a
  * download, which has every row. */
-const PAGING = ["after", "before", "from", "size", "nodes", "methods", "models", "treatments"];
+const PAGING = ["after", "before", "from", "size"].concat(
+  ...["nodes", "methods", "models", "treatments"].map((list) => [list, `${list}-before`, `${list}-from`]),
+);
 
 /** The download of ``page``'s table (a page URL: path and query) as ``extension``. */
 export function downloadUrl(page: string, extension: "csv" | "json", table: string | null = null): string {

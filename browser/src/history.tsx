@@ -33,7 +33,48 @@ export function changeWords(change: {
     .join(", ");
 }
 
-type HistoryChange = Parameters<typeof changeWords>[0] & { release?: Release | null };
+/** A changed field as the API gives it: a value's before and after, or a list's items. */
+type FieldChange = {
+  field: string;
+  fromValue?: string | null;
+  toValue?: string | null;
+  fromItems?: readonly string[] | null;
+  toItems?: readonly string[] | null;
+};
+
+/** Longer values are cut to this many characters in a change's words (a description can be
+ * pages long; its record's page has it whole). */
+const VALUE_SHOWN = 200;
+
+/** A changed field in words: `description: “A” → “B”` (“none” for no value; a value over
+ * 200 characters cut with “…”); a list's items added and removed: `matching aids: +“a”
+ * −“b”` (or “reordered”). */
+export function fieldText(change: FieldChange): string {
+  const label = change.field.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
+  if (change.fromItems && change.toItems) {
+    const before = change.fromItems;
+    const after = change.toItems;
+    const added = after.filter((item) => !before.includes(item)).map((item) => `+“${item}”`);
+    const removed = before.filter((item) => !after.includes(item)).map((item) => `−“${item}”`);
+    return `${label}: ${[...added, ...removed].join(" ") || "reordered"}`;
+  }
+  const quoted = (value: string | null | undefined) => {
+    if (value === null || value === undefined) return "none";
+    return value.length > VALUE_SHOWN ? `“${value.slice(0, VALUE_SHOWN)}…”` : `“${value}”`;
+  };
+  return `${label}: ${quoted(change.fromValue)} → ${quoted(change.toValue)}`;
+}
+
+type HistoryChange = Parameters<typeof changeWords>[0] & {
+  release?: Release | null;
+  fieldChanges?: readonly FieldChange[];
+};
+
+/** A history entry's change in words: what happened (`changeWords`), then which fields
+ * changed and how (`fieldText`), after "; ". */
+function entryWords(change: HistoryChange): string {
+  return [changeWords(change), ...(change.fieldChanges ?? []).map(fieldText)].join("; ");
+}
 
 /** The History section: since which release the thing exists, and its changes since (the
  * latest ten), each linked to all that its release changed. */
@@ -62,7 +103,7 @@ export function History({
             change.release ? (
               <li key={change.release.number}>
                 <a href={releaseChangesUrl(change.release.number)}>Release {change.release.number}</a> (
-                {loadedAt(change.release.loadedAt)}): {changeWords(change)}
+                {loadedAt(change.release.loadedAt)}): {entryWords(change)}
               </li>
             ) : null,
           )}

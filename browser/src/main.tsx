@@ -33,9 +33,9 @@ function Page({ at }: { at: Route }) {
     case "method":
       return <MethodPage key={at.slug} slug={at.slug} place={at.place} />;
     case "search":
-      return <SearchPage q={at.q} after={at.after} type={at.type} />;
+      return <SearchPage q={at.q} place={at.place} type={at.type} />;
     case "changes":
-      return <ChangesPage since={at.since} until={at.until} cursors={at.cursors} kind={at.kind} type={at.type} />;
+      return <ChangesPage since={at.since} until={at.until} places={at.places} kind={at.kind} type={at.type} />;
     case "models":
       return <ModelsPage place={at.place} query={at.query} />;
     case "methods":

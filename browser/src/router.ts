@@ -5,8 +5,8 @@ import { useEffect, useState } from "preact/hooks";
 
 import type { ChangeKind, SearchType } from "../../clients/typescript/src/gql/graphql";
 
-/** Each list of the changes page at its own page: the list's cursor, null for its first. */
-export type Cursors = Record<ChangeType, string | null>;
+/** Each list of the changes page at its own page (see `changesPlaces`). */
+export type Places = Record<ChangeType, Place>;
 
 /** A release number from the URL: a whole number, or null. */
 function releaseNumber(value: string | null): number | null {
@@ -22,15 +22,52 @@ export const PAGE_SIZES = [25, 50, 100] as const;
  * where they lead) and ``&size=`` (25, the default, 50 or 100). */
 export type Place = { after: string | null; before: string | null; from: number; size: number };
 
-export function place(query: URLSearchParams): Place {
-  const size = PAGE_SIZES.find((allowed) => String(allowed) === query.get("size")) ?? PAGE_SIZES[0];
-  const after = query.get("after") || null;
-  const before = after ? null : query.get("before") || null;
-  const given = query.get("from");
+/** The URL parameters of a list's place: `after`, `before` and `from`; each list of the changes
+ * page has its own (`nodes`, `nodes-before`, `nodes-from`: see `changesPlaces`). */
+type PlaceNames = { after: string; before: string; from: string };
+
+export function place(
+  query: URLSearchParams,
+  sizes: readonly number[] = PAGE_SIZES,
+  names: PlaceNames = { after: "after", before: "before", from: "from" },
+): Place {
+  const size = sizes.find((allowed) => String(allowed) === query.get("size")) ?? sizes[0];
+  const after = query.get(names.after) || null;
+  const before = after ? null : query.get(names.before) || null;
+  const given = query.get(names.from);
   // Without a position (a URL made by hand), the page next to the first; the pager corrects
   // it at either end of the list.
   const from = given && /^[1-9]\d{0,8}$/.test(given) ? Number(given) : size + 1;
   return { after, before, from: after || before ? from : 1, size };
+}
+
+/** The page sizes of the changes page's lists; the first is the default. Four lists show at
+ * once, so a short page: 10 rows each keeps the page under 5,000 px at 1280 px wide. */
+export const CHANGES_PAGE_SIZES = [10, 25, 50] as const;
+
+/** Each list of the changes page at its own place, one page size for all (``?size=``):
+ * ``?nodes=`` the cursor of the nodes' page (the row before it), or ``?nodes-before=`` (the
+ * row after it, paging back), and ``&nodes-from=`` its first row's position; the same for
+ * methods, models and treatments. */
+export function changesPlaces(query: URLSearchParams): Places {
+  const at = (list: ChangeType) =>
+    place(query, CHANGES_PAGE_SIZES, { after: list, before: `${list}-before`, from: `${list}-from` });
+  return { nodes: at("nodes"), methods: at("methods"), models: at("models"), treatments: at("treatments") };
+}
+
+/** ``places`` in the changes page's query (beside ``params``): a list on its first page is
+ * no parameter, nor is the default size. */
+export function changesPlacesQuery(places: Partial<Places>, params: URLSearchParams): void {
+  let size: number | null = null;
+  for (const list of CHANGE_TYPES) {
+    const at = places[list];
+    if (!at) continue;
+    size = at.size;
+    if (at.after) params.set(list, at.after);
+    else if (at.before) params.set(`${list}-before`, at.before);
+    if (at.after || at.before) params.set(`${list}-from`, String(at.from));
+  }
+  if (size !== null && size !== CHANGES_PAGE_SIZES[0]) params.set("size", String(size));
 }
 
 /** ``place`` in a URL's query (beside ``params``): the first page at 25 is no parameter. */
@@ -62,12 +99,12 @@ export type Route =
   | { page: "node"; path: string; place: Place; sort: string | null }
   | { page: "model"; slug: string; place: Place }
   | { page: "method"; slug: string; place: Place }
-  | { page: "search"; q: string; after: string | null; type: SearchType | null }
+  | { page: "search"; q: string; place: Place; type: SearchType | null }
   | {
       page: "changes";
       since: number | null;
       until: number | null;
-      cursors: Cursors;
+      places: Places;
       kind: ChangeKind | null;
       type: ChangeType | null;
     }
@@ -124,19 +161,14 @@ export function route(url: URL): Route {
   if (path === "/") return { page: "home" };
   if (path === "/about") return { page: "about" };
   if (path === "/search") {
-    return { page: "search", q: query.get("q") ?? "", after: query.get("after"), type: searchType(query.get("type")) };
+    return { page: "search", q: query.get("q") ?? "", place: place(query), type: searchType(query.get("type")) };
   }
   if (path === "/changes") {
-    const cursors = {
-      nodes: query.get("nodes"),
-      methods: query.get("methods"),
-      models: query.get("models"),
-      treatments: query.get("treatments"),
-    };
+    const places = changesPlaces(query);
     const since = releaseNumber(query.get("since"));
     const until = releaseNumber(query.get("until"));
     const [kind, type] = [changeKind(query.get("kind")), changeType(query.get("type"))];
-    return { page: "changes", since, until, cursors, kind, type };
+    return { page: "changes", since, until, places, kind, type };
   }
   const index = INDEXES.find((name) => path === `/${name}`);
   if (index) return { page: index, place: place(query), query };

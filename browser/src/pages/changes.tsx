@@ -1,11 +1,12 @@
 // `/changes?since=N&until=M`: what changed from release N to release M (the newest when no
-// `until`), net, per kind of record, each kind paged on its own: ?nodes=, ?methods=,
-// ?models= and ?treatments= carry each list's cursor, so every page is its URL alone.
-// ?kind= narrows it to one kind of change, ?type= to one kind of record; a form picks the
-// two releases. Rows go by kind of change, one per record (a move with a rename is one
-// row), and a removal's knock-on removals (what sat in it) are named under it, not listed.
+// `until`), net, per kind of record, each kind paged on its own by the shared Pager, forward
+// and back: ?nodes= (or ?nodes-before=) and &nodes-from= say where the nodes' page is, the
+// same for methods, models and treatments, and ?size= how many rows each list shows (10 by
+// default: four lists on one page), so every page is its URL alone. ?kind= narrows it to one
+// kind of change, ?type= to one kind of record; a form picks the two releases. Rows go by
+// kind of change, one per record (a move with a rename is one row), and a removal's knock-on
+// removals (what sat in it) are named under it, not listed.
 import type { ComponentChildren } from "preact";
-import { useEffect } from "preact/hooks";
 
 import {
   type BrowserChangesFieldChangeFragment as FieldChange,
@@ -13,15 +14,43 @@ import {
   type BrowserChangesQuery,
   type ChangeKind,
 } from "../../../clients/typescript/src/gql/graphql";
-import { answered } from "../api";
+import { answered, cursorRefused } from "../api";
 import { Downloads } from "../downloads";
 import { answeredSoFar, useQuery } from "../query";
-import { CHANGE_KINDS, CHANGE_TYPES, type ChangeType, type Cursors, href } from "../router";
+import {
+  CHANGE_KINDS,
+  CHANGE_TYPES,
+  CHANGES_PAGE_SIZES,
+  type ChangeType,
+  changesPlacesQuery,
+  href,
+  pageArguments,
+  type Place,
+  type Places,
+} from "../router";
 import { useLatestRelease } from "../site-nav";
-import { ApiProblem, Badge, Choices, Heading, Loading, loadedAt, plural, Problem, TableScroll, thousands, useTitle } from "../ui";
-import { changeWords } from "../history";
+import {
+  ApiProblem,
+  Badge,
+  Choices,
+  Heading,
+  Loading,
+  loadedAt,
+  PageGone,
+  Pager,
+  plural,
+  Problem,
+  TableScroll,
+  thousands,
+  useTitle,
+} from "../ui";
+import { fieldText } from "../history";
 
-const NO_LIST = { totalCount: 0, pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] };
+const NO_LIST = {
+  totalCount: 0,
+  pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+  nodes: [],
+};
 
 /** The page's changes, each of its four lists answered (see `answered`); a list of a type
  * the page leaves out (?type=) is empty. */
@@ -37,21 +66,20 @@ function answeredLists(changes: NonNullable<BrowserChangesQuery["changes"]>, typ
   };
 }
 type Changes = ReturnType<typeof answeredLists>;
-/** Rows a list shows at a time: 50 between a release and the next (the common case), 25
- * between releases further apart, whose comparison costs more (the API's cost limit). */
-const PAGE_SIZE = 50;
-const FAR_PAGE_SIZE = 25;
+/** The page sizes offered between releases further apart than one: their comparison costs
+ * more, and the API's cost limit allows 25 rows a list (50 between a release and the next). */
+const FAR_PAGE_SIZES = CHANGES_PAGE_SIZES.filter((size) => size <= 25);
 /** How many of a removal's knock-on removals it names (it says how many more). */
 const KNOCK_ON_NAMED = 3;
 const LISTS = CHANGE_TYPES;
 type List = ChangeType;
 
-/** The URL of the changes page between two releases, at the given page of each list, of
- * one ``kind`` of change or (null) every kind. */
+/** The URL of the changes page between two releases, with each list at its place (its
+ * first page when not given), of one ``kind`` of change or (null) every kind. */
 export function changesUrl(
   since: number,
   until: number | null,
-  cursors: Partial<Cursors> = {},
+  places: Partial<Places> = {},
   kind: ChangeKind | null = null,
   type: ChangeType | null = null,
 ): string {
@@ -59,10 +87,7 @@ export function changesUrl(
   if (until !== null) params.set("until", String(until));
   if (kind !== null) params.set("kind", kind.toLowerCase());
   if (type !== null) params.set("type", type);
-  for (const list of LISTS) {
-    const cursor = cursors[list];
-    if (cursor) params.set(list, cursor);
-  }
+  changesPlacesQuery(places, params);
   return `/changes?${params}`;
 }
 
@@ -103,12 +128,14 @@ function ReleasePicker({
   newest,
   kind,
   type,
+  size,
 }: {
   since: number;
   until: number;
   newest: number | null;
   kind: ChangeKind | null;
   type: ChangeType | null;
+  size: number;
 }) {
   return (
     <form class="release-picker" method="get" action="/changes" aria-label="Releases compared">
@@ -120,36 +147,38 @@ function ReleasePicker({
       </label>{" "}
       {kind !== null ? <input type="hidden" name="kind" value={kind.toLowerCase()} /> : null}
       {type !== null ? <input type="hidden" name="type" value={type} /> : null}
+      {size !== CHANGES_PAGE_SIZES[0] ? <input type="hidden" name="size" value={size} /> : null}
       <button type="submit">Compare</button> <a href={href.index("releases")}>Every release</a>
     </form>
   );
 }
 
 /** One kind's list of changes: a heading with its count, a table of the page's changes
- * (its head: ``columns``), and the links to the first and the next page of this list (the
- * other lists stay where they are; the page opens at this list). */
+ * (its head: ``columns``), and the list's pager ("11–20 of 90 nodes", the page size, the
+ * first, previous and next pages of this list: the other lists stay where they are; the
+ * page opens at this list). */
 function Section({
   list,
   title,
   columns,
   connection,
-  cursors,
-  here,
-  size,
+  at,
+  url,
+  sizes,
   children,
 }: {
   list: List;
   title: string;
   columns: string[];
-  connection: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor?: string | null } };
-  cursors: Cursors;
-  here: (cursors: Partial<Cursors>) => string;
-  size: number;
+  connection: Parameters<typeof Pager>[0]["list"];
+  at: Place;
+  url: (list: List, place: Place | null) => string;
+  sizes: readonly number[];
   children: ComponentChildren;
 }) {
   if (!connection.totalCount) return null;
-  const { hasNextPage, endCursor } = connection.pageInfo;
   const anchor = `changes-${list}`;
+  const noun = title.toLowerCase();
   return (
     <section aria-labelledby={anchor} class="changes">
       <h2 id={anchor}>
@@ -169,20 +198,16 @@ function Section({
           <tbody>{children}</tbody>
         </table>
       </TableScroll>
-      {cursors[list] || hasNextPage ? (
-        <nav aria-label={`${title}: pages`} class="table-controls">
-          <p>
-            {cursors[list] ? <a href={`${here({ ...cursors, [list]: null })}#${anchor}`}>First {title.toLowerCase()}</a> : null}
-            {cursors[list] && hasNextPage ? " · " : ""}
-            {hasNextPage && endCursor ? (
-              <a href={`${here({ ...cursors, [list]: endCursor })}#${anchor}`}>
-                Next {size} {title.toLowerCase()}
-              </a>
-            ) : null}
-          </p>
-        </nav>
-      ) : null}
-      <Downloads page={here({})} table={list} label={title} />
+      <Pager
+        list={connection}
+        at={at}
+        noun={[noun.replace(/s$/, ""), noun]}
+        label={`${title}: pages`}
+        anchor={anchor}
+        url={(place) => url(list, place)}
+        sizes={sizes}
+      />
+      <Downloads page={url(list, null)} table={list} label={title} />
     </section>
   );
 }
@@ -194,21 +219,6 @@ function detail(change: Named): string {
   if (change.kind === "RENAMED") parts.unshift(`from “${change.fromName ?? ""}”`);
   if (change.kind === "MOVED") parts.unshift(`from ${change.fromPath ?? "?"} to ${change.toPath ?? "?"}`);
   return parts.join("; ");
-}
-
-/** A changed field in words: `description: “A” → “B”` (“none” for no value); a list's
- * items added and removed: `matching aids: +“a” −“b”` (or “reordered”). */
-function fieldText(change: FieldChange): string {
-  const label = change.field.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
-  if (change.fromItems && change.toItems) {
-    const before = change.fromItems;
-    const after = change.toItems;
-    const added = after.filter((item) => !before.includes(item)).map((item) => `+“${item}”`);
-    const removed = before.filter((item) => !after.includes(item)).map((item) => `−“${item}”`);
-    return `${label}: ${[...added, ...removed].join(" ") || "reordered"}`;
-  }
-  const quoted = (value: string | null) => (value === null ? "none" : `“${value}”`);
-  return `${label}: ${quoted(change.fromValue)} → ${quoted(change.toValue)}`;
 }
 
 type NamedRecord = { name: string };
@@ -258,7 +268,7 @@ type Named = {
   fromName?: string | null;
   fromPath?: string | null;
   toPath?: string | null;
-  fieldChanges: FieldChange[];
+  fieldChanges: readonly FieldChange[];
 };
 
 /** A row per changed record: its name (a link while the record is there), what happened
@@ -301,19 +311,19 @@ function Rows<T extends Named>({
 
 function Lists({
   changes,
-  cursors,
-  here,
-  size,
+  places,
+  url,
+  sizes,
 }: {
   changes: Changes;
-  cursors: Cursors;
-  here: (c: Partial<Cursors>) => string;
-  size: number;
+  places: Places;
+  url: (list: List, place: Place | null) => string;
+  sizes: readonly number[];
 }) {
-  const sections = { cursors, here, size };
+  const sections = { url, sizes };
   return (
     <>
-      <Section list="nodes" title="Nodes" columns={["Node", "Change", "Details"]} connection={changes.nodes} {...sections}>
+      <Section list="nodes" title="Nodes" columns={["Node", "Change", "Details"]} connection={changes.nodes} at={places.nodes} {...sections}>
         <Rows
           changes={changes.nodes.nodes}
           link={(change) => change.node && href.node(change.node.slugPath)}
@@ -327,14 +337,14 @@ function Lists({
           )}
         />
       </Section>
-      <Section list="methods" title="Methods" columns={["Method", "Change", "Details"]} connection={changes.methods} {...sections}>
+      <Section list="methods" title="Methods" columns={["Method", "Change", "Details"]} connection={changes.methods} at={places.methods} {...sections}>
         <Rows
           changes={changes.methods.nodes}
           link={(change) => change.method && href.method(change.method.slug)}
           knockOn={(change) => <KnockOn lists={[]} counts={[["treatment", change.knockOn?.treatmentCount]]} />}
         />
       </Section>
-      <Section list="models" title="Models" columns={["Model", "Change", "Details"]} connection={changes.models} {...sections}>
+      <Section list="models" title="Models" columns={["Model", "Change", "Details"]} connection={changes.models} at={places.models} {...sections}>
         <Rows
           changes={changes.models.nodes}
           link={(change) => change.model && href.model(change.model.slug)}
@@ -346,6 +356,7 @@ function Lists({
         title="Treatments"
         columns={["Model", "Method", "Change", "Strength"]}
         connection={changes.treatments}
+        at={places.treatments}
         {...sections}
       >
         {changes.treatments.nodes.map((change) => (
@@ -388,27 +399,33 @@ function Contents({ changes }: { changes: Changes }) {
 export function ChangesPage({
   since,
   until,
-  cursors,
+  places: asked,
   kind,
   type,
 }: {
   since: number | null;
   until: number | null;
-  cursors: Cursors;
+  places: Places;
   kind: ChangeKind | null;
   type: ChangeType | null;
 }) {
-  const size = since !== null && until === since + 1 ? PAGE_SIZE : FAR_PAGE_SIZE;
+  const sizes = since !== null && until === since + 1 ? CHANGES_PAGE_SIZES : FAR_PAGE_SIZES;
+  // A size the comparison cannot have (50 between releases far apart): the largest it can.
+  const size = Math.min(asked.nodes.size, sizes[sizes.length - 1]);
+  const places = Object.fromEntries(LISTS.map((list) => [list, { ...asked[list], size }])) as Places;
+  const paging = (list: List) => {
+    const { first, after, last, before } = pageArguments(places[list]);
+    return { [`${list}First`]: first, [`${list}After`]: after, [`${list}Last`]: last, [`${list}Before`]: before };
+  };
   const variables = {
     kinds: kind === null ? null : [kind],
     since: since ?? 0,
     until,
-    first: size,
     knockOn: KNOCK_ON_NAMED,
-    nodesAfter: cursors.nodes,
-    methodsAfter: cursors.methods,
-    modelsAfter: cursors.models,
-    treatmentsAfter: cursors.treatments,
+    ...paging("nodes"),
+    ...paging("methods"),
+    ...paging("models"),
+    ...paging("treatments"),
     withNodes: type === null || type === "nodes",
     withMethods: type === null || type === "methods",
     withModels: type === null || type === "models",
@@ -420,11 +437,6 @@ export function ChangesPage({
   const answer = loaded.state === "done" ? answered(loaded.data.changes, "changes") : null;
   const changes = answer ? answeredLists(answer, type) : null;
   useTitle(changes ? `Changes from release ${changes.from.number} to ${changes.to.number}` : null);
-  // Another page of one list (#changes-<list> in the URL) opens at that list.
-  useEffect(() => {
-    const hash = window.location.hash;
-    if (answer && hash.startsWith("#changes-")) document.getElementById(hash.slice(1))?.scrollIntoView();
-  }, [answer]);
   if (since === null) {
     return (
       <Problem title="Changes since which release?">
@@ -437,6 +449,10 @@ export function ChangesPage({
   }
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "error") {
+    const paged = LISTS.some((list) => places[list].after || places[list].before);
+    if (cursorRefused(loaded.code) && paged) {
+      return <PageGone message={loaded.message} firstPage={changesUrl(since, until, {}, kind, type)} />;
+    }
     if (loaded.code === "BAD_USER_INPUT") {
       return (
         <Problem title="Not a range of releases">
@@ -459,9 +475,17 @@ export function ChangesPage({
   // a newer release has come since: a cursor belongs to its comparison.
   const from = changes.from.number;
   const to = changes.to.number;
-  const here = (next: Partial<Cursors>) => changesUrl(from, to, next, kind, type);
-  const ofKind = (choice: ChangeKind | null) => changesUrl(from, to, {}, choice, type);
-  const ofType = (choice: ChangeType | null) => changesUrl(from, to, {}, kind, choice);
+  /** The URL of this comparison with ``list`` at ``place`` (null: every list at its first
+   * page, for a download), the other lists where they are, at its size (one for all). */
+  const url = (list: List, place: Place | null) => {
+    if (!place) return changesUrl(from, to, {}, kind, type);
+    const others = LISTS.map((other) => [other, { ...places[other], size: place.size }]);
+    return changesUrl(from, to, { ...Object.fromEntries(others), [list]: place }, kind, type);
+  };
+  // Another filter: every list from its first page, at the same size.
+  const firstPages = { nodes: { after: null, before: null, from: 1, size } };
+  const ofKind = (choice: ChangeKind | null) => changesUrl(from, to, firstPages, choice, type);
+  const ofType = (choice: ChangeType | null) => changesUrl(from, to, firstPages, kind, choice);
   const newest = latest?.nodes[0]?.number ?? null;
   const listed = LISTS.reduce((sum, list) => sum + changes[list].totalCount, 0);
   return (
@@ -478,14 +502,14 @@ export function ChangesPage({
             "What a removed node, method or model held (its sub-nodes, methods, treatments) went with it: " +
             "it is named under that removal, not listed again."}
       </p>
-      <ReleasePicker since={from} until={to} newest={newest} kind={kind} type={type} />
+      <ReleasePicker since={from} until={to} newest={newest} kind={kind} type={type} size={size} />
       <KindFilter url={ofKind} kind={kind} />
       <TypeFilter url={ofType} type={type} />
       {kind !== null && !LISTS.some((list) => changes[list].totalCount) ? (
         <p>No change of this kind between them.</p>
       ) : null}
       <Contents changes={changes} />
-      <Lists changes={changes} cursors={cursors} here={here} size={size} />
+      <Lists changes={changes} places={places} url={url} sizes={sizes} />
     </>
   );
 }

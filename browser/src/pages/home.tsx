@@ -56,6 +56,42 @@ function LatestRelease({ release }: { release: Release | undefined }) {
   );
 }
 
+/** Sub-branches a root's card lists; the rest are folded under "N more sub-branches" (a
+ * root can have a hundred: the page stays short, and each is still on it). */
+const CHILDREN_SHOWN = 12;
+
+type Root = BrowserHomeQuery["roots"][number];
+
+function ChildList({ label, children }: { label: string; children: Root["children"] }) {
+  return (
+    <ul class="children" aria-label={label}>
+      {children.map((child) => (
+        <li key={child.id}>
+          <a href={href.node(child.slugPath)}>{child.name}</a>{" "}
+          <span class="count">{thousands(child.counts.methodsInBranch)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A root's sub-branches, each with how many methods its branch has. */
+function Children({ root }: { root: Root }) {
+  const { children } = root;
+  if (!children.length) return null;
+  const label = `Sub-branches of ${root.name}`;
+  if (children.length <= CHILDREN_SHOWN) return <ChildList label={label} children={children} />;
+  return (
+    <>
+      <ChildList label={label} children={children.slice(0, CHILDREN_SHOWN)} />
+      <details class="more-children">
+        <summary>{plural(children.length - CHILDREN_SHOWN, "more sub-branch", "more sub-branches")}</summary>
+        <ChildList label={`More sub-branches of ${root.name}`} children={children.slice(CHILDREN_SHOWN)} />
+      </details>
+    </>
+  );
+}
+
 export function HomePage() {
   const loaded = useQuery(BrowserHomeDocument, {});
   useTitle("Machine-learning techniques by model");
@@ -90,16 +126,7 @@ export function HomePage() {
               {plural(root.counts.childCount, "sub-branch", "sub-branches")}
             </p>
             {root.description ? <Markdown text={root.description} /> : null}
-            {root.children.length ? (
-              <ul class="children" aria-label={`Sub-branches of ${root.name}`}>
-                {root.children.map((child) => (
-                  <li key={child.id}>
-                    <a href={href.node(child.slugPath)}>{child.name}</a>{" "}
-                    <span class="count">{thousands(child.counts.methodsInBranch)}</span>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            <Children root={root} />
           </li>
         ))}
       </ul>

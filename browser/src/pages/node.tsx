@@ -132,23 +132,59 @@ function ByModel({ node, sort, place }: { node: Node; sort: string; place: Place
   );
 }
 
+/** Outline entries shown at first; the rest are folded under "N more sub-branches" (a node
+ * can have a hundred children: the page stays short, and each is still on it). */
+const OUTLINE_SHOWN = 24;
+
+type Entry = Node["children"][number] | Node;
+
+function OutlineEntry({ entry, node }: { entry: Entry; node: Node }) {
+  return (
+    <div class="outline-entry">
+      <div class="outline-name">
+        {entry.id === node.id ? entry.name : <a href={href.node(entry.slugPath)}>{entry.name}</a>}
+      </div>
+      <div>In this branch {thousands(entry.counts.methodsInBranch)}</div>
+      <div>filed here {thousands(entry.counts.methodsFiledHere)}</div>
+    </div>
+  );
+}
+
 /** The branch's outline: its children with their counts, or the node itself when a leaf. */
 function Outline({ node }: { node: Node }) {
-  const entries = node.children.length ? node.children : [node];
+  const entries: Entry[] = node.children.length ? node.children : [node];
+  const rest = entries.slice(OUTLINE_SHOWN);
   return (
     <nav aria-label="Branch outline" class="outline">
-      {entries.map((entry) => (
-        <div key={entry.id} class="outline-entry">
-          <div class="outline-name">
-            {entry.id === node.id ? entry.name : <a href={href.node(entry.slugPath)}>{entry.name}</a>}
-          </div>
-          <div>In this branch {thousands(entry.counts.methodsInBranch)}</div>
-          <div>filed here {thousands(entry.counts.methodsFiledHere)}</div>
-        </div>
+      {entries.slice(0, OUTLINE_SHOWN).map((entry) => (
+        <OutlineEntry key={entry.id} entry={entry} node={node} />
       ))}
+      {rest.length ? (
+        <details class="outline-more">
+          <summary>{plural(rest.length, "more sub-branch", "more sub-branches")}</summary>
+          <div class="outline-rest">
+            {rest.map((entry) => (
+              <OutlineEntry key={entry.id} entry={entry} node={node} />
+            ))}
+          </div>
+        </details>
+      ) : null}
       <a href="#by-model">By model</a>
       <a href={helpUrl("counts")}>What these counts mean</a>
     </nav>
+  );
+}
+
+/** A node's sub-branches under their own heading, before its By-model table; a leaf's
+ * outline (itself) stays after the table, where the seed page shows it. */
+function SubBranches({ node }: { node: Node }) {
+  return (
+    <section aria-labelledby="sub-branches">
+      <h2 id="sub-branches">
+        Sub-branches <span class="count">{thousands(node.children.length)}</span>
+      </h2>
+      <Outline node={node} />
+    </section>
   );
 }
 
@@ -165,6 +201,14 @@ function FiledHere({ node }: { node: Node }) {
             {plural(totalCount, "method")} filed at this node, each with its strongest treatment and how many
             models treat it{nodes.length < totalCount ? ` (the first ${thousands(nodes.length)} shown)` : ""}.
           </p>
+          {nodes.length < totalCount ? (
+            <p>
+              <a href={`${href.index("methods")}?${new URLSearchParams({ branch: node.slugPath, sort: "models" })}`}>
+                Every method of this branch
+              </a>
+              , in the methods index: sortable, filterable and downloadable.
+            </p>
+          ) : null}
           <ul class="methods">
             {nodes.map((method) => (
               <li key={method.id}>
@@ -212,8 +256,9 @@ export function NodePage({ path, place, sort }: { path: string; place: Place; so
           <p>Matching aids for the classifier: {node.matchingAids.join("; ")}.</p>
         ) : null}
         {node.description ? <Markdown text={node.description} /> : null}
+        {node.children.length ? <SubBranches node={node} /> : null}
         <ByModel node={node} sort={chosen.key} place={place} />
-        <Outline node={node} />
+        {node.children.length ? null : <Outline node={node} />}
         <FiledHere node={node} />
         <AdoptionChart
           points={answered(node.adoption, "node.adoption")}

@@ -1,16 +1,20 @@
-// `/search?q=`: the ranked hits of every kind (nodes, methods, models, sources), paged (?after=),
-// each with its fragment (the found words marked); the types' counts link to one type's hits
-// (?type=).
+// `/search?q=`: the ranked hits of every kind (nodes, methods, models, sources), paged by the
+// shared Pager (?after= or ?before=, &from=, &size=: "26–50 of 120 results"), each with its
+// fragment (the found words marked); the types' counts link to one type's hits (?type=).
 import { BrowserSearchDocument, type SearchType } from "../../../clients/typescript/src/gql/graphql";
-import { answered } from "../api";
+import { answered, cursorRefused } from "../api";
 import { Downloads } from "../downloads";
 import { answeredSoFar, useQuery } from "../query";
-import { href } from "../router";
+import { href, pageArguments, type Place, placeQuery } from "../router";
 import { useLatestRelease } from "../site-nav";
 import { describeHit, SearchBox } from "../search-box";
-import { ApiProblem, Choices, Heading, Loading, plural, thousands, useTitle } from "../ui";
+import { ApiProblem, Choices, Heading, Loading, PageGone, Pager, plural, thousands, useTitle } from "../ui";
 
-const PAGE_SIZE = 20;
+/** The results page at ``at`` (its first page at the default size: no paging parameter). */
+function resultsUrl(q: string, type: SearchType | null, at: Place): string {
+  const url = new URL(href.search(q, type), window.location.origin);
+  return `${url.pathname}${placeQuery(at, url.searchParams)}`;
+}
 
 type Snippet = { text: string; highlights: readonly { start: number; end: number }[] };
 
@@ -56,12 +60,21 @@ function Facets({
   );
 }
 
-function Results({ q, after, type }: { q: string; after: string | null; type: SearchType | null }) {
-  const loaded = useQuery(BrowserSearchDocument, { query: q, first: PAGE_SIZE, after, types: type === null ? null : [type] });
+function Results({ q, place, type }: { q: string; place: Place; type: SearchType | null }) {
+  const variables = { query: q, ...pageArguments(place), types: type === null ? null : [type] };
+  const loaded = useQuery(BrowserSearchDocument, variables);
   useLatestRelease(answeredSoFar(loaded)?.latest);
+  const first: Place = { ...place, after: null, before: null, from: 1 };
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "error") return <ApiProblem message={loaded.message} />;
-  const { totalCount, nodes, edges, pageInfo, facets } = answered(loaded.data.search, "search");
+  if (loaded.state === "error") {
+    return cursorRefused(loaded.code) && (place.after || place.before) ? (
+      <PageGone message={loaded.message} firstPage={resultsUrl(q, type, first)} />
+    ) : (
+      <ApiProblem message={loaded.message} />
+    );
+  }
+  const results = answered(loaded.data.search, "search");
+  const { totalCount, nodes, edges, facets } = results;
   if (totalCount === 0 && !facets.some((facet) => facet.count)) {
     return (
       <p role="status">
@@ -74,7 +87,7 @@ function Results({ q, after, type }: { q: string; after: string | null; type: Se
   return (
     <>
       <Facets q={q} type={type} facets={facets} />
-      <p role="status">
+      <p role="status" id="results">
         {plural(totalCount, "result")} for “{q}”, best first.
       </p>
       <ol class="results">
@@ -97,26 +110,27 @@ function Results({ q, after, type }: { q: string; after: string | null; type: Se
           );
         })}
       </ol>
-      <nav aria-label="Result pages" class="table-controls">
-        {after ? <a href={here}>First results</a> : null}
-        {after && pageInfo.hasNextPage ? " · " : ""}
-        {pageInfo.hasNextPage && pageInfo.endCursor ? (
-          <a href={`${here}&${new URLSearchParams({ after: pageInfo.endCursor })}`}>More results</a>
-        ) : null}
-      </nav>
+      <Pager
+        list={results}
+        at={place}
+        noun={["result", "results"]}
+        label="Result pages"
+        anchor="results"
+        url={(at) => resultsUrl(q, type, at)}
+      />
       <Downloads page={here} label="Results" />
     </>
   );
 }
 
-export function SearchPage({ q, after, type }: { q: string; after: string | null; type: SearchType | null }) {
+export function SearchPage({ q, place, type }: { q: string; place: Place; type: SearchType | null }) {
   const words = q.trim();
   useTitle(words ? `Search: ${words}` : "Search");
   return (
     <>
       <Heading>{words ? `Search: ${words}` : "Search"}</Heading>
       <SearchBox initial={words} id="page-search" />
-      {words ? <Results q={words} after={after} type={type} /> : <p>Type a few words: names of nodes, methods or models.</p>}
+      {words ? <Results q={words} place={place} type={type} /> : <p>Type a few words: names of nodes, methods or models.</p>}
     </>
   );
 }

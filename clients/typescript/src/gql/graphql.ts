@@ -161,11 +161,22 @@ export type Strength =
 export type BrowserChangesQueryVariables = Exact<{
   since: number;
   until?: number | null | undefined;
-  first?: number | null | undefined;
+  nodesFirst?: number | null | undefined;
   nodesAfter?: string | null | undefined;
+  nodesLast?: number | null | undefined;
+  nodesBefore?: string | null | undefined;
+  methodsFirst?: number | null | undefined;
   methodsAfter?: string | null | undefined;
+  methodsLast?: number | null | undefined;
+  methodsBefore?: string | null | undefined;
+  modelsFirst?: number | null | undefined;
   modelsAfter?: string | null | undefined;
+  modelsLast?: number | null | undefined;
+  modelsBefore?: string | null | undefined;
+  treatmentsFirst?: number | null | undefined;
   treatmentsAfter?: string | null | undefined;
+  treatmentsLast?: number | null | undefined;
+  treatmentsBefore?: string | null | undefined;
   kinds?: Array<ChangeKind> | ChangeKind | null | undefined;
   knockOn?: number | null | undefined;
   withNodes?: boolean | null | undefined;
@@ -175,7 +186,7 @@ export type BrowserChangesQueryVariables = Exact<{
 }>;
 
 
-export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, node: { id: string, slugPath: string } | null, knockOn: { nodes: { totalCount: number, nodes: Array<{ slug: string, name: string }> } | null, methods: { totalCount: number, nodes: Array<{ slug: string, name: string }> } | null } | null }> } | null, methods?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, method: { id: string, slug: string } | null, knockOn: { treatmentCount: number | null } | null }> } | null, models?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, model: { id: string, slug: string } | null, knockOn: { treatmentCount: number | null } | null }> } | null, treatments?: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, modelName: string, methodName: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string } | null, method: { id: string, slug: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserChangesQuery = { changes: { isEmpty: boolean, from: { id: string, number: number, loadedAt: string }, to: { id: string, number: number, loadedAt: string }, nodes?: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, node: { id: string, slugPath: string } | null, knockOn: { nodes: { totalCount: number, nodes: Array<{ slug: string, name: string }> } | null, methods: { totalCount: number, nodes: Array<{ slug: string, name: string }> } | null } | null }> } | null, methods?: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromPath: string | null, toPath: string | null, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, method: { id: string, slug: string } | null, knockOn: { treatmentCount: number | null } | null }> } | null, models?: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, slug: string, name: string, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, model: { id: string, slug: string } | null, knockOn: { treatmentCount: number | null } | null }> } | null, treatments?: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ kind: ChangeKind, modelSlug: string, methodSlug: string, modelName: string, methodName: string, fromStrength: Strength | null, toStrength: Strength | null, model: { id: string, slug: string } | null, method: { id: string, slug: string } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserChangesFieldChangeFragment = { field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null };
 
@@ -205,7 +216,7 @@ export type BrowserMethodQueryVariables = Exact<{
 }>;
 
 
-export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, undatedModels: number | null, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fromPath: string | null, toPath: string | null, release: { id: string, number: number, loadedAt: string } | null }> } | null, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatmentsConnection: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string, url: string | null } | null }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserMethodQuery = { method: { id: string, name: string, description: string | null, aliases: Array<string>, strongest: Strength | null, modelCount: number, undatedModels: number | null, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fromPath: string | null, toPath: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, release: { id: string, number: number, loadedAt: string } | null }> } | null, node: { id: string, name: string, path: string, slugPath: string, ancestors: Array<{ id: string, name: string, slugPath: string }> }, treatmentsConnection: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, model: { id: string, slug: string, name: string, organization: string | null, releaseDate: string | null }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string, url: string | null } | null }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserMethodsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -229,7 +240,7 @@ export type BrowserModelQueryVariables = Exact<{
 }>;
 
 
-export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, release: { id: string, number: number, loadedAt: string } | null }> } | null, sourcesConnection: { totalCount: number, nodes: Array<{ id: string, name: string, kind: SourceKind, url: string | null, publishedOn: string | null }> } | null, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string } | null }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserModelQuery = { model: { id: string, name: string, organization: string | null, releaseDate: string | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, release: { id: string, number: number, loadedAt: string } | null }> } | null, sourcesConnection: { totalCount: number, nodes: Array<{ id: string, name: string, kind: SourceKind, url: string | null, publishedOn: string | null }> } | null, branches: Array<{ id: string, strongest: Strength, methodCount: number, node: { id: string, name: string, slugPath: string } }> | null, treatments: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string, node: { id: string, path: string, slugPath: string } }, evidenceConnection: { totalCount: number, nodes: Array<{ id: string, strength: Strength, quote: string | null, locator: string | null, source: { id: string, name: string } | null }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserModelsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -254,7 +265,7 @@ export type BrowserNodeQueryVariables = Exact<{
 }>;
 
 
-export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, undatedModels: number | null, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fromPath: string | null, toPath: string | null, release: { id: string, number: number, loadedAt: string } | null }> } | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, undatedModels: number | null, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fromPath: string | null, toPath: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, release: { id: string, number: number, loadedAt: string } | null }> } | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserReleasesQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -270,11 +281,13 @@ export type BrowserSearchQueryVariables = Exact<{
   query: string;
   first?: number | null | undefined;
   after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
   types?: Array<SearchType> | SearchType | null | undefined;
 }>;
 
 
-export type BrowserSearchQuery = { search: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, facets: Array<{ type: SearchType, count: number }>, edges: Array<{ snippet: { text: string, highlights: Array<{ start: number, end: number }> } }>, nodes: Array<
+export type BrowserSearchQuery = { search: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, facets: Array<{ type: SearchType, count: number }>, edges: Array<{ snippet: { text: string, highlights: Array<{ start: number, end: number }> } }>, nodes: Array<
       | { __typename: 'Method', id: string, slug: string, name: string, node: { id: string, path: string } }
       | { __typename: 'Model', id: string, slug: string, name: string, organization: string | null }
       | { __typename: 'Node', id: string, name: string, path: string, slugPath: string }
@@ -354,7 +367,7 @@ export const BrowserChangesFieldChangeFragmentDoc = new TypedDocumentString(`
 }
     `, {"fragmentName":"BrowserChangesFieldChange"}) as unknown as TypedDocumentString<BrowserChangesFieldChangeFragment, unknown>;
 export const BrowserChangesDocument = new TypedDocumentString(`
-    query BrowserChanges($since: Int!, $until: Int, $first: Int = 50, $nodesAfter: String, $methodsAfter: String, $modelsAfter: String, $treatmentsAfter: String, $kinds: [ChangeKind!], $knockOn: Int = 3, $withNodes: Boolean = true, $withMethods: Boolean = true, $withModels: Boolean = true, $withTreatments: Boolean = true) {
+    query BrowserChanges($since: Int!, $until: Int, $nodesFirst: Int, $nodesAfter: String, $nodesLast: Int, $nodesBefore: String, $methodsFirst: Int, $methodsAfter: String, $methodsLast: Int, $methodsBefore: String, $modelsFirst: Int, $modelsAfter: String, $modelsLast: Int, $modelsBefore: String, $treatmentsFirst: Int, $treatmentsAfter: String, $treatmentsLast: Int, $treatmentsBefore: String, $kinds: [ChangeKind!], $knockOn: Int = 3, $withNodes: Boolean = true, $withMethods: Boolean = true, $withModels: Boolean = true, $withTreatments: Boolean = true) {
   changes(since: $since, until: $until) {
     isEmpty
     from {
@@ -368,8 +381,10 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       loadedAt
     }
     nodes(
-      first: $first
+      first: $nodesFirst
       after: $nodesAfter
+      last: $nodesLast
+      before: $nodesBefore
       kinds: $kinds
       combined: true
       orderBy: KIND
@@ -377,6 +392,8 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       totalCount
       pageInfo {
         hasNextPage
+        hasPreviousPage
+        startCursor
         endCursor
       }
       nodes {
@@ -414,8 +431,10 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       }
     }
     methods(
-      first: $first
+      first: $methodsFirst
       after: $methodsAfter
+      last: $methodsLast
+      before: $methodsBefore
       kinds: $kinds
       combined: true
       orderBy: KIND
@@ -423,6 +442,8 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       totalCount
       pageInfo {
         hasNextPage
+        hasPreviousPage
+        startCursor
         endCursor
       }
       nodes {
@@ -447,8 +468,10 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       }
     }
     models(
-      first: $first
+      first: $modelsFirst
       after: $modelsAfter
+      last: $modelsLast
+      before: $modelsBefore
       kinds: $kinds
       combined: true
       orderBy: KIND
@@ -456,6 +479,8 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       totalCount
       pageInfo {
         hasNextPage
+        hasPreviousPage
+        startCursor
         endCursor
       }
       nodes {
@@ -478,8 +503,10 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       }
     }
     treatments(
-      first: $first
+      first: $treatmentsFirst
       after: $treatmentsAfter
+      last: $treatmentsLast
+      before: $treatmentsBefore
       kinds: $kinds
       combined: true
       orderBy: KIND
@@ -487,6 +514,8 @@ export const BrowserChangesDocument = new TypedDocumentString(`
       totalCount
       pageInfo {
         hasNextPage
+        hasPreviousPage
+        startCursor
         endCursor
       }
       nodes {
@@ -683,6 +712,13 @@ export const BrowserMethodDocument = new TypedDocumentString(`
         toName
         fromPath
         toPath
+        fieldChanges {
+          field
+          fromValue
+          toValue
+          fromItems
+          toItems
+        }
         release {
           id
           number
@@ -823,6 +859,13 @@ export const BrowserModelDocument = new TypedDocumentString(`
         kinds
         fromName
         toName
+        fieldChanges {
+          field
+          fromValue
+          toValue
+          fromItems
+          toItems
+        }
         release {
           id
           number
@@ -949,7 +992,7 @@ export const BrowserModelsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserModelsQuery, BrowserModelsQueryVariables>;
 export const BrowserNodeDocument = new TypedDocumentString(`
-    query BrowserNode($path: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $orderBy: ModelTreatmentOrder, $methodsPerRow: Int = 20) {
+    query BrowserNode($path: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $orderBy: ModelTreatmentOrder, $methodsPerRow: Int = 12) {
   node(path: $path) {
     id
     name
@@ -1001,6 +1044,13 @@ export const BrowserNodeDocument = new TypedDocumentString(`
         toName
         fromPath
         toPath
+        fieldChanges {
+          field
+          fromValue
+          toValue
+          fromItems
+          toItems
+        }
         release {
           id
           number
@@ -1008,7 +1058,7 @@ export const BrowserNodeDocument = new TypedDocumentString(`
         }
       }
     }
-    methods(scope: HERE, first: 100) {
+    methods(scope: HERE, first: 25) {
       totalCount
       nodes {
         id
@@ -1152,11 +1202,20 @@ export const BrowserReleasesDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserReleasesQuery, BrowserReleasesQueryVariables>;
 export const BrowserSearchDocument = new TypedDocumentString(`
-    query BrowserSearch($query: String!, $first: Int = 20, $after: String, $types: [SearchType!]) {
-  search(query: $query, first: $first, after: $after, types: $types) {
+    query BrowserSearch($query: String!, $first: Int = 20, $after: String, $last: Int, $before: String, $types: [SearchType!]) {
+  search(
+    query: $query
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+    types: $types
+  ) {
     totalCount
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     facets {
