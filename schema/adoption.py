@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import strawberry
 
+from schema.base import RowBacked
 from schema.context import Info
 from schema.cost_meter import MeteredList
 from schema.dataloaders import Batched, Loaders
@@ -16,7 +17,7 @@ from schema.errors import BadUserInputError
 from schema.release_range import release_range
 from store import adoption
 
-MonthsLoader = Batched[tuple[int, int], list[tuple[int, int, int]]]
+MonthsLoader = Batched[adoption.Key, list[adoption.MonthFigures]]
 
 
 @strawberry.type(
@@ -106,7 +107,7 @@ def adoption_field(what: str, loader_of: Callable[[Loaders], MonthsLoader], note
     (a node or a method), whose series ``loader_of(loaders)`` reads by the row's id."""
 
     def resolve(
-        root: Any,
+        root: RowBacked,
         info: Info,
         interval: IntervalArgument = Interval.QUARTER,
         min_strength: MinStrengthArgument = Strength.MENTIONED,
@@ -159,7 +160,7 @@ def _series(
 
     earliest, latest = span
 
-    def build(months: list[tuple[int, int, int]]) -> list[AdoptionPoint]:
+    def build(months: list[adoption.MonthFigures]) -> list[AdoptionPoint]:
         return [
             AdoptionPoint(
                 period=period,
@@ -204,7 +205,7 @@ async def _release_days(
     return earliest, latest
 
 
-UndatedLoader = Batched[tuple[int, int], tuple[tuple[int, int], int] | None]
+UndatedLoader = Batched[adoption.Key, adoption.UndatedOf | None]
 
 
 def undated_field(what: str, loader_of: Callable[[Loaders], UndatedLoader]) -> Any:
@@ -212,11 +213,11 @@ def undated_field(what: str, loader_of: Callable[[Loaders], UndatedLoader]) -> A
     the models that treat ``what`` at the threshold but have no release date."""
 
     def resolve(
-        root: Any, info: Info, min_strength: MinStrengthArgument = Strength.MENTIONED
+        root: RowBacked, info: Info, min_strength: MinStrengthArgument = Strength.MENTIONED
     ) -> int | Awaitable[int]:
         loader = loader_of(info.context.loaders)
         return loader.now_or_later(
-            (root.row_id(), max_rank(min_strength)), lambda found: found[1] if found else 0
+            (root.row_id(), max_rank(min_strength)), lambda found: found.models if found else 0
         )
 
     return strawberry.field(

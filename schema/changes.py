@@ -17,9 +17,9 @@ from schema.refs import MethodRef, ModelRef, NodeRef
 from schema.release import Release, changes_between
 from schema.release_range import release_range
 from store import field_values
-from store.change_lists import Filters, changes_count, changes_page, net_change
+from store.change_lists import ChangeListRow, Filters, changes_count, changes_page, net_change
 from store.net_changes import NetChange, path_in
-from store.paging import Page, Window
+from store.paging import CursorValue, Page, Window
 from store.release_changes import Comparison, place_of
 from store.releases import release_served_at
 from store.tables import ReleaseRow
@@ -352,6 +352,12 @@ class TreatmentChange:
         return await _removed_method(info, self.comparison, self.method_slug)
 
 
+def _sort_key(kind: str, row: ChangeListRow) -> tuple[CursorValue, ...]:
+    """A knock-on removal's sort-key values: its slugs (a treatment's two), which come
+    first in its row."""
+    return tuple(str(slug) for slug in row[: 2 if kind == "treatment" else 1])
+
+
 def _knock_on_list(kind: str, graphql_type: Any, description: str) -> Any:
     """Declare a `KnockOn` list of the records of ``kind`` removed with the record."""
 
@@ -370,10 +376,10 @@ def _knock_on_list(kind: str, graphql_type: Any, description: str) -> Any:
             key = (comparison.since, comparison.until, kind, cause, knock_on.cause)
             loaders = info.context.loaders
 
-            async def read(window: Window) -> Page:
+            async def read(window: Window) -> Page[ChangeListRow]:
                 rows = await loaders.knock_on_first(window.size).load(key)
                 total = await loaders.knock_on_count.load(key)
-                keys = [row[:2] if kind == "treatment" else row[:1] for row in rows]
+                keys = [_sort_key(kind, row) for row in rows]
                 return Page(rows, keys, total > len(rows), False, total)
 
         return await change_connection(info, comparison, kind, name, paging, filters, read=read)
@@ -645,7 +651,7 @@ async def change_connection(
     name: str,
     paging: Paging,
     filters: Filters,
-    read: Callable[[Window], Awaitable[Page]] | None = None,
+    read: Callable[[Window], Awaitable[Page[ChangeListRow]]] | None = None,
 ) -> Connection[Any]:
     """A page of the changes of ``kind`` (node, method...) that ``filters`` pick, each made
     as CHANGE_OF says; ``name``: the list's, for its cursors; ``read``: how to read the page

@@ -88,7 +88,7 @@ def evidence_field(
         async def count() -> int:
             return await evidence.evidence_count(reader, selection=selection)
 
-        items = [Evidence(row=row) for (row,) in page.rows]
+        items = [Evidence(row=row) for row in page.rows]
         return connection_of(page, request.list_name, items, count)
 
     return strawberry.field(

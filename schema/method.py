@@ -38,7 +38,7 @@ from schema.release import FirstSeen
 from store import methods, treatments
 from store.methods import MethodSelection
 from store.nodes import NodeWithStats
-from store.rows import json_value
+from store.rows import id_of, json_list
 from store.tables import MethodRow, MethodStatsRow, NodeRow
 
 
@@ -61,7 +61,7 @@ class Method(Slugged, FirstSeen):
     description: str | None = row_field("What the method is, when known (may be long markdown).")
 
     aliases: list[str] = row_field(
-        "Other names the method goes by.", lambda method: json_value(method.row.aliases)
+        "Other names the method goes by.", lambda method: json_list(method.row.aliases)
     )
 
     strongest: Strength | None = row_field(
@@ -100,9 +100,9 @@ class Method(Slugged, FirstSeen):
         return info.context.loaders.treatments_by_method_id.now_or_later(
             self.row_id(),
             lambda rows: [
-                refs.method_treatment(treatment, model, self)
-                for treatment, model in rows
-                if treatment.strength_rank <= limit
+                refs.method_treatment(row.treatment, row.model, self)
+                for row in rows
+                if row.treatment.strength_rank <= limit
             ],
         )
 
@@ -132,7 +132,7 @@ class Method(Slugged, FirstSeen):
                 reader, method_id=method_id, max_rank=rank
             ),
             items=lambda rows: [
-                refs.method_treatment(treatment, model, self) for treatment, model in rows
+                refs.method_treatment(row.treatment, row.model, self) for row in rows
             ],
         )
 
@@ -192,13 +192,13 @@ async def methods_connection(
     )
     listed = selected_at(info, "nodes", "treatments")
     keys = (field.alias or field.name for field in listed)
-    if listed and affords(
-        info, "Method", keys, (stats.model_count for _, stats, _, _ in page.rows)
-    ):
-        await loaders.treatments_by_method_id.fetch_ahead([row[0].id for row in page.rows])
+    if listed and affords(info, "Method", keys, (row.stats.model_count for row in page.rows)):
+        await loaders.treatments_by_method_id.fetch_ahead([id_of(row.method) for row in page.rows])
     items = [
-        Method(row=method, stats=stats, node_at_hand=(node, node_stats))
-        for method, stats, node, node_stats in page.rows
+        Method(
+            row=row.method, stats=row.stats, node_at_hand=NodeWithStats(row.node, row.node_stats)
+        )
+        for row in page.rows
     ]
 
     async def count() -> int:

@@ -91,7 +91,7 @@ class Model(Slugged, FirstSeen):
             paging,
             read=lambda window: models.sources_page(reader, model_id=model_id, window=window),
             count=lambda: models.sources_count(reader, model_id=model_id),
-            items=lambda rows: [refs.source(row) for (row,) in rows],
+            items=lambda rows: [refs.source(row) for row in rows],
         )
 
     @strawberry.field(
@@ -199,4 +199,4 @@ async def models_connection(
     async def count() -> int:
         return await models.models_count(reader, selection=selection)
 
-    return connection_of(page, request.list_name, [Model(row=row) for (row,) in page.rows], count)
+    return connection_of(page, request.list_name, [Model(row=row) for row in page.rows], count)

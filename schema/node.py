@@ -39,7 +39,7 @@ from schema.pagination import (
 from schema.refs import MethodRef, ModelTreatmentRef
 from schema.release import FirstSeen
 from store import nodes, treatments
-from store.rows import json_value
+from store.rows import json_list
 from store.tables import NodeRow, NodeStatsRow
 
 
@@ -129,7 +129,7 @@ class Node(Slugged, FirstSeen):
     )
     matching_aids: list[str] = row_field(
         "Phrases that help the upstream classifier file methods here, in order.",
-        lambda node: json_value(node.row.matching_aids),
+        lambda node: json_list(node.row.matching_aids),
     )
     counts: NodeCounts = row_field("The node's figures and its branch's.", NodeCounts.of)
 

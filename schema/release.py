@@ -106,7 +106,7 @@ async def releases_connection(info: Info, paging: Paging) -> Connection[Release]
     request = PageRequest.of(info, "releases", paging)
     reader = info.context.reader
     page = await releases.releases_page(reader, window=request.window)
-    items = [Release(row=row) for (row,) in page.rows]
+    items = [Release(row=row) for row in page.rows]
     for item in items:
         info.context.loaders.release_by_number.put(item.row.number, item.row)
 

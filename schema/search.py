@@ -18,7 +18,7 @@ from schema.node import Node
 from schema.pagination import Connection, Edge, PageInfo, Paging, cursor_list, offset_range
 from schema.source import Source
 from store import search_snippet
-from store.rows import json_value
+from store.rows import json_list
 from store.search_catalogue import Field
 from store.search_rank import Highlighter, Hit, query_words
 
@@ -221,7 +221,7 @@ def _with_stats(make: Callable[..., Any], field: Field, column: str) -> Callable
         row, stats = found
         return make(row=row, stats=stats), {
             Field.NAME: [row.name],
-            field: json_value(getattr(row, column)),
+            field: json_list(getattr(row, column)),
             Field.DESCRIPTION: [row.description],
         }
 

@@ -9,7 +9,17 @@ import uuid
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, Column, Index, MetaData, SmallInteger, String
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Column,
+    Index,
+    MetaData,
+    SmallInteger,
+    String,
+    Table,
+    inspect,
+)
 from sqlmodel import AutoString, Field, SQLModel
 
 from store.strength import STRENGTHS
@@ -390,5 +400,8 @@ TABLES_IN_LOAD_ORDER: tuple[type[SQLModel], ...] = (
 )
 
 
-def table_of(row_class: type[SQLModel]) -> Any:
-    return row_class.__table__  # type: ignore[attr-defined]  # set by SQLModel for table=True
+def table_of(row_class: type[SQLModel]) -> Table:
+    """The table of a table class (``table=True``)."""
+    table = inspect(row_class).local_table
+    assert isinstance(table, Table), f"{row_class.__name__} is not a table class"
+    return table
