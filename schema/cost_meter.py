@@ -14,11 +14,16 @@ QUERY_TOO_COMPLEX on that field, before the work its items would have cost.
 from collections.abc import Awaitable, Callable, Iterable, Sized
 from dataclasses import dataclass, field
 from inspect import isawaitable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from strawberry.extensions import FieldExtension
 
 from schema.errors import LimitError
+
+if TYPE_CHECKING:
+    from schema.context import Info
+
+T = TypeVar("T")
 
 # What the cost rule counts for a list without `first` before it runs.
 LIST_ESTIMATE = 10
@@ -56,18 +61,18 @@ class CostMeter:
             )
 
 
-def _meter(info: Any) -> "CostMeter | None":
+def _meter(info: "Info") -> "CostMeter | None":
     return getattr(info.context, "cost", None)
 
 
-def _charge(info: Any, items: int) -> None:
+def _charge(info: "Info", items: int) -> None:
     meter = _meter(info)
     if meter is not None:
         path = info.path
         meter.charge(path.typename or "", str(path.key), items)
 
 
-def _charged(info: Any, result: Any) -> Any:
+def _charged(info: "Info", result: T) -> T:
     if isinstance(result, Sized):
         _charge(info, len(result))
     return result
@@ -82,7 +87,9 @@ class MeteredList(FieldExtension):
         super().__init__()
         self._length_of = length_of
 
-    def resolve(self, next_: Callable[..., Any], source: Any, info: Any, **kwargs: Any) -> Any:
+    def resolve(
+        self, next_: Callable[..., object], source: object, info: "Info", **kwargs: object
+    ) -> object:
         if self._length_of is not None:
             _charge(info, self._length_of(source))
             return next_(source, info, **kwargs)
@@ -92,19 +99,23 @@ class MeteredList(FieldExtension):
         return _charged(info, result)
 
     async def resolve_async(
-        self, next_: Callable[..., Awaitable[Any]], source: Any, info: Any, **kwargs: Any
-    ) -> Any:
+        self,
+        next_: Callable[..., Awaitable[object]],
+        source: object,
+        info: "Info",
+        **kwargs: object,
+    ) -> object:
         if self._length_of is not None:
             _charge(info, self._length_of(source))
             return await next_(source, info, **kwargs)
         return _charged(info, await next_(source, info, **kwargs))
 
     @staticmethod
-    async def _charged_later(result: Awaitable[Any], info: Any) -> Any:
+    async def _charged_later(result: Awaitable[T], info: "Info") -> T:
         return _charged(info, await result)
 
 
-def affords(info: Any, parent_type: str, keys: Iterable[str], lengths: Iterable[int]) -> bool:
+def affords(info: "Info", parent_type: str, keys: Iterable[str], lengths: Iterable[int]) -> bool:
     """Whether the execution can pay for the lists of ``parent_type`` at response ``keys``
     (schema.lookahead.selected_at), ``lengths`` items each: a list resolver that reads its
     items' sub-lists ahead (in one statement for the whole page) reads them only if their

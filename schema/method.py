@@ -75,7 +75,7 @@ class Method(Slugged, FirstSeen):
     @strawberry.field(description="The node the method is filed at.", graphql_type=NodeRef)
     def node(self, info: Info) -> "NodeRef | Awaitable[NodeRef]":
         if self.node_at_hand is not None:
-            return refs.node(*self.node_at_hand)
+            return refs.node(self.node_at_hand.node, self.node_at_hand.stats)
         node_id = self.row.node_id
         return info.context.loaders.node_by_id.now_or_later(node_id, _found_node)
 
@@ -167,7 +167,7 @@ class Method(Slugged, FirstSeen):
 def _found_node(found: NodeWithStats | None) -> NodeRef:
     if found is None:  # only a half-written database could get here
         raise LookupError("a method's node is missing")
-    return refs.node(*found)
+    return refs.node(found.node, found.stats)
 
 
 async def methods_connection(

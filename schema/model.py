@@ -37,6 +37,8 @@ from schema.refs import MethodTreatmentRef, ModelTreatmentRef, SourceRef
 from schema.release import FirstSeen
 from schema.treatment import model_treatments_connection
 from store import models
+from store.models import BranchOfModel
+from store.nodes import NodeWithStats
 from store.tables import ModelRow
 
 # Nullable with a default, so that a client's `$level: Int = 1` fits it (sgqlc, Relay).
@@ -168,9 +170,10 @@ class Model(Slugged, FirstSeen):
             items=self._profile,
         )
 
-    def _profile(self, rows: Sequence[Sequence[Any]]) -> list[ModelTreatmentRef]:
+    def _profile(self, rows: Sequence[BranchOfModel]) -> list[ModelTreatmentRef]:
         return [
-            refs.model_treatment(branch, self.row, (node, stats)) for branch, node, stats in rows
+            refs.model_treatment(row.row, self.row, NodeWithStats(row.node, row.stats))
+            for row in rows
         ]
 
     evidence = evidence_field(

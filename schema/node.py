@@ -39,6 +39,7 @@ from schema.pagination import (
 from schema.refs import MethodRef, ModelTreatmentRef
 from schema.release import FirstSeen
 from store import nodes, treatments
+from store.nodes import NodeWithStats
 from store.rows import json_list
 from store.tables import NodeRow, NodeStatsRow
 
@@ -96,8 +97,8 @@ class NodeCounts:
         )
 
 
-def _nodes(pairs: Sequence[Sequence[Any]]) -> list["Node"]:
-    return [Node(row=row, stats=stats) for row, stats in pairs]
+def _nodes(rows: Sequence[NodeWithStats]) -> list["Node"]:
+    return [Node(row=row.node, stats=row.stats) for row in rows]
 
 
 MaxDepth = Annotated[
@@ -292,12 +293,13 @@ class Node(Slugged, FirstSeen):
         )
         listed = selected_at(info, "nodes", "methods")
         keys = (field.alias or field.name for field in listed)
-        if listed and affords(info, "ModelTreatment", keys, (b.method_count for b, _ in page.rows)):
+        counts = (row.row.method_count for row in page.rows)
+        if listed and affords(info, "ModelTreatment", keys, counts):
             await loaders.branch_treatments_by_pair.fetch_ahead(
-                [(node_id, branch.model_id) for branch, _ in page.rows]
+                [(node_id, row.row.model_id) for row in page.rows]
             )
-        here = (self.row, self.stats)
-        rows = [refs.model_treatment(branch, model, here) for branch, model in page.rows]
+        here = NodeWithStats(self.row, self.stats)
+        rows = [refs.model_treatment(row.row, row.model, here) for row in page.rows]
 
         async def count() -> int:
             return await treatments.by_model_count(

@@ -21,10 +21,10 @@ async def node_by_names_path(info: Info, path: str, argument: str) -> NodeWithSt
     separators; an exact match wins over one that differs in case only."""
     wanted = " :: ".join(part.strip() for part in path.split(PATH_SEPARATOR))
     found = await nodes_by_path_key(info.context.reader, path_key=wanted.casefold())
-    exact = [pair for pair in found if pair[0].path == wanted]
+    exact = [row for row in found if row.node.path == wanted]
     candidates = exact or found
     if len(candidates) > 1:
-        slug_paths = ", ".join(pair[0].slug_path for pair in candidates)
+        slug_paths = ", ".join(row.node.slug_path for row in candidates)
         raise BadUserInputError(
             f"`{argument}`: {path!r} names {len(candidates)} nodes ({slug_paths}); use a slug path"
         )
@@ -102,7 +102,7 @@ async def node_of_reference(info: Info, reference: NodeReference, argument: str)
             f"`{argument}.{field}`: no node has the {what} {value!r}; "
             f"check it against the node's `{field}`"
         )
-    return found[0]
+    return found.node
 
 
 # `within: ID` came first; `branch: NodeRef` takes an ID too, and a URL's slug path.

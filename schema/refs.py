@@ -8,10 +8,22 @@ A field is annotated with the lazy reference, as Strawberry's docs give lazy typ
 make objects of the classes that registered here (`@refs.builds`) when their modules were
 imported, which building the schema does for every one of them."""
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar, cast
 
 import strawberry
+
+from store.nodes import NodeWithStats
+from store.tables import (
+    BranchModelRow,
+    EvidenceRow,
+    MethodRow,
+    MethodStatsRow,
+    ModelRow,
+    NodeRow,
+    NodeStatsRow,
+    SourceRow,
+    TreatmentRow,
+)
 
 if TYPE_CHECKING:
     from schema.changes import Changes
@@ -33,7 +45,7 @@ ChangesRef = Annotated["Changes", strawberry.lazy("schema.changes")]
 
 T = TypeVar("T", bound=type)
 
-_CLASSES: dict[str, Callable[..., Any]] = {}
+_CLASSES: dict[str, type] = {}
 
 
 def builds(cls: T) -> T:
@@ -43,45 +55,39 @@ def builds(cls: T) -> T:
     return cls
 
 
-def _made(name: str, **fields: Any) -> Any:
+def _made(name: str, **fields: object) -> object:
     return _CLASSES[name](**fields)
 
 
-def node(row: Any, stats: Any) -> "Node":
-    made: Node = _made("Node", row=row, stats=stats)
-    return made
+def node(row: NodeRow, stats: NodeStatsRow) -> "Node":
+    return cast("Node", _made("Node", row=row, stats=stats))
 
 
-def method(row: Any, stats: Any, node: Any = None) -> "Method":
-    made: Method = _made("Method", row=row, stats=stats, node_at_hand=node)
-    return made
+def method(row: MethodRow, stats: MethodStatsRow, node: NodeWithStats | None = None) -> "Method":
+    return cast("Method", _made("Method", row=row, stats=stats, node_at_hand=node))
 
 
-def model(row: Any) -> "Model":
-    made: Model = _made("Model", row=row)
-    return made
+def model(row: ModelRow) -> "Model":
+    return cast("Model", _made("Model", row=row))
 
 
-def source(row: Any) -> "Source":
-    made: Source = _made("Source", row=row)
-    return made
+def source(row: SourceRow) -> "Source":
+    return cast("Source", _made("Source", row=row))
 
 
-def evidence(row: Any) -> "Evidence":
-    made: Evidence = _made("Evidence", row=row)
-    return made
+def evidence(row: EvidenceRow) -> "Evidence":
+    return cast("Evidence", _made("Evidence", row=row))
 
 
-def method_treatment(row: Any, model: Any, method: "Method") -> "MethodTreatment":
-    made: MethodTreatment = _made("MethodTreatment", row=row, model_row=model, method_object=method)
-    return made
+def method_treatment(row: TreatmentRow, model: ModelRow, method: "Method") -> "MethodTreatment":
+    made = _made("MethodTreatment", row=row, model_row=model, method_object=method)
+    return cast("MethodTreatment", made)
 
 
-def model_treatment(row: Any, model: Any, node: Any) -> "ModelTreatment":
-    made: ModelTreatment = _made("ModelTreatment", row=row, model_row=model, node_pair=node)
-    return made
+def model_treatment(row: BranchModelRow, model: ModelRow, node: NodeWithStats) -> "ModelTreatment":
+    made = _made("ModelTreatment", row=row, model_row=model, node_pair=node)
+    return cast("ModelTreatment", made)
 
 
-def changes(**fields: Any) -> "Changes":
-    made: Changes = _made("Changes", **fields)
-    return made
+def changes(**fields: object) -> "Changes":
+    return cast("Changes", _made("Changes", **fields))

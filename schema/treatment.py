@@ -89,7 +89,8 @@ class ModelTreatment(RowBacked, Entity):
     model: ModelRef = row_field("The model.", lambda row: refs.model(row.model_row))
 
     node: NodeRef = row_field(
-        "The node whose branch this row is about.", lambda row: refs.node(*row.node_pair)
+        "The node whose branch this row is about.",
+        lambda row: refs.node(row.node_pair.node, row.node_pair.stats),
     )
 
     strongest: Strength = row_field(
