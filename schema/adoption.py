@@ -4,11 +4,12 @@ from the months the load derived (store.adoption)."""
 import inspect
 from collections.abc import Awaitable, Callable
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
+from strawberry.types.field import StrawberryField
 
-from schema.base import RowBacked
+from schema.base import RowBacked, declared
 from schema.context import Info
 from schema.cost_meter import MeteredList
 from schema.dataloaders import Batched, Loaders
@@ -102,7 +103,9 @@ UntilReleaseArgument = Annotated[
 ]
 
 
-def adoption_field(what: str, loader_of: Callable[[Loaders], MonthsLoader], note: str = "") -> Any:
+def adoption_field(
+    what: str, loader_of: Callable[[Loaders], MonthsLoader], note: str = ""
+) -> StrawberryField:
     """Declare ``adoption: list[AdoptionPoint] = adoption_field(...)`` on a row-backed type
     (a node or a method), whose series ``loader_of(loaders)`` reads by the row's id."""
 
@@ -139,11 +142,13 @@ def adoption_field(what: str, loader_of: Callable[[Loaders], MonthsLoader], note
 
         return by_releases()
 
-    return strawberry.field(
-        resolver=resolve,
-        extensions=[MeteredList()],
-        description=_SERIES_DESCRIPTION.format(what=what) + note,
-        graphql_type=list[AdoptionPoint] | None,
+    return declared(
+        strawberry.field(
+            resolver=resolve,
+            extensions=[MeteredList()],
+            description=_SERIES_DESCRIPTION.format(what=what) + note,
+            graphql_type=list[AdoptionPoint] | None,
+        )
     )
 
 
@@ -208,7 +213,7 @@ async def _release_days(
 UndatedLoader = Batched[adoption.Key, adoption.UndatedOf | None]
 
 
-def undated_field(what: str, loader_of: Callable[[Loaders], UndatedLoader]) -> Any:
+def undated_field(what: str, loader_of: Callable[[Loaders], UndatedLoader]) -> StrawberryField:
     """Declare ``undated_models: int | None = undated_field(...)`` beside `adoption_field`:
     the models that treat ``what`` at the threshold but have no release date."""
 
@@ -220,9 +225,11 @@ def undated_field(what: str, loader_of: Callable[[Loaders], UndatedLoader]) -> A
             (root.row_id(), max_rank(min_strength)), lambda found: found.models if found else 0
         )
 
-    return strawberry.field(
-        resolver=resolve,
-        description=f"Models without a release date that treat {what} at `minStrength` or "
-        "stronger: `adoption` has no period for them, so they are counted here.",
-        graphql_type=int | None,
+    return declared(
+        strawberry.field(
+            resolver=resolve,
+            description=f"Models without a release date that treat {what} at `minStrength` "
+            "or stronger: `adoption` has no period for them, so they are counted here.",
+            graphql_type=int | None,
+        )
     )

@@ -57,6 +57,14 @@ def id_field(description: str, key: Callable[[Any], str] = lambda source: source
     return RowField(description=description, read=read)
 
 
+def declared(field: object) -> StrawberryField:
+    """What ``strawberry.field(...)`` makes, as what it is: Strawberry types it as its
+    resolver's value, for a class body to annotate with the field's Python type; a field
+    declared by a function (``history = history_field(...)``) is a StrawberryField."""
+    assert isinstance(field, StrawberryField)
+    return field
+
+
 @strawberry.interface(
     description="Any object of this API that has an ID: refetch one with `entity(id:)`, "
     "many with `entities(ids:)`. Every type with an `id` implements it, so a normalized "

@@ -3,11 +3,13 @@
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypedDict, TypeVar
 
 import strawberry
+from strawberry.types.field import StrawberryField
 
 from schema import refs
+from schema.base import declared
 from schema.context import Info
 from schema.enums import Strength
 from schema.errors import BadUserInputError, NotFoundError
@@ -352,16 +354,22 @@ class TreatmentChange:
         return await _removed_method(info, self.comparison, self.method_slug)
 
 
+# A change of any kind of record.
+ChangeItem = NodeChange | MethodChange | ModelChange | TreatmentChange
+
+
 def _sort_key(kind: str, row: ChangeListRow) -> tuple[CursorValue, ...]:
     """A knock-on removal's sort-key values: its slugs (a treatment's two), which come
     first in its row."""
     return tuple(str(slug) for slug in row[: 2 if kind == "treatment" else 1])
 
 
-def _knock_on_list(kind: str, graphql_type: Any, description: str) -> Any:
+def _knock_on_list(kind: str, graphql_type: object, description: str) -> StrawberryField:
     """Declare a `KnockOn` list of the records of ``kind`` removed with the record."""
 
-    async def resolve(root: Any, info: Info, paging: Paging = FIRST_PAGE) -> Connection[Any] | None:
+    async def resolve(
+        root: "KnockOn", info: Info, paging: Paging = FIRST_PAGE
+    ) -> Connection[ChangeItem] | None:
         knock_on: KnockOn = root
         # A node takes sub-nodes and methods with it; a method or a model, treatments.
         if (kind == "treatment") == (knock_on.cause_kind == "node"):
@@ -384,8 +392,13 @@ def _knock_on_list(kind: str, graphql_type: Any, description: str) -> Any:
 
         return await change_connection(info, comparison, kind, name, paging, filters, read=read)
 
-    return strawberry.field(
-        resolver=resolve, description=description, extensions=[Paged()], graphql_type=graphql_type
+    return declared(
+        strawberry.field(
+            resolver=resolve,
+            description=description,
+            extensions=[Paged()],
+            graphql_type=graphql_type,
+        )
     )
 
 
@@ -459,7 +472,7 @@ async def _removed_with(change: _PlacedChange) -> "NodeChange | None":
 
 
 def _removal(
-    make: Callable[..., _Change], comparison: Comparison, slug: str, name: str, **placed: Any
+    make: Callable[..., _Change], comparison: Comparison, slug: str, name: str, **placed: object
 ) -> _Change:
     """Record ``slug``'s removal (there in `since`, gone in `until`) as ``make``; a node's
     or a method's says its ``placed`` fields (its path, the node it sat in)."""
@@ -543,11 +556,11 @@ class ChangeSummary:
     total: int = strawberry.field(description="All changes.")
 
 
-def _change_list(kind: str, graphql_type: Any, description: str) -> Any:
+def _change_list(kind: str, graphql_type: object, description: str) -> StrawberryField:
     """Declare a `Changes` list of the changes of ``kind`` (node, method...)."""
 
     async def in_branch(
-        root: Any,
+        root: "Changes",
         info: Info,
         paging: Paging = FIRST_PAGE,
         kinds: Kinds = None,
@@ -555,7 +568,7 @@ def _change_list(kind: str, graphql_type: Any, description: str) -> Any:
         within: Within = None,
         combined: Combined = False,
         order_by: OrderBy = ChangeOrder.KEY,
-    ) -> Connection[Any] | None:
+    ) -> Connection[ChangeItem] | None:
         node = await branch_of(info, within=within, branch=branch)
         comparison: Comparison = root.comparison
         by_kind_order = order_by == ChangeOrder.KIND
@@ -572,20 +585,22 @@ def _change_list(kind: str, graphql_type: Any, description: str) -> Any:
         return await change_connection(info, comparison, kind, name, paging, filters)
 
     async def anywhere(
-        root: Any,
+        root: "Changes",
         info: Info,
         paging: Paging = FIRST_PAGE,
         kinds: Kinds = None,
         combined: Combined = False,
         order_by: OrderBy = ChangeOrder.KEY,
-    ) -> Connection[Any] | None:
+    ) -> Connection[ChangeItem] | None:
         return await in_branch(root, info, paging, kinds, None, None, combined, order_by)
 
-    return strawberry.field(
-        resolver=anywhere if kind == "model" else in_branch,  # a model is in no branch
-        description=description,
-        extensions=[Paged()],
-        graphql_type=graphql_type,
+    return declared(
+        strawberry.field(
+            resolver=anywhere if kind == "model" else in_branch,  # a model is in no branch
+            description=description,
+            extensions=[Paged()],
+            graphql_type=graphql_type,
+        )
     )
 
 
@@ -652,7 +667,7 @@ async def change_connection(
     paging: Paging,
     filters: Filters,
     read: Callable[[Window], Awaitable[Page[ChangeListRow]]] | None = None,
-) -> Connection[Any]:
+) -> Connection[ChangeItem]:
     """A page of the changes of ``kind`` (node, method...) that ``filters`` pick, each made
     as CHANGE_OF says; ``name``: the list's, for its cursors; ``read``: how to read the page
     when not on its own."""
@@ -674,7 +689,18 @@ async def change_connection(
 _KINDS = ("node", "method", "model", "treatment")
 
 
-def _record_fields(kind: str, comparison: Comparison, change: NetChange) -> dict[str, Any]:
+class _RecordFields(TypedDict):
+    kind: ChangeKind
+    slug: str
+    name: str
+    from_name: str | None
+    to_name: str | None
+    field_changes: list[FieldChange]
+    also: str | None
+    comparison: Comparison
+
+
+def _record_fields(kind: str, comparison: Comparison, change: NetChange) -> _RecordFields:
     """What a node's, method's and model's change say alike."""
     return {
         "kind": ChangeKind(change.kind),
@@ -726,7 +752,7 @@ async def _treatment_change(comparison: Comparison, change: NetChange) -> Treatm
 
 
 # How the change of each kind of record is made from its net change (history's too).
-CHANGE_OF: dict[str, Callable[[Comparison, NetChange], Awaitable[Any]]] = {
+CHANGE_OF: dict[str, Callable[[Comparison, NetChange], Awaitable[ChangeItem]]] = {
     "node": _placed_change("node", NodeChange),
     "method": _placed_change("method", MethodChange),
     "model": _model_change,

@@ -1,12 +1,13 @@
 """The `Method` type: a technique, where it is filed, and how models treat it."""
 
 from collections.abc import Awaitable
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
+from strawberry.types.field import StrawberryField
 
 from schema import refs
-from schema.adoption import AdoptionPoint, adoption_field, undated_field
+from schema.adoption import adoption_field, undated_field
 from schema.base import Slugged, row_field
 from schema.changes import MethodChange
 from schema.context import Info
@@ -136,14 +137,14 @@ class Method(Slugged, FirstSeen):
             ],
         )
 
-    history: Any = history_field("method", Connection[MethodChange] | None)
+    history: StrawberryField = history_field("method", Connection[MethodChange] | None)
 
-    adoption: list[AdoptionPoint] = adoption_field(
+    adoption: StrawberryField = adoption_field(
         "it",
         lambda loaders: loaders.adoption_by_method,
         " `newMethods` is 1 in the first period, 0 after it.",
     )
-    undated_models: int | None = undated_field("it", lambda loaders: loaders.undated_by_method)
+    undated_models: StrawberryField = undated_field("it", lambda loaders: loaders.undated_by_method)
 
     @strawberry.field(
         description="The earliest-released model that treats the method (at any strength), "

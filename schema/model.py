@@ -2,9 +2,10 @@
 
 from collections.abc import Sequence
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
+from strawberry.types.field import StrawberryField
 
 from schema import refs
 from schema.base import Slugged, row_field
@@ -78,7 +79,7 @@ class Model(Slugged, FirstSeen):
         rows = await info.context.loaders.sources_by_model_id.load(self.row_id())
         return [refs.source(row) for row in rows]
 
-    history: Any = history_field("model", Connection[ModelChange] | None)
+    history: StrawberryField = history_field("model", Connection[ModelChange] | None)
 
     @strawberry.field(
         extensions=[Paged()], description="The model's documents, a page at a time, in file order."

@@ -1,12 +1,13 @@
 """The `Node` type: a node of the taxonomy tree, its place, its counts and its lists."""
 
 from collections.abc import Awaitable, Sequence
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
+from strawberry.types.field import StrawberryField
 
 from schema import refs
-from schema.adoption import AdoptionPoint, adoption_field, undated_field
+from schema.adoption import adoption_field, undated_field
 from schema.base import Slugged, row_field
 from schema.changes import NodeChange
 from schema.context import Info
@@ -213,13 +214,13 @@ class Node(Slugged, FirstSeen):
             items=_nodes,
         )
 
-    history: Any = history_field("node", Connection[NodeChange] | None)
+    history: StrawberryField = history_field("node", Connection[NodeChange] | None)
 
-    adoption: list[AdoptionPoint] = adoption_field(
+    adoption: StrawberryField = adoption_field(
         "a method of the branch",
         lambda loaders: loaders.adoption_by_node,
     )
-    undated_models: int | None = undated_field(
+    undated_models: StrawberryField = undated_field(
         "a method of the branch",
         lambda loaders: loaders.undated_by_node,
     )

@@ -2,7 +2,7 @@
 path. `NodeRef` is the input that `branch` arguments take (exactly one of its fields,
 `@oneOf`), and `node(path:)` finds nodes the same way."""
 
-from typing import Any
+from typing import cast
 
 import strawberry
 
@@ -112,21 +112,28 @@ WITHIN_DEPRECATED = (
 )
 
 
-def within_field(what: str) -> Any:
-    """A filter's deprecated `within: ID` field: only ``what`` in the node's branch."""
-    return strawberry.field(
-        default=None,
-        description=f"Only {what} in the branch of this node (a Node ID).",
-        deprecation_reason=WITHIN_DEPRECATED,
+def within_field(what: str) -> strawberry.ID | None:
+    """A filter's deprecated `within: ID` field: only ``what`` in the node's branch (typed,
+    as Strawberry types its fields, as the value the field holds)."""
+    return cast(
+        strawberry.ID | None,
+        strawberry.field(
+            default=None,
+            description=f"Only {what} in the branch of this node (a Node ID).",
+            deprecation_reason=WITHIN_DEPRECATED,
+        ),
     )
 
 
-def branch_field(what: str) -> Any:
+def branch_field(what: str) -> NodeReference | None:
     """A filter's `branch: NodeRef` field: only ``what`` in the node's branch."""
-    return strawberry.field(
-        default=None,
-        description=f"Only {what} in the branch of this node (by ID, slug, slug path or "
-        "names path).",
+    return cast(
+        NodeReference | None,
+        strawberry.field(
+            default=None,
+            description=f"Only {what} in the branch of this node (by ID, slug, slug path or "
+            "names path).",
+        ),
     )
 
 

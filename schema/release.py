@@ -2,7 +2,7 @@
 
 from collections.abc import Awaitable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import strawberry
 
@@ -77,7 +77,7 @@ class Release(RowBacked, Entity):
         "release, which has no release before it to compare with.",
         graphql_type=refs.ChangesRef | None,
     )
-    async def changes(self, info: Info) -> Any:
+    async def changes(self, info: Info) -> "Changes | None":
         before = await info.context.loaders.release_by_number.load(self.row.number - 1)
         return None if before is None else await changes_between(info, before.number, self.row)
 
