@@ -2,10 +2,9 @@
 path. `NodeRef` is the input that `branch` arguments take (exactly one of its fields,
 `@oneOf`), and `node(path:)` finds nodes the same way."""
 
-from typing import cast
-
 import strawberry
 
+from schema.base import optional_input
 from schema.context import Info
 from schema.errors import BadUserInputError, NotFoundError
 from schema.lookup import row_for_id
@@ -115,25 +114,18 @@ WITHIN_DEPRECATED = (
 def within_field(what: str) -> strawberry.ID | None:
     """A filter's deprecated `within: ID` field: only ``what`` in the node's branch (typed,
     as Strawberry types its fields, as the value the field holds)."""
-    return cast(
-        strawberry.ID | None,
-        strawberry.field(
-            default=None,
-            description=f"Only {what} in the branch of this node (a Node ID).",
-            deprecation_reason=WITHIN_DEPRECATED,
-        ),
+    return optional_input(
+        strawberry.ID,
+        f"Only {what} in the branch of this node (a Node ID).",
+        deprecation_reason=WITHIN_DEPRECATED,
     )
 
 
 def branch_field(what: str) -> NodeReference | None:
     """A filter's `branch: NodeRef` field: only ``what`` in the node's branch."""
-    return cast(
-        NodeReference | None,
-        strawberry.field(
-            default=None,
-            description=f"Only {what} in the branch of this node (by ID, slug, slug path or "
-            "names path).",
-        ),
+    return optional_input(
+        NodeReference,
+        f"Only {what} in the branch of this node (by ID, slug, slug path or names path).",
     )
 
 
