@@ -7,7 +7,6 @@ transaction (see ``store.derive``) so that no request walks the tree or scans ev
 
 import uuid
 from datetime import date, datetime
-from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -20,6 +19,7 @@ from sqlalchemy import (
     Table,
     inspect,
 )
+from sqlalchemy.types import TypeEngine
 from sqlmodel import AutoString, Field, SQLModel
 
 from store.strength import STRENGTHS
@@ -311,7 +311,7 @@ class ReleaseRow(SQLModel, table=True):
 # of its records in key order from its cursor on, and stops when it is full. Their slugs
 # are in byte order (COLLATE "C" on PostgreSQL, as SQLite's and Python's own), whatever
 # the database's collation, so that both databases page them alike.
-BYTE_ORDER_SLUG: Any = AutoString().with_variant(String(collation="C"), "postgresql")
+BYTE_ORDER_SLUG: TypeEngine[str] = AutoString().with_variant(String(collation="C"), "postgresql")
 
 
 class ChangeKindRow(SQLModel, table=True):
