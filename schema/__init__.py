@@ -31,7 +31,6 @@ from schema.limits import cost_limiter, shape_limits
 from schema.nul_guard import RefuseNul, may_hold_nul
 from schema.query import Query
 from schema.scalars import SCALAR_MAP
-from store.json_value import JSONObject
 
 log = logging.getLogger("taxonomy.errors")
 
@@ -180,12 +179,12 @@ class TaxonomySchema(strawberry.Schema):
     async def execute(
         self,
         query: str | None,
-        variable_values: JSONObject | None = None,
+        variable_values: dict[str, object] | None = None,
         context_value: object | None = None,
         root_value: object | None = None,
         operation_name: str | None = None,
         allowed_operation_types: Iterable[OperationType] | None = None,
-        operation_extensions: JSONObject | None = None,
+        operation_extensions: dict[str, object] | None = None,
     ) -> ExecutionResult:
         """Runs a request that may hold a NUL in the twin, whose fields check their
         arguments; every other request runs without that check on each field."""

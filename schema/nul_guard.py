@@ -12,13 +12,12 @@ refused the whole request, took 2.9).
 """
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from graphql import GraphQLID, GraphQLResolveInfo, get_named_type
 from strawberry.extensions import SchemaExtension
 
 from schema.errors import BadUserInputError
-from store.json_value import JSONObject
 
 # The escapes that write a NUL in a GraphQL string (`\u0000`, or `\u{0}` with any number of
 # zeros); a NUL may also be written as itself inside a string (the lexer refuses it anywhere
@@ -43,7 +42,7 @@ def has_nul(value: object) -> bool:
     return False
 
 
-def may_hold_nul(query: str | None, variables: JSONObject | None) -> bool:
+def may_hold_nul(query: str | None, variables: Mapping[str, object] | None) -> bool:
     """Whether a request may bring a NUL to an argument: in its variables, or written in
     its document."""
     if query is not None and (
