@@ -38,7 +38,6 @@ from store.treatments import (
     BranchRowBySlugs,
     BranchTreatment,
     TreatmentBySlugs,
-    TreatmentWithMethod,
 )
 
 K = TypeVar("K", bound=Hashable)
@@ -163,7 +162,7 @@ class Loaders:
         self.reader = reader
         self._knock_on_firsts: dict[int, Batched[KnockOnKey, list[ChangeListRow]]] = {}
         self._first_branch_treatments: dict[
-            int, Batched[tuple[int, int], list[TreatmentWithMethod]]
+            int, Batched[tuple[int, int], list[BranchTreatment]]
         ] = {}
 
     def _nodes_by(
@@ -327,15 +326,15 @@ class Loaders:
         return Batched(many_each(fetch, lambda row: (row.row.model_id, row.node.level), _itself))
 
     @cached_property
-    def branch_treatments_by_pair(self) -> Batched[tuple[int, int], list[TreatmentWithMethod]]:
+    def branch_treatments_by_pair(self) -> Batched[tuple[int, int], list[BranchTreatment]]:
         async def fetch(keys: list[tuple[int, int]]) -> list[BranchTreatment]:
             return await treatments.branch_treatments(self.reader, node_models=keys)
 
-        return Batched(many_each(fetch, _node_and_model, BranchTreatment.with_method))
+        return Batched(many_each(fetch, _node_and_model, _itself))
 
     def first_branch_treatments(
         self, limit: int
-    ) -> Batched[tuple[int, int], list[TreatmentWithMethod]]:
+    ) -> Batched[tuple[int, int], list[BranchTreatment]]:
         """(node id, model id) -> the first ``limit`` of branch_treatments_by_pair's list:
         the first pages of By-model rows' `methodsConnection`, one statement a page."""
         loader = self._first_branch_treatments.get(limit)
@@ -346,7 +345,7 @@ class Loaders:
                     self.reader, node_models=keys, limit=limit
                 )
 
-            loader = Batched(many_each(fetch, _node_and_model, BranchTreatment.with_method))
+            loader = Batched(many_each(fetch, _node_and_model, _itself))
             self._first_branch_treatments[limit] = loader
         return loader
 

@@ -37,7 +37,7 @@ from schema.pagination import (
 from schema.refs import MethodTreatmentRef, ModelRef, NodeRef
 from schema.release import FirstSeen
 from store import methods, treatments
-from store.methods import MethodSelection
+from store.methods import MethodSelection, MethodWithNode
 from store.nodes import NodeWithStats
 from store.rows import id_of, json_list
 from store.tables import MethodRow, MethodStatsRow, NodeRow
@@ -54,8 +54,9 @@ class Method(Slugged, FirstSeen):
     row: strawberry.Private[MethodRow]
     # Every statement that reads a method reads its figures with it (store.methods).
     stats: strawberry.Private[MethodStatsRow]
-    # The method's node (with its counts), when the statement that read the method read it.
-    node_at_hand: strawberry.Private[NodeWithStats | None] = None
+    # The method's node (with its counts), when the statement that read the method read it:
+    # a page of methods reads each one's node with it (store.methods.MethodWithNode).
+    node_at_hand: strawberry.Private[MethodWithNode | None] = None
 
     name: str = row_field("Display name, as the documents name it.")
 
@@ -76,7 +77,7 @@ class Method(Slugged, FirstSeen):
     @strawberry.field(description="The node the method is filed at.", graphql_type=NodeRef)
     def node(self, info: Info) -> "NodeRef | Awaitable[NodeRef]":
         if self.node_at_hand is not None:
-            return refs.node(self.node_at_hand.node, self.node_at_hand.stats)
+            return refs.node(self.node_at_hand.node, self.node_at_hand.node_stats)
         node_id = self.row.node_id
         return info.context.loaders.node_by_id.now_or_later(node_id, _found_node)
 
@@ -195,12 +196,7 @@ async def methods_connection(
     keys = (field.alias or field.name for field in listed)
     if listed and affords(info, "Method", keys, (row.stats.model_count for row in page.rows)):
         await loaders.treatments_by_method_id.fetch_ahead([id_of(row.method) for row in page.rows])
-    items = [
-        Method(
-            row=row.method, stats=row.stats, node_at_hand=NodeWithStats(row.node, row.node_stats)
-        )
-        for row in page.rows
-    ]
+    items = [Method(row=row.method, stats=row.stats, node_at_hand=row) for row in page.rows]
 
     async def count() -> int:
         return await methods.methods_count(reader, selection=selection)

@@ -8,7 +8,7 @@ A field is annotated with the lazy reference, as Strawberry's docs give lazy typ
 make objects of the classes that registered here (`@refs.builds`) when their modules were
 imported, which building the schema does for every one of them."""
 
-from typing import TYPE_CHECKING, Annotated, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import strawberry
 
@@ -45,6 +45,8 @@ ChangesRef = Annotated["Changes", strawberry.lazy("schema.changes")]
 
 T = TypeVar("T", bound=type)
 
+# The registered classes by name. Each builder below annotates what it makes: a class's
+# constructor called through `type` is not typed further.
 _CLASSES: dict[str, type] = {}
 
 
@@ -55,39 +57,43 @@ def builds(cls: T) -> T:
     return cls
 
 
-def _made(name: str, **fields: object) -> object:
-    return _CLASSES[name](**fields)
-
-
 def node(row: NodeRow, stats: NodeStatsRow) -> "Node":
-    return cast("Node", _made("Node", row=row, stats=stats))
+    made: Node = _CLASSES["Node"](row=row, stats=stats)
+    return made
 
 
-def method(row: MethodRow, stats: MethodStatsRow, node: NodeWithStats | None = None) -> "Method":
-    return cast("Method", _made("Method", row=row, stats=stats, node_at_hand=node))
+def method(row: MethodRow, stats: MethodStatsRow) -> "Method":
+    made: Method = _CLASSES["Method"](row=row, stats=stats)
+    return made
 
 
 def model(row: ModelRow) -> "Model":
-    return cast("Model", _made("Model", row=row))
+    made: Model = _CLASSES["Model"](row=row)
+    return made
 
 
 def source(row: SourceRow) -> "Source":
-    return cast("Source", _made("Source", row=row))
+    made: Source = _CLASSES["Source"](row=row)
+    return made
 
 
 def evidence(row: EvidenceRow) -> "Evidence":
-    return cast("Evidence", _made("Evidence", row=row))
+    made: Evidence = _CLASSES["Evidence"](row=row)
+    return made
 
 
 def method_treatment(row: TreatmentRow, model: ModelRow, method: "Method") -> "MethodTreatment":
-    made = _made("MethodTreatment", row=row, model_row=model, method_object=method)
-    return cast("MethodTreatment", made)
+    made: MethodTreatment = _CLASSES["MethodTreatment"](
+        row=row, model_row=model, method_object=method
+    )
+    return made
 
 
 def model_treatment(row: BranchModelRow, model: ModelRow, node: NodeWithStats) -> "ModelTreatment":
-    made = _made("ModelTreatment", row=row, model_row=model, node_pair=node)
-    return cast("ModelTreatment", made)
+    made: ModelTreatment = _CLASSES["ModelTreatment"](row=row, model_row=model, node_pair=node)
+    return made
 
 
 def changes(**fields: object) -> "Changes":
-    return cast("Changes", _made("Changes", **fields))
+    made: Changes = _CLASSES["Changes"](**fields)
+    return made

@@ -17,8 +17,8 @@ one table, the record itself.
 from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar, cast
+from functools import cache, partial
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, cast, get_origin
 
 import orjson
 from sqlalchemy import (
@@ -119,11 +119,22 @@ def is_record_shape(shape: Shape[object]) -> bool:
     return isinstance(shape, type) and issubclass(shape, SQLModel)
 
 
-def shaped(shape: Shape[RowT]) -> Callable[[Sequence[object]], RowT]:
-    """The maker of a row of ``shape`` from its parts (records and values)."""
+def _from_parts(shape: Shape[RowT]) -> Callable[[list[object]], RowT]:
+    """The maker of a row of a named tuple or other ``shape`` from the list of its parts.
+    A named tuple is made straight from the list (`tuple.__new__`), not called: its own
+    __new__ is a Python call per row, which more than doubled the cost of making one."""
+    made = get_origin(shape) or shape  # a generic one (Value[int]) is its class
+    if isinstance(made, type) and issubclass(made, tuple):
+        new = cast(Callable[[type, list[object]], RowT], tuple.__new__)
+        return partial(new, made)
+    return lambda parts: shape(*parts)
+
+
+def shaped(shape: Shape[RowT]) -> Callable[[list[object]], RowT]:
+    """The maker of a row of ``shape`` from the list of its parts (records and values)."""
     if is_record_shape(shape):
         return lambda parts: cast(RowT, parts[0])
-    return lambda parts: shape(*parts)
+    return _from_parts(shape)
 
 
 class Value(NamedTuple, Generic[ValueT]):
@@ -175,12 +186,13 @@ class Prepared(Generic[RowT_co]):
             return Prepared(flat, cast(Callable[[Values], RowT], record_of(shape)))
         fields = getattr(shape, "_fields", None)
         assert fields is None or len(fields) == len(parts), f"{len(parts)} parts for {shape}"
+        make = _from_parts(shape)
 
         def row_of(values: Values) -> RowT:
-            return shape(
-                *[
-                    make(values[start:end]) if make is not None else values[start]
-                    for make, start, end in parts
+            return make(
+                [
+                    make_part(values[start:end]) if make_part is not None else values[start]
+                    for make_part, start, end in parts
                 ]
             )
 

@@ -43,9 +43,6 @@ class BranchTreatment(NamedTuple):
     stats: MethodStatsRow
     node_id: int
 
-    def with_method(self) -> TreatmentWithMethod:
-        return TreatmentWithMethod(self.treatment, self.method, self.stats)
-
 
 class BranchModel(NamedTuple):
     """A By-model row (a model's strongest treatment in a branch), with the model."""
@@ -84,9 +81,7 @@ _WITH_METHODS = (
 _BY_STRENGTH_THEN_NAME = [SortKey(col(TreatmentRow.strength_rank)), method_by_name()]
 
 
-def first_page(
-    rows: Sequence[TreatmentWithMethod], size: int, total: int
-) -> Page[TreatmentWithMethod]:
+def first_page(rows: Sequence[BranchTreatment], size: int, total: int) -> Page[BranchTreatment]:
     """The first page of a model's treatments from the list's first ``size`` + 1 rows
     (``total``: the list's length), with the key values of _BY_STRENGTH_THEN_NAME that
     model_treatments_page reads the next pages from."""
@@ -94,8 +89,8 @@ def first_page(
     return Page(
         rows=shown,
         keys=[
-            (treatment.strength_rank, method.name_rank, method.name, method.slug)
-            for treatment, method, _ in shown
+            (row.treatment.strength_rank, row.method.name_rank, row.method.name, row.method.slug)
+            for row in shown
         ],
         has_next=len(rows) > size,
         has_previous=False,
