@@ -3,6 +3,7 @@ DataLoaders ask for), each built once with its key list as a parameter."""
 
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
+from functools import cache
 from typing import cast
 
 from sqlalchemy import ColumnElement, and_, bindparam, or_
@@ -14,15 +15,12 @@ from store.rows import AnySelect, Expression, Params, Prepared, RowT, Shape, key
 # `pairs_in(columns)`: the condition that two columns' values are one of a batch's pairs.
 PairsIn = Callable[[Sequence[Expression]], ColumnElement[bool]]
 
-# Statements built once, by what they were built from (their builder, shape and keys).
-_PREPARED: dict[tuple[Hashable, ...], Prepared[object]] = {}
 
-
-def _once(key: tuple[Hashable, ...], build: Callable[[], Prepared[RowT]]) -> Prepared[RowT]:
-    prepared = _PREPARED.get(key)
-    if prepared is None:
-        prepared = _PREPARED[key] = build()
-    return cast(Prepared[RowT], prepared)
+@cache
+def _where_in(
+    statement: Callable[[], AnySelect], shape: Shape[object], entity: type[SQLModel], column: str
+) -> Prepared[object]:
+    return Prepared.of(statement().where(col(getattr(entity, column)).in_(keys())), shape)
 
 
 async def rows_where_in(
@@ -35,16 +33,14 @@ async def rows_where_in(
 ) -> list[RowT]:
     """The rows of ``statement()`` (of ``shape``) whose ``entity.column`` is one of
     ``values`` (the statement is built and prepared once for each of them)."""
-    prepared = _once(
-        (statement, shape, entity, column),
-        lambda: Prepared.of(statement().where(col(getattr(entity, column)).in_(keys())), shape),
-    )
+    prepared = cast(Prepared[RowT], _where_in(statement, shape, entity, column))
     return await reader.rows(prepared, {"keys": list(values)})
 
 
+@cache
 def _pairs_statement(
-    build: Callable[[PairsIn], AnySelect], shape: Shape[RowT], groups: int
-) -> Prepared[RowT]:
+    build: Callable[[PairsIn], AnySelect], shape: Shape[object], groups: int
+) -> Prepared[object]:
     """``build(pairs_in)`` for pairs whose first values take ``groups`` distinct values:
     `pairs_in(columns)` is (a, b) in the pairs, written as `a = x AND b IN (...)` for each
     x (SQLite cannot use an index for a row-value IN list: it scans the table). Built once
@@ -59,7 +55,7 @@ def _pairs_statement(
             )
         )
 
-    return _once((build, shape, groups), lambda: Prepared.of(build(pairs_in), shape))
+    return Prepared.of(build(pairs_in), shape)
 
 
 async def rows_of_pairs(
@@ -77,4 +73,5 @@ async def rows_of_pairs(
     params = dict(params or {})
     for index, (a, bs) in enumerate(grouped.items()):
         params[f"a{index}"], params[f"b{index}"] = a, bs
-    return await reader.rows(_pairs_statement(build, shape, len(grouped)), params)
+    prepared = cast(Prepared[RowT], _pairs_statement(build, shape, len(grouped)))
+    return await reader.rows(prepared, params)

@@ -49,9 +49,9 @@ RowT = TypeVar("RowT")
 RowT_co = TypeVar("RowT_co", covariant=True)
 ValueT = TypeVar("ValueT")
 EntityT = TypeVar("EntityT", bound=SQLModel)
-# What a statement's rows are made as: a NamedTuple class (called with the row's parts, a
-# record for each whole table and a value for each column), or a table class selected
-# alone (the row is then its record).
+# What a statement's rows are made as: a NamedTuple class (or another class, such as a
+# dataclass) made of the row's parts in order, a record for each whole table and a value
+# for each column; or a table class selected alone (the row is then its record).
 Shape = Callable[..., RowT]
 
 
