@@ -1,9 +1,9 @@
 """The one typed settings object. Nothing else in the project reads the environment."""
 
 from pathlib import Path
-from typing import Any
 
 from pydantic import AliasChoices, Field, ValidationError
+from pydantic_core import ErrorDetails
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
@@ -105,7 +105,7 @@ def read_settings() -> Settings:
         raise SettingsError("; ".join(map(_problem, exc.errors(include_url=False)))) from None
 
 
-def _problem(error: Any) -> str:
+def _problem(error: ErrorDetails) -> str:
     name = str(error["loc"][0]) if error["loc"] else ""
     variable = "DATABASE_URL" if name == "database_url" else f"TAXONOMY_{name.upper()}"
     return f"{variable}={error['input']!r}: {error['msg']}"

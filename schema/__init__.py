@@ -179,12 +179,12 @@ class TaxonomySchema(strawberry.Schema):
     async def execute(
         self,
         query: str | None,
-        variable_values: dict[str, Any] | None = None,
-        context_value: Any | None = None,
-        root_value: Any | None = None,
+        variable_values: dict[str, object] | None = None,
+        context_value: object | None = None,
+        root_value: object | None = None,
         operation_name: str | None = None,
         allowed_operation_types: Iterable[OperationType] | None = None,
-        operation_extensions: dict[str, Any] | None = None,
+        operation_extensions: dict[str, object] | None = None,
     ) -> ExecutionResult:
         """Runs a request that may hold a NUL in the twin, whose fields check their
         arguments; every other request runs without that check on each field."""

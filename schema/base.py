@@ -2,12 +2,14 @@
 `Entity` interface of every type with an ID."""
 
 from collections.abc import Callable
-from typing import Any, Self
+from typing import Any, Self, TypeVar, cast
 
 import strawberry
 from strawberry.types.field import StrawberryField
 
 from schema.ids import encode_id
+
+T = TypeVar("T")
 
 
 class RowField(StrawberryField):
@@ -55,6 +57,25 @@ def id_field(description: str, key: Callable[[Any], str] = lambda source: source
         return strawberry.ID(encode_id(type(source).__name__, key(source)))
 
     return RowField(description=description, read=read)
+
+
+def optional_input(
+    kind: Callable[..., T], description: str, deprecation_reason: str | None = None
+) -> T | None:
+    """An input's optional field of type ``kind``, null by default (typed, as Strawberry
+    types its fields, as the value the field holds)."""
+    field = strawberry.field(
+        default=None, description=description, deprecation_reason=deprecation_reason
+    )
+    return cast(T | None, field)
+
+
+def declared(field: object) -> StrawberryField:
+    """What ``strawberry.field(...)`` makes, as what it is: Strawberry types it as its
+    resolver's value, for a class body to annotate with the field's Python type; a field
+    declared by a function (``history = history_field(...)``) is a StrawberryField."""
+    assert isinstance(field, StrawberryField)
+    return field
 
 
 @strawberry.interface(

@@ -1,7 +1,8 @@
 """The typed per-request context: one database reader and the loaders that use it."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
 from strawberry.types import Info as StrawberryInfo
 
@@ -12,12 +13,43 @@ from store.engines import RequestEngine
 from store.reader import Deadline, Reader
 
 
+class _Headers(Protocol):
+    def __setitem__(self, key: str, value: str) -> None: ...
+
+
+class HTTPResponse(Protocol):
+    """What an execution writes to the HTTP response it serves (Starlette's): headers."""
+
+    @property
+    def headers(self) -> _Headers: ...
+
+
+class _AppState(Protocol):
+    caches: Caches
+
+
+class _App(Protocol):
+    @property
+    def state(self) -> _AppState: ...
+
+
+class HTTPRequest(Protocol):
+    """What an execution reads of the HTTP request it serves (Starlette's): the state
+    the app's middleware put in its scope, and the app's caches."""
+
+    @property
+    def scope(self) -> Mapping[str, object]: ...
+
+    @property
+    def app(self) -> _App: ...
+
+
 @dataclass
 class Context:
     reader: Reader
     loaders: Loaders
-    request: Any = None
-    response: Any = None
+    request: HTTPRequest | None = None
+    response: HTTPResponse | None = None
     # Whether to tell the client, in a header, how many SQL statements its query ran.
     report_statements: bool = False
     # The id of this request (api.edge.http_guards.RequestId), for masked errors and the log.
@@ -39,8 +71,8 @@ class Context:
     def for_request(
         cls,
         engine: RequestEngine,
-        request: Any = None,
-        response: Any = None,
+        request: HTTPRequest | None = None,
+        response: HTTPResponse | None = None,
         deadline: Deadline | None = None,
     ) -> "Context":
         """A context reading through ``engine`` (see `Reader.of`), within ``deadline`` or
@@ -48,7 +80,9 @@ class Context:
         gives each of its executions its own: api.download), with the caches of the app
         that serves the request."""
         if deadline is None and request is not None:
-            deadline = request.scope.get("state", {}).get("deadline")
+            state = request.scope.get("state")
+            found = state.get("deadline") if isinstance(state, dict) else None
+            deadline = found if isinstance(found, Deadline) else None
         reader = Reader.of(engine, deadline)
         context = cls(reader=reader, loaders=Loaders(reader), request=request, response=response)
         if request is not None:

@@ -14,11 +14,16 @@ QUERY_TOO_COMPLEX on that field, before the work its items would have cost.
 from collections.abc import Awaitable, Callable, Iterable, Sized
 from dataclasses import dataclass, field
 from inspect import isawaitable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from strawberry.extensions import FieldExtension
 
 from schema.errors import LimitError
+
+if TYPE_CHECKING:
+    from schema.context import Info
+
+T = TypeVar("T")
 
 # What the cost rule counts for a list without `first` before it runs.
 LIST_ESTIMATE = 10
@@ -56,7 +61,7 @@ class CostMeter:
             )
 
 
-async def take_turn(info: Any) -> None:
+async def take_turn(info: "Info") -> None:
     """A list field's check of the request's share of the event loop (store.turns), before
     it is read and again before its items are completed: each list gives the loop to the
     other requests if this one has held it for a slice. Many lists of a level wait for
@@ -68,18 +73,18 @@ async def take_turn(info: Any) -> None:
         await reader.take_turn()
 
 
-def _meter(info: Any) -> "CostMeter | None":
+def _meter(info: "Info") -> "CostMeter | None":
     return getattr(info.context, "cost", None)
 
 
-def _charge(info: Any, items: int) -> None:
+def _charge(info: "Info", items: int) -> None:
     meter = _meter(info)
     if meter is not None:
         path = info.path
         meter.charge(path.typename or "", str(path.key), items)
 
 
-def _charged(info: Any, result: Any) -> Any:
+def _charged(info: "Info", result: T) -> T:
     if isinstance(result, Sized):
         _charge(info, len(result))
     return result
@@ -94,7 +99,9 @@ class MeteredList(FieldExtension):
         super().__init__()
         self._length_of = length_of
 
-    def resolve(self, next_: Callable[..., Any], source: Any, info: Any, **kwargs: Any) -> Any:
+    def resolve(
+        self, next_: Callable[..., object], source: object, info: "Info", **kwargs: object
+    ) -> object:
         # A list whose value is at hand is answered at once (no coroutine, no turn of the
         # loop): a tree's levels are the items of one stretch, bounded by their charges.
         if self._length_of is not None:
@@ -106,8 +113,12 @@ class MeteredList(FieldExtension):
         return _charged(info, result)
 
     async def resolve_async(
-        self, next_: Callable[..., Awaitable[Any]], source: Any, info: Any, **kwargs: Any
-    ) -> Any:
+        self,
+        next_: Callable[..., Awaitable[object]],
+        source: object,
+        info: "Info",
+        **kwargs: object,
+    ) -> object:
         await take_turn(info)
         if self._length_of is not None:
             _charge(info, self._length_of(source))
@@ -118,11 +129,11 @@ class MeteredList(FieldExtension):
         return result
 
     @staticmethod
-    async def _charged_later(result: Awaitable[Any], info: Any) -> Any:
+    async def _charged_later(result: Awaitable[T], info: "Info") -> T:
         return _charged(info, await result)
 
 
-def affords(info: Any, parent_type: str, keys: Iterable[str], lengths: Iterable[int]) -> bool:
+def affords(info: "Info", parent_type: str, keys: Iterable[str], lengths: Iterable[int]) -> bool:
     """Whether the execution can pay for the lists of ``parent_type`` at response ``keys``
     (schema.lookahead.selected_at), ``lengths`` items each: a list resolver that reads its
     items' sub-lists ahead (in one statement for the whole page) reads them only if their

@@ -11,28 +11,30 @@ more than the field itself). Anything not at hand goes through Strawberry's Data
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from functools import cached_property
-from typing import Any, Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from strawberry.dataloader import DataLoader
 
 from store import evidence, methods, models, nodes, treatments
 from store.history import adoption, change_lists, record_history, releases
+from store.history.change_lists import ChangeListRow
 from store.history.record_history import Former
-from store.methods import MethodWithStats
-from store.nodes import NodeWithStats
+from store.methods import MethodWithStats, TreatmentOfModel
+from store.models import BranchOfModel
+from store.nodes import NodeAndRelative, NodeWithStats
 from store.reader import Reader
-from store.tables import (
-    EvidenceRow,
-    ModelRow,
-    ReleaseRow,
-    SourceRow,
-    TreatmentRow,
+from store.rows import id_of
+from store.tables import EvidenceRow, MethodRow, ModelRow, NodeRow, ReleaseRow, SourceRow
+from store.treatments import (
+    BranchRowBySlugs,
+    BranchTreatment,
+    TreatmentBySlugs,
 )
-from store.treatments import TreatmentWithMethod
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 T = TypeVar("T")
+R = TypeVar("R")  # a row a statement returns
 
 
 class Batched(Generic[K, V]):
@@ -81,28 +83,28 @@ class Batched(Generic[K, V]):
 
 
 def one_each(
-    fetch: Callable[[list[K]], Awaitable[Sequence[Any]]], key_of: Callable[[Any], K]
-) -> Callable[[list[K]], Awaitable[list[Any]]]:
+    fetch: Callable[[list[K]], Awaitable[Sequence[R]]], key_of: Callable[[R], K]
+) -> Batched[K, R | None]:
     """For each key, the one row that ``fetch`` returns for it (``key_of`` reads its key),
     None where there is none."""
 
-    async def load(keys: list[K]) -> list[Any]:
+    async def load(keys: list[K]) -> list[R | None]:
         by_key = {key_of(row): row for row in await fetch(keys)}
         return [by_key.get(key) for key in keys]
 
-    return load
+    return Batched(load)
 
 
 def many_each(
-    fetch: Callable[[list[K]], Awaitable[Sequence[Any]]],
-    key_of: Callable[[Any], K],
-    value_of: Callable[[Any], Any] = lambda row: row,
-) -> Callable[[list[K]], Awaitable[list[list[Any]]]]:
+    fetch: Callable[[list[K]], Awaitable[Sequence[R]]],
+    key_of: Callable[[R], K],
+    value_of: Callable[[R], V],
+) -> Callable[[list[K]], Awaitable[list[list[V]]]]:
     """For each key, the rows that ``fetch`` returns for it (``value_of`` each: what is kept
     of a row once its key is read), in their order."""
 
-    async def load(keys: list[K]) -> list[list[Any]]:
-        grouped: dict[K, list[Any]] = defaultdict(list)
+    async def load(keys: list[K]) -> list[list[V]]:
+        grouped: dict[K, list[V]] = defaultdict(list)
         for row in await fetch(keys):
             grouped[key_of(row)].append(value_of(row))
         return [grouped.get(key, []) for key in keys]
@@ -110,22 +112,29 @@ def many_each(
     return load
 
 
+def _itself(row: R) -> R:
+    return row
+
+
 # A removed record's knock-on removals of one kind: (since, until, kind of record, cause,
 # the removed record's slug), as store.history.change_lists.knock_on_counts takes them.
 KnockOnKey = tuple[int, int, str, str, str]
+# What is read of a cause's removed records: (reader, kind, filters, cause, their slugs)
+# to each slug's value.
+PerCause = Callable[[Reader, str, change_lists.Filters, str, list[str]], Awaitable[dict[str, V]]]
 
 
 def _per_cause(
-    read: Callable[..., Awaitable[dict[str, Any]]], reader: Reader, missing: Any
-) -> Callable[[list[KnockOnKey]], Awaitable[list[Any]]]:
+    read: PerCause[V], reader: Reader, missing: V
+) -> Callable[[list[KnockOnKey]], Awaitable[list[V]]]:
     """A batch of knock-on keys read by ``read`` (reader, kind, filters, cause, slugs) once
     per comparison, kind and cause; ``missing`` for a slug it does not name."""
 
-    async def fetch(keys: list[KnockOnKey]) -> list[Any]:
+    async def fetch(keys: list[KnockOnKey]) -> list[V]:
         groups: dict[tuple[int, int, str, str], list[str]] = defaultdict(list)
         for since, until, kind, cause, slug in keys:
             groups[(since, until, kind, cause)].append(slug)
-        found: dict[KnockOnKey, Any] = {}
+        found: dict[KnockOnKey, V] = {}
         for (since, until, kind, cause), slugs in groups.items():
             filters = change_lists.Filters(since, until)
             values = await read(reader, kind, filters, cause, slugs)
@@ -142,28 +151,30 @@ class Loaders:
 
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
-        self._knock_on_firsts: dict[int, Batched[KnockOnKey, list[Any]]] = {}
+        self._knock_on_firsts: dict[int, Batched[KnockOnKey, list[ChangeListRow]]] = {}
         self._first_branch_treatments: dict[
-            int, Batched[tuple[int, int], list[TreatmentWithMethod]]
+            int, Batched[tuple[int, int], list[BranchTreatment]]
         ] = {}
 
-    def _nodes_by(self, column: str) -> Batched[Any, NodeWithStats | None]:
-        async def fetch(keys: list[Any]) -> list[NodeWithStats]:
+    def _nodes_by(
+        self, column: str, key_of: Callable[[NodeRow], K]
+    ) -> Batched[K, NodeWithStats | None]:
+        async def fetch(keys: list[K]) -> list[NodeWithStats]:
             return await nodes.nodes_where(self.reader, column=column, values=keys)
 
-        return Batched(one_each(fetch, lambda row: getattr(row[0], column)))
+        return one_each(fetch, lambda row: key_of(row.node))
 
     @cached_property
     def node_by_id(self) -> Batched[int, NodeWithStats | None]:
-        return self._nodes_by("id")
+        return self._nodes_by("id", id_of)
 
     @cached_property
     def node_by_slug(self) -> Batched[str, NodeWithStats | None]:
-        return self._nodes_by("slug")
+        return self._nodes_by("slug", lambda node: node.slug)
 
     @cached_property
     def node_by_slug_path(self) -> Batched[str, NodeWithStats | None]:
-        return self._nodes_by("slug_path")
+        return self._nodes_by("slug_path", lambda node: node.slug_path)
 
     @cached_property
     def children_by_node_id(self) -> Batched[int, list[NodeWithStats]]:
@@ -172,154 +183,160 @@ class Loaders:
             self.put_nodes(children)
             return children
 
-        return Batched(many_each(fetch, lambda row: row[0].parent_id))
+        return Batched(many_each(fetch, _parent_id, _itself))
 
     @cached_property
-    def ancestors_by_node_id(self) -> Batched[int, list[Any]]:
-        async def fetch(keys: list[int]) -> list[Any]:
+    def ancestors_by_node_id(self) -> Batched[int, list[NodeWithStats]]:
+        async def fetch(keys: list[int]) -> list[NodeAndRelative]:
             return await nodes.ancestors_of(self.reader, node_ids=keys)
 
-        return Batched(many_each(fetch, lambda row: row[2], lambda row: row[:2]))
+        return Batched(many_each(fetch, lambda row: row.relative_id, _node_with_stats))
 
     @cached_property
-    def descendants_by_node(self) -> Batched[tuple[int, int | None], list[Any]]:
-        async def fetch(keys: list[tuple[int, int | None]]) -> list[Any]:
+    def descendants_by_node(self) -> Batched[tuple[int, int | None], list[NodeWithStats]]:
+        async def fetch(keys: list[tuple[int, int | None]]) -> list[_AtDepth]:
             # One statement per distinct maxDepth in the request (in practice one).
             by_depth: dict[int | None, list[int]] = defaultdict(list)
             for node_id, max_depth in keys:
                 by_depth[max_depth].append(node_id)
-            found: list[Any] = []
+            found: list[_AtDepth] = []
             for max_depth, ids in by_depth.items():
                 rows = await nodes.descendants_of(self.reader, node_ids=ids, max_depth=max_depth)
-                found.extend((row, max_depth) for row in rows)
+                found.extend(_AtDepth(row, max_depth) for row in rows)
             return found
 
         return Batched(
-            many_each(fetch, lambda found: (found[0][2], found[1]), lambda found: found[0][:2])
+            many_each(
+                fetch,
+                lambda found: (found.row.relative_id, found.max_depth),
+                lambda found: _node_with_stats(found.row),
+            )
         )
 
-    def _methods_by(self, column: str) -> Batched[Any, MethodWithStats | None]:
-        async def fetch(keys: list[Any]) -> list[MethodWithStats]:
+    def _methods_by(
+        self, column: str, key_of: Callable[[MethodRow], K]
+    ) -> Batched[K, MethodWithStats | None]:
+        async def fetch(keys: list[K]) -> list[MethodWithStats]:
             return await methods.methods_where(self.reader, column=column, values=keys)
 
-        return Batched(one_each(fetch, lambda row: getattr(row[0], column)))
+        return one_each(fetch, lambda row: key_of(row.method))
 
     @cached_property
     def method_by_id(self) -> Batched[int, MethodWithStats | None]:
-        return self._methods_by("id")
+        return self._methods_by("id", id_of)
 
     @cached_property
     def method_by_slug(self) -> Batched[str, MethodWithStats | None]:
-        return self._methods_by("slug")
+        return self._methods_by("slug", lambda method: method.slug)
 
     @cached_property
-    def treatments_by_method_id(self) -> Batched[int, list[tuple[TreatmentRow, ModelRow]]]:
-        async def fetch(keys: list[int]) -> list[tuple[TreatmentRow, ModelRow]]:
+    def treatments_by_method_id(self) -> Batched[int, list[TreatmentOfModel]]:
+        async def fetch(keys: list[int]) -> list[TreatmentOfModel]:
             rows = await methods.treatments_of_methods(self.reader, method_ids=keys)
-            for _, model in rows:
-                self.model_by_id.put(model.id, model)
+            for row in rows:
+                self.model_by_id.put(row.model.id, row.model)
             return rows
 
-        return Batched(many_each(fetch, lambda row: row[0].method_id))
+        return Batched(many_each(fetch, lambda row: row.treatment.method_id, _itself))
 
     @cached_property
-    def adoption_by_node(self) -> Batched[tuple[int, int], list[tuple[int, int, int]]]:
-        """(node id, threshold) to its (month, models, new methods) rows, by month."""
+    def adoption_by_node(self) -> Batched[adoption.Key, list[adoption.MonthFigures]]:
+        """(node id, threshold) to its months' figures, by month."""
 
-        async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+        async def fetch(keys: list[adoption.Key]) -> list[adoption.MonthOf]:
             return await adoption.node_months(self.reader, keys)
 
-        return Batched(many_each(fetch, lambda row: row[0], lambda row: row[1]))
+        return Batched(many_each(fetch, lambda row: row.key, lambda row: row.figures))
 
     @cached_property
-    def adoption_by_method(self) -> Batched[tuple[int, int], list[tuple[int, int, int]]]:
-        """(method id, threshold) to its (month, models, new methods) rows, by month."""
+    def adoption_by_method(self) -> Batched[adoption.Key, list[adoption.MonthFigures]]:
+        """(method id, threshold) to its months' figures, by month."""
 
-        async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+        async def fetch(keys: list[adoption.Key]) -> list[adoption.MonthOf]:
             return await adoption.method_months(self.reader, keys)
 
-        return Batched(many_each(fetch, lambda row: row[0], lambda row: row[1]))
+        return Batched(many_each(fetch, lambda row: row.key, lambda row: row.figures))
 
     @cached_property
-    def undated_by_node(self) -> Batched[tuple[int, int], tuple[tuple[int, int], int] | None]:
-        """(node id, threshold) to its (key, models without a release date), None for none."""
+    def undated_by_node(self) -> Batched[adoption.Key, adoption.UndatedOf | None]:
+        """(node id, threshold) to its models without a release date, None for none."""
 
-        async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+        async def fetch(keys: list[adoption.Key]) -> list[adoption.UndatedOf]:
             return await adoption.undated_counts(self.reader, adoption.NODE_UNDATED, keys)
 
-        return Batched(one_each(fetch, lambda row: row[0]))
+        return one_each(fetch, lambda row: row.key)
 
     @cached_property
-    def undated_by_method(self) -> Batched[tuple[int, int], tuple[tuple[int, int], int] | None]:
-        """(method id, threshold) to its (key, models without a release date), None for none."""
+    def undated_by_method(self) -> Batched[adoption.Key, adoption.UndatedOf | None]:
+        """(method id, threshold) to its models without a release date, None for none."""
 
-        async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+        async def fetch(keys: list[adoption.Key]) -> list[adoption.UndatedOf]:
             return await adoption.undated_counts(self.reader, adoption.METHOD_UNDATED, keys)
 
-        return Batched(one_each(fetch, lambda row: row[0]))
+        return one_each(fetch, lambda row: row.key)
 
-    def _models_by(self, column: str) -> Batched[Any, ModelRow | None]:
-        async def fetch(keys: list[Any]) -> list[ModelRow]:
+    def _models_by(
+        self, column: str, key_of: Callable[[ModelRow], K]
+    ) -> Batched[K, ModelRow | None]:
+        async def fetch(keys: list[K]) -> list[ModelRow]:
             return await models.models_where(self.reader, column=column, values=keys)
 
-        return Batched(one_each(fetch, lambda row: getattr(row, column)))
+        return one_each(fetch, key_of)
 
     @cached_property
     def model_by_id(self) -> Batched[int, ModelRow | None]:
-        return self._models_by("id")
+        return self._models_by("id", id_of)
 
     @cached_property
     def model_by_slug(self) -> Batched[str, ModelRow | None]:
-        return self._models_by("slug")
+        return self._models_by("slug", lambda model: model.slug)
 
-    def _sources_by(self, column: str) -> Callable[[list[Any]], Awaitable[list[SourceRow]]]:
-        async def fetch(keys: list[Any]) -> list[SourceRow]:
+    def _sources_by(self, column: str) -> Callable[[list[K]], Awaitable[list[SourceRow]]]:
+        async def fetch(keys: list[K]) -> list[SourceRow]:
             return await models.sources_where(self.reader, column=column, values=keys)
 
         return fetch
 
     @cached_property
     def source_by_id(self) -> Batched[int, SourceRow | None]:
-        return Batched(one_each(self._sources_by("id"), lambda row: row.id))
+        return one_each(self._sources_by("id"), id_of)
 
     @cached_property
     def source_by_slug(self) -> Batched[str, SourceRow | None]:
-        return Batched(one_each(self._sources_by("slug"), lambda row: row.slug))
+        return one_each(self._sources_by("slug"), lambda row: row.slug)
 
     @cached_property
     def sources_by_model_id(self) -> Batched[int, list[SourceRow]]:
-        return Batched(many_each(self._sources_by("model_id"), lambda row: row.model_id))
+        return Batched(many_each(self._sources_by("model_id"), lambda row: row.model_id, _itself))
 
     @cached_property
-    def branches_by_model_level(self) -> Batched[tuple[int, int], list[Any]]:
-        async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+    def branches_by_model_level(self) -> Batched[tuple[int, int], list[BranchOfModel]]:
+        async def fetch(keys: list[tuple[int, int]]) -> list[BranchOfModel]:
             return await models.branches_of_models(self.reader, model_levels=keys)
 
-        return Batched(many_each(fetch, lambda row: (row[0].model_id, row[1].level)))
+        return Batched(many_each(fetch, lambda row: (row.row.model_id, row.node.level), _itself))
 
     @cached_property
-    def branch_treatments_by_pair(self) -> Batched[tuple[int, int], list[TreatmentWithMethod]]:
-        async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+    def branch_treatments_by_pair(self) -> Batched[tuple[int, int], list[BranchTreatment]]:
+        async def fetch(keys: list[tuple[int, int]]) -> list[BranchTreatment]:
             return await treatments.branch_treatments(self.reader, node_models=keys)
 
-        return Batched(many_each(fetch, lambda row: (row[3], row[0].model_id), lambda row: row[:3]))
+        return Batched(many_each(fetch, _node_and_model, _itself))
 
     def first_branch_treatments(
         self, limit: int
-    ) -> Batched[tuple[int, int], list[TreatmentWithMethod]]:
+    ) -> Batched[tuple[int, int], list[BranchTreatment]]:
         """(node id, model id) -> the first ``limit`` of branch_treatments_by_pair's list:
         the first pages of By-model rows' `methodsConnection`, one statement a page."""
         loader = self._first_branch_treatments.get(limit)
         if loader is None:
 
-            async def fetch(keys: list[tuple[int, int]]) -> list[Any]:
+            async def fetch(keys: list[tuple[int, int]]) -> list[BranchTreatment]:
                 return await treatments.first_branch_treatments(
                     self.reader, node_models=keys, limit=limit
                 )
 
-            loader = Batched(
-                many_each(fetch, lambda row: (row[3], row[0].model_id), lambda row: row[:3])
-            )
+            loader = Batched(many_each(fetch, _node_and_model, _itself))
             self._first_branch_treatments[limit] = loader
         return loader
 
@@ -328,32 +345,32 @@ class Loaders:
         async def fetch(keys: list[str]) -> list[EvidenceRow]:
             return await evidence.evidence_where(self.reader, column="key", values=keys)
 
-        return Batched(one_each(fetch, lambda row: row.key))
+        return one_each(fetch, lambda row: row.key)
 
     @cached_property
     def evidence_by_pair(self) -> Batched[tuple[int, int], list[EvidenceRow]]:
         async def fetch(keys: list[tuple[int, int]]) -> list[EvidenceRow]:
             return await evidence.evidence_of_pairs(self.reader, model_methods=keys)
 
-        return Batched(many_each(fetch, lambda row: (row.model_id, row.method_id)))
+        return Batched(many_each(fetch, lambda row: (row.model_id, row.method_id), _itself))
 
     @cached_property
-    def treatment_by_slugs(self) -> Batched[tuple[str, str], Any]:
-        """(model slug, method slug) -> (treatment, model, method, method's figures)."""
+    def treatment_by_slugs(self) -> Batched[tuple[str, str], TreatmentBySlugs | None]:
+        """(model slug, method slug) -> the treatment, its model, its method and figures."""
 
-        async def fetch(keys: list[tuple[str, str]]) -> list[Any]:
+        async def fetch(keys: list[tuple[str, str]]) -> list[TreatmentBySlugs]:
             return await treatments.treatments_by_slugs(self.reader, model_methods=keys)
 
-        return Batched(one_each(fetch, lambda row: (row[1].slug, row[2].slug)))
+        return one_each(fetch, lambda row: (row.model.slug, row.method.slug))
 
     @cached_property
-    def branch_row_by_slugs(self) -> Batched[tuple[str, str], Any]:
-        """(model slug, node slug) -> (By-model row, model, node, node's counts)."""
+    def branch_row_by_slugs(self) -> Batched[tuple[str, str], BranchRowBySlugs | None]:
+        """(model slug, node slug) -> the By-model row, its model, its node and counts."""
 
-        async def fetch(keys: list[tuple[str, str]]) -> list[Any]:
+        async def fetch(keys: list[tuple[str, str]]) -> list[BranchRowBySlugs]:
             return await treatments.branch_rows_by_slugs(self.reader, model_nodes=keys)
 
-        return Batched(one_each(fetch, lambda row: (row[1].slug, row[2].slug)))
+        return one_each(fetch, lambda row: (row.model.slug, row.node.slug))
 
     def _former(self, kind: str) -> Batched[str, Former | None]:
         async def fetch(keys: list[str]) -> list[Former | None]:
@@ -379,24 +396,31 @@ class Loaders:
         per kind and cause for a whole page of removals."""
         return Batched(_per_cause(change_lists.knock_on_counts, self.reader, 0))
 
-    def knock_on_first(self, first: int) -> Batched[KnockOnKey, list[Any]]:
+    def knock_on_first(self, first: int) -> Batched[KnockOnKey, list[ChangeListRow]]:
         """As knock_on_count: the first ``first`` of those records (change list rows)."""
         loader = self._knock_on_firsts.get(first)
         if loader is None:
 
             async def firsts(
-                reader: Reader, kind: str, filters: Any, cause: str, slugs: list[str]
-            ) -> dict[str, list[Any]]:
+                reader: Reader,
+                kind: str,
+                filters: change_lists.Filters,
+                cause: str,
+                slugs: list[str],
+            ) -> dict[str, list[ChangeListRow]]:
                 return await change_lists.knock_on_firsts(
                     reader, kind, filters, cause, slugs, first
                 )
 
-            loader = self._knock_on_firsts[first] = Batched(_per_cause(firsts, self.reader, []))
+            missing: list[ChangeListRow] = []
+            loader = self._knock_on_firsts[first] = Batched(
+                _per_cause(firsts, self.reader, missing)
+            )
         return loader
 
     def put_nodes(self, found: Sequence[NodeWithStats]) -> None:
-        for pair in found:
-            self.node_by_id.put(pair[0].id, pair)
+        for row in found:
+            self.node_by_id.put(row.node.id, row)
 
     async def top_nodes(self, levels_below_roots: int) -> list[NodeWithStats]:
         """The roots; the nodes of the ``levels_below_roots`` levels below them come in
@@ -404,22 +428,22 @@ class Loaders:
         last of those levels is left to the loader, should anyone ask for its children)."""
         found = await nodes.top_nodes(self.reader, levels_below_roots=levels_below_roots)
         self.put_nodes(found)
-        roots = [pair for pair in found if pair[0].parent_id is None]
+        roots = [row for row in found if row.node.parent_id is None]
         if not levels_below_roots:
             return roots
-        depth: dict[int | None, int] = {pair[0].id: 0 for pair in roots}
-        children: dict[int | None, list[NodeWithStats]] = {pair[0].id: [] for pair in roots}
-        for pair in found:
-            node = pair[0]
+        depth: dict[int | None, int] = {row.node.id: 0 for row in roots}
+        children: dict[int | None, list[NodeWithStats]] = {row.node.id: [] for row in roots}
+        for row in found:
+            node = row.node
             if node.parent_id is None:
                 continue
-            children[node.parent_id].append(pair)
+            children[node.parent_id].append(row)
             depth[node.id] = depth[node.parent_id] + 1
             if depth[node.id] < levels_below_roots:
                 children[node.id] = []
-        for node_id, rows in children.items():
+        for node_id, below in children.items():
             assert node_id is not None  # rows read from the database have ids
-            self.children_by_node_id.put(node_id, rows)
+            self.children_by_node_id.put(node_id, below)
         return roots
 
     @cached_property
@@ -427,4 +451,24 @@ class Loaders:
         async def fetch(keys: list[int]) -> list[ReleaseRow]:
             return await releases.releases_where(self.reader, column="number", values=keys)
 
-        return Batched(one_each(fetch, lambda row: row.number))
+        return one_each(fetch, lambda row: row.number)
+
+
+class _AtDepth(NamedTuple):
+    """A descendant read for a `descendants(maxDepth:)` of this depth."""
+
+    row: NodeAndRelative
+    max_depth: int | None
+
+
+def _parent_id(row: NodeWithStats) -> int:
+    assert row.node.parent_id is not None  # a child has a parent
+    return row.node.parent_id
+
+
+def _node_with_stats(row: NodeAndRelative) -> NodeWithStats:
+    return NodeWithStats(row.node, row.stats)
+
+
+def _node_and_model(row: BranchTreatment) -> tuple[int, int]:
+    return (row.node_id, row.treatment.model_id)

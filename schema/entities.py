@@ -47,8 +47,9 @@ async def _method_treatment(loaders: Loaders, key: str) -> Entity | None:
     found = await loaders.treatment_by_slugs.load(pair) if pair else None
     if not found:
         return None
-    treatment, model, method, stats = found
-    return refs.method_treatment(treatment, model, refs.method(method, stats))
+    return refs.method_treatment(
+        found.treatment, found.model, refs.method(found.method, found.stats)
+    )
 
 
 async def _model_treatment(loaders: Loaders, key: str) -> Entity | None:
@@ -56,8 +57,7 @@ async def _model_treatment(loaders: Loaders, key: str) -> Entity | None:
     found = await loaders.branch_row_by_slugs.load(pair) if pair else None
     if not found:
         return None
-    row, model, node, stats = found
-    return refs.model_treatment(row, model, (node, stats))
+    return refs.model_treatment(found.row, found.model, found.node_with_stats)
 
 
 async def _release(loaders: Loaders, key: str) -> Entity | None:

@@ -6,7 +6,6 @@ client gets `INTERNAL` and a request id; the log gets the whole story under that
 import logging
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from graphql import GraphQLError
 from strawberry.extensions import SchemaExtension
@@ -22,7 +21,7 @@ log = logging.getLogger("taxonomy.errors")
 class ClientError(GraphQLError):
     code = "BAD_USER_INPUT"
 
-    def __init__(self, message: str, **extensions: Any) -> None:
+    def __init__(self, message: str, **extensions: object) -> None:
         super().__init__(message, extensions={"code": self.code, **extensions})
 
 
@@ -64,7 +63,7 @@ class LimitError(ClientError):
     code = "QUERY_TOO_COMPLEX"
 
     def __init__(
-        self, message: str, *, limit: str, value: int, extra: dict[str, Any] | None = None
+        self, message: str, *, limit: str, value: int, extra: dict[str, object] | None = None
     ) -> None:
         super().__init__(message, limit=limit, limitValue=value, **(extra or {}))
 
@@ -92,7 +91,7 @@ def _limit(error: GraphQLError) -> tuple[str, str, int] | None:
 
 
 def _with_code(
-    error: GraphQLError, code: str, message: str | None = None, **extra: Any
+    error: GraphQLError, code: str, message: str | None = None, **extra: object
 ) -> GraphQLError:
     return GraphQLError(
         message if message is not None else error.message,

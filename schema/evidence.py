@@ -2,12 +2,12 @@
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 import strawberry
+from strawberry.types.field import StrawberryField
 
 from schema import refs
-from schema.base import Entity, RowBacked, id_field, row_field
+from schema.base import Entity, RowBacked, declared, id_field, row_field
 from schema.context import Info
 from schema.enums import Strength
 from schema.inputs import EvidenceFilter, EvidenceFilterArgument
@@ -17,6 +17,7 @@ from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging
 from schema.refs import MethodRef, ModelRef, SourceRef
 from store import evidence
 from store.evidence import EvidenceSelection
+from store.rows import id_of
 from store.tables import EvidenceRow
 
 
@@ -62,15 +63,15 @@ class Evidence(RowBacked, Entity):
 def evidence_field(
     description: str,
     *,
-    method_id: Callable[[Any], int] | None = None,
-    model_id: Callable[[Any], int] | None = None,
-) -> Any:
-    """Declare ``evidence: Any = evidence_field("...", method_id=..., model_id=...)`` on a
+    method_id: Callable[[RowBacked], int] | None = None,
+    model_id: Callable[[RowBacked], int] | None = None,
+) -> StrawberryField:
+    """Declare ``evidence = evidence_field("...", method_id=..., model_id=...)`` on a
     method, a model or a (model, method) pair: a page of its evidence, strongest first,
     then in file order; ``method_id`` and ``model_id`` read the ids it is narrowed to."""
 
     async def resolve(
-        root: Any,
+        root: RowBacked,
         info: Info,
         paging: Paging = FIRST_PAGE,
         filter: EvidenceFilterArgument = None,
@@ -88,14 +89,16 @@ def evidence_field(
         async def count() -> int:
             return await evidence.evidence_count(reader, selection=selection)
 
-        items = [Evidence(row=row) for (row,) in page.rows]
+        items = [Evidence(row=row) for row in page.rows]
         return connection_of(page, request.list_name, items, count)
 
-    return strawberry.field(
-        resolver=resolve,
-        description=description,
-        extensions=[Paged()],
-        graphql_type=Connection[Evidence] | None,
+    return declared(
+        strawberry.field(
+            resolver=resolve,
+            description=description,
+            extensions=[Paged()],
+            graphql_type=Connection[Evidence] | None,
+        )
     )
 
 
@@ -103,9 +106,11 @@ async def _filtered(
     info: Info, selection: EvidenceSelection, filter: EvidenceFilter
 ) -> EvidenceSelection:
     """``selection`` narrowed by ``filter`` (whose IDs must name objects that exist)."""
-    conditions: dict[str, Any] = {}
-    if filter.min_strength is not None:
-        conditions["max_rank"] = filter.min_strength.rank
+    ids = {
+        "model": selection.model_ids,
+        "method": selection.method_ids,
+        "source": selection.source_ids,
+    }
     for name, kind, value in (
         ("model", "Model", filter.model),
         ("method", "Method", filter.method),
@@ -113,8 +118,12 @@ async def _filtered(
     ):
         if value is not None:
             row = await row_for_id(info, kind, value, f"filter.{name}")
-            conditions[f"{name}_ids"] = (*getattr(selection, f"{name}_ids"), row.id)
-    conditions["within"] = await branch_of(
-        info, within=filter.within, branch=filter.branch, prefix="filter."
+            ids[name] = (*ids[name], id_of(row))
+    return replace(
+        selection,
+        max_rank=selection.max_rank if filter.min_strength is None else filter.min_strength.rank,
+        model_ids=ids["model"],
+        method_ids=ids["method"],
+        source_ids=ids["source"],
+        within=await branch_of(info, within=filter.within, branch=filter.branch, prefix="filter."),
     )
-    return replace(selection, **conditions)

@@ -1,10 +1,11 @@
 """Filter and order inputs of the list fields."""
 
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
 
+from schema.base import optional_input
 from schema.enums import (
     ASCENDING_BY_NATURE,
     SAME_ORDER_AS,
@@ -20,12 +21,12 @@ from store.models import ModelSelection
 from store.paging import Sort
 
 
-def first_seen_after_field(what: str) -> Any:
+def first_seen_after_field(what: str) -> int | None:
     """A filter's `firstSeenAfter: Int`: "new since release N"."""
-    return strawberry.field(
-        default=None,
-        description=f"Only {what} first seen in a release after this release number (new "
-        "since that release; see `firstSeen` and `releases`).",
+    return optional_input(
+        int,
+        f"Only {what} first seen in a release after this release number (new since that "
+        "release; see `firstSeen` and `releases`).",
     )
 
 
@@ -49,11 +50,10 @@ class MethodFilter:
 
 def _direction() -> OrderDirection | None:
     """Each order's direction, described once."""
-    return strawberry.field(  # type: ignore[no-any-return]
-        default=None,
-        description="ASC or DESC; left out or null, the field's natural direction (its "
-        "description says which: A to Z for names, the largest, strongest or newest first "
-        "for the rest).",
+    return optional_input(
+        OrderDirection,
+        "ASC or DESC; left out or null, the field's natural direction (its description "
+        "says which: A to Z for names, the largest, strongest or newest first for the rest).",
     )
 
 

@@ -11,7 +11,6 @@ counted."""
 import weakref
 from collections.abc import Callable, Collection, Hashable, Iterator
 from functools import partial
-from typing import Any
 
 from graphql import (
     ASTValidationRule,
@@ -36,6 +35,7 @@ from graphql import (
 )
 from graphql import ExecutionResult as GraphQLExecutionResult
 from strawberry.extensions import SchemaExtension
+from strawberry.schema.base import BaseSchema
 
 from schema.cost_meter import LIST_ESTIMATE, CostMeter
 from schema.errors import LimitError
@@ -132,12 +132,12 @@ BOUNDED_LISTS = {
 }
 
 
-def _page_size(field: FieldNode, variables: dict[str, Any]) -> int | None:
+def _page_size(field: FieldNode, variables: dict[str, object]) -> int | None:
     """The page size a paginated list's `last` (when given) or `first` asks for."""
     return _int_argument(field, "last", variables) or _int_argument(field, "first", variables)
 
 
-def _argument(field: FieldNode, name: str, variables: dict[str, Any]) -> Any:
+def _argument(field: FieldNode, name: str, variables: dict[str, object]) -> object:
     """The value ``field`` gives its argument ``name`` (written in the document or in a
     variable); None when not given."""
     for argument in field.arguments or ():
@@ -147,7 +147,7 @@ def _argument(field: FieldNode, name: str, variables: dict[str, Any]) -> Any:
     return None
 
 
-def _int_argument(field: FieldNode, name: str, variables: dict[str, Any]) -> int | None:
+def _int_argument(field: FieldNode, name: str, variables: dict[str, object]) -> int | None:
     value = _argument(field, name, variables)
     # GraphQL's Int is 32 bits; execution refuses anything else, so it costs nothing.
     if isinstance(value, int) and not isinstance(value, bool) and -(2**31) <= value < 2**31:
@@ -155,13 +155,13 @@ def _int_argument(field: FieldNode, name: str, variables: dict[str, Any]) -> int
     return None
 
 
-def _list_argument_length(field: FieldNode, name: str, variables: dict[str, Any]) -> int | None:
+def _list_argument_length(field: FieldNode, name: str, variables: dict[str, object]) -> int | None:
     value = _argument(field, name, variables)
     return len(value) if isinstance(value, list) else None
 
 
 def _work(
-    name: str, field: FieldNode, arguments: Collection[str], variables: dict[str, Any]
+    name: str, field: FieldNode, arguments: Collection[str], variables: dict[str, object]
 ) -> int:
     """The points of WORK of field ``name`` (`Type.field`, which takes ``arguments``) as
     ``field`` asks for it."""
@@ -247,7 +247,7 @@ class _Walk:
         schema: GraphQLSchema,
         selections: SelectionSetNode,
         parent: GraphQLNamedType | None,
-        variables: dict[str, Any],
+        variables: dict[str, object],
     ) -> int:
         """The cost of ``selections`` for one object of ``parent`` (for n objects it is n
         times this: every count below multiplies the one above)."""
@@ -303,7 +303,7 @@ def query_cost(
     schema: GraphQLSchema,
     document: DocumentNode,
     operation_name: str | None,
-    variables: dict[str, Any] | None,
+    variables: dict[str, object] | None,
 ) -> tuple[int, dict[tuple[str, str], int]]:
     """The operation's cost, and one item's cost of each of its lists without `first` (by
     parent type and response key: schema.cost_meter)."""
@@ -359,10 +359,10 @@ def shape_limits(max_depth: int, max_aliases: int) -> type[ASTValidationRule]:
 
 # Each schema in graphql-core's terms, built once from its SDL (Strawberry's public view of
 # it) for the cost rule.
-_AS_GRAPHQL: "weakref.WeakKeyDictionary[Any, GraphQLSchema]" = weakref.WeakKeyDictionary()
+_AS_GRAPHQL: "weakref.WeakKeyDictionary[BaseSchema, GraphQLSchema]" = weakref.WeakKeyDictionary()
 
 
-def _as_graphql(schema: Any) -> GraphQLSchema:
+def _as_graphql(schema: BaseSchema) -> GraphQLSchema:
     built = _AS_GRAPHQL.get(schema)
     if built is None:
         built = _AS_GRAPHQL[schema] = build_schema(schema.as_str())
@@ -378,7 +378,7 @@ def cost_limiter(max_cost: int) -> type[SchemaExtension]:
         # The execution's cost, once worked out (this instance is the request's own).
         meter: CostMeter | None = None
 
-        def get_results(self) -> dict[str, Any]:
+        def get_results(self) -> dict[str, object]:
             """`extensions.cost` of the answer: the cost worked out before it ran, what it
             spent (that, plus the charges of lists without `first` for what they
             returned), the limit, and the rule's two figures it was worked out with

@@ -1,10 +1,11 @@
 """Turning the IDs and slugs clients pass into rows, with clear errors for bad ones."""
 
-from typing import Any
+from typing import Literal, overload
 
 from schema.context import Info
 from schema.errors import BadUserInputError, NotFoundError
 from schema.ids import InvalidIdError, decode_id_of
+from store.tables import MethodRow, ModelRow, NodeRow, SourceRow
 
 
 def key_of(value: str, kind: str, argument: str) -> str:
@@ -14,21 +15,38 @@ def key_of(value: str, kind: str, argument: str) -> str:
         raise BadUserInputError(f"`{argument}`: {exc}") from None
 
 
-async def row_for_id(info: Info, kind: str, value: str, argument: str) -> Any:
-    """The row an ID argument names (`within`, `model`, ...); an unknown ID is an input
-    error here, since the client asked to narrow by something that does not exist."""
-    loaders = info.context.loaders
-    by_slug: Any = {
-        "Node": loaders.node_by_slug,
-        "Model": loaders.model_by_slug,
-        "Method": loaders.method_by_slug,
-        "Source": loaders.source_by_slug,
-    }[kind]
-    found = await by_slug.load(key_of(value, kind, argument))
+@overload
+async def row_for_id(info: Info, kind: Literal["Node"], value: str, argument: str) -> NodeRow: ...
+
+
+@overload
+async def row_for_id(
+    info: Info, kind: str, value: str, argument: str
+) -> NodeRow | MethodRow | ModelRow | SourceRow: ...
+
+
+async def row_for_id(
+    info: Info, kind: str, value: str, argument: str
+) -> NodeRow | MethodRow | ModelRow | SourceRow:
+    """The row an ID argument names (`within`, `model`, ...: of a Node, Method, Model or
+    Source); an unknown ID is an input error here, since the client asked to narrow by
+    something that does not exist."""
+    loaders, slug = info.context.loaders, key_of(value, kind, argument)
+    found: NodeRow | MethodRow | ModelRow | SourceRow | None
+    # Nodes and methods are read with their figures.
+    if kind == "Node":
+        node = await loaders.node_by_slug.load(slug)
+        found = None if node is None else node.node
+    elif kind == "Method":
+        method = await loaders.method_by_slug.load(slug)
+        found = None if method is None else method.method
+    elif kind == "Model":
+        found = await loaders.model_by_slug.load(slug)
+    else:
+        found = await loaders.source_by_slug.load(slug)
     if found is None:
         raise NotFoundError(f"`{argument}`: no {kind.lower()} has the ID {value!r}")
-    # Nodes and methods are read with their figures: (row, figures).
-    return found[0] if kind in ("Node", "Method") else found
+    return found
 
 
 def exactly_one(**arguments: object) -> str:

@@ -1,9 +1,10 @@
 """The `Method` type: a technique, where it is filed, and how models treat it."""
 
 from collections.abc import Awaitable
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
+from strawberry.types.field import StrawberryField
 
 from schema import refs
 from schema.base import Slugged, row_field
@@ -11,7 +12,7 @@ from schema.context import Info
 from schema.cost_meter import MeteredList, affords
 from schema.enums import Scope, Strength, max_rank
 from schema.evidence import evidence_field
-from schema.history.adoption import AdoptionPoint, adoption_field, undated_field
+from schema.history.adoption import adoption_field, undated_field
 from schema.history.changes import MethodChange
 from schema.history.record_history import history_field
 from schema.history.release import FirstSeen
@@ -36,9 +37,9 @@ from schema.pagination import (
 )
 from schema.refs import MethodTreatmentRef, ModelRef, NodeRef
 from store import methods, treatments
-from store.methods import MethodSelection
+from store.methods import MethodSelection, MethodWithNode
 from store.nodes import NodeWithStats
-from store.rows import json_value
+from store.rows import id_of, json_list
 from store.tables import MethodRow, MethodStatsRow, NodeRow
 
 
@@ -53,15 +54,16 @@ class Method(Slugged, FirstSeen):
     row: strawberry.Private[MethodRow]
     # Every statement that reads a method reads its figures with it (store.methods).
     stats: strawberry.Private[MethodStatsRow]
-    # The method's node (with its counts), when the statement that read the method read it.
-    node_at_hand: strawberry.Private[NodeWithStats | None] = None
+    # The method's node (with its counts), when the statement that read the method read it:
+    # a page of methods reads each one's node with it (store.methods.MethodWithNode).
+    node_at_hand: strawberry.Private[MethodWithNode | None] = None
 
     name: str = row_field("Display name, as the documents name it.")
 
     description: str | None = row_field("What the method is, when known (may be long markdown).")
 
     aliases: list[str] = row_field(
-        "Other names the method goes by.", lambda method: json_value(method.row.aliases)
+        "Other names the method goes by.", lambda method: json_list(method.row.aliases)
     )
 
     strongest: Strength | None = row_field(
@@ -75,7 +77,7 @@ class Method(Slugged, FirstSeen):
     @strawberry.field(description="The node the method is filed at.", graphql_type=NodeRef)
     def node(self, info: Info) -> "NodeRef | Awaitable[NodeRef]":
         if self.node_at_hand is not None:
-            return refs.node(*self.node_at_hand)
+            return refs.node(self.node_at_hand.node, self.node_at_hand.node_stats)
         node_id = self.row.node_id
         return info.context.loaders.node_by_id.now_or_later(node_id, _found_node)
 
@@ -100,9 +102,9 @@ class Method(Slugged, FirstSeen):
         return info.context.loaders.treatments_by_method_id.now_or_later(
             self.row_id(),
             lambda rows: [
-                refs.method_treatment(treatment, model, self)
-                for treatment, model in rows
-                if treatment.strength_rank <= limit
+                refs.method_treatment(row.treatment, row.model, self)
+                for row in rows
+                if row.treatment.strength_rank <= limit
             ],
         )
 
@@ -132,18 +134,18 @@ class Method(Slugged, FirstSeen):
                 reader, method_id=method_id, max_rank=rank
             ),
             items=lambda rows: [
-                refs.method_treatment(treatment, model, self) for treatment, model in rows
+                refs.method_treatment(row.treatment, row.model, self) for row in rows
             ],
         )
 
-    history: Any = history_field("method", Connection[MethodChange] | None)
+    history: StrawberryField = history_field("method", Connection[MethodChange] | None)
 
-    adoption: list[AdoptionPoint] = adoption_field(
+    adoption: StrawberryField = adoption_field(
         "it",
         lambda loaders: loaders.adoption_by_method,
         " `newMethods` is 1 in the first period, 0 after it.",
     )
-    undated_models: int | None = undated_field("it", lambda loaders: loaders.undated_by_method)
+    undated_models: StrawberryField = undated_field("it", lambda loaders: loaders.undated_by_method)
 
     @strawberry.field(
         description="The earliest-released model that treats the method (at any strength), "
@@ -167,7 +169,7 @@ class Method(Slugged, FirstSeen):
 def _found_node(found: NodeWithStats | None) -> NodeRef:
     if found is None:  # only a half-written database could get here
         raise LookupError("a method's node is missing")
-    return refs.node(*found)
+    return refs.node(found.node, found.stats)
 
 
 async def methods_connection(
@@ -192,14 +194,9 @@ async def methods_connection(
     )
     listed = selected_at(info, "nodes", "treatments")
     keys = (field.alias or field.name for field in listed)
-    if listed and affords(
-        info, "Method", keys, (stats.model_count for _, stats, _, _ in page.rows)
-    ):
-        await loaders.treatments_by_method_id.fetch_ahead([row[0].id for row in page.rows])
-    items = [
-        Method(row=method, stats=stats, node_at_hand=(node, node_stats))
-        for method, stats, node, node_stats in page.rows
-    ]
+    if listed and affords(info, "Method", keys, (row.stats.model_count for row in page.rows)):
+        await loaders.treatments_by_method_id.fetch_ahead([id_of(row.method) for row in page.rows])
+    items = [Method(row=row.method, stats=row.stats, node_at_hand=row) for row in page.rows]
 
     async def count() -> int:
         return await methods.methods_count(reader, selection=selection)

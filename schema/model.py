@@ -2,9 +2,10 @@
 
 from collections.abc import Sequence
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
+from strawberry.types.field import StrawberryField
 
 from schema import refs
 from schema.base import Slugged, row_field
@@ -37,6 +38,8 @@ from schema.pagination import (
 from schema.refs import MethodTreatmentRef, ModelTreatmentRef, SourceRef
 from schema.treatment import model_treatments_connection
 from store import models
+from store.models import BranchOfModel
+from store.nodes import NodeWithStats
 from store.tables import ModelRow
 
 # Nullable with a default, so that a client's `$level: Int = 1` fits it (sgqlc, Relay).
@@ -76,7 +79,7 @@ class Model(Slugged, FirstSeen):
         rows = await info.context.loaders.sources_by_model_id.load(self.row_id())
         return [refs.source(row) for row in rows]
 
-    history: Any = history_field("model", Connection[ModelChange] | None)
+    history: StrawberryField = history_field("model", Connection[ModelChange] | None)
 
     @strawberry.field(
         extensions=[Paged()], description="The model's documents, a page at a time, in file order."
@@ -91,7 +94,7 @@ class Model(Slugged, FirstSeen):
             paging,
             read=lambda window: models.sources_page(reader, model_id=model_id, window=window),
             count=lambda: models.sources_count(reader, model_id=model_id),
-            items=lambda rows: [refs.source(row) for (row,) in rows],
+            items=lambda rows: [refs.source(row) for row in rows],
         )
 
     @strawberry.field(
@@ -168,9 +171,10 @@ class Model(Slugged, FirstSeen):
             items=self._profile,
         )
 
-    def _profile(self, rows: Sequence[Sequence[Any]]) -> list[ModelTreatmentRef]:
+    def _profile(self, rows: Sequence[BranchOfModel]) -> list[ModelTreatmentRef]:
         return [
-            refs.model_treatment(branch, self.row, (node, stats)) for branch, node, stats in rows
+            refs.model_treatment(row.row, self.row, NodeWithStats(row.node, row.stats))
+            for row in rows
         ]
 
     evidence = evidence_field(
@@ -199,4 +203,4 @@ async def models_connection(
     async def count() -> int:
         return await models.models_count(reader, selection=selection)
 
-    return connection_of(page, request.list_name, [Model(row=row) for (row,) in page.rows], count)
+    return connection_of(page, request.list_name, [Model(row=row) for row in page.rows], count)

@@ -1,9 +1,10 @@
 """The `Node` type: a node of the taxonomy tree, its place, its counts and its lists."""
 
 from collections.abc import Awaitable, Sequence
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
+from strawberry.types.field import StrawberryField
 
 from schema import refs
 from schema.base import Slugged, row_field
@@ -11,7 +12,7 @@ from schema.context import Info
 from schema.cost_meter import MeteredList, affords
 from schema.enums import Scope, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.history.adoption import AdoptionPoint, adoption_field, undated_field
+from schema.history.adoption import adoption_field, undated_field
 from schema.history.changes import NodeChange
 from schema.history.record_history import history_field
 from schema.history.release import FirstSeen
@@ -39,7 +40,8 @@ from schema.pagination import (
 )
 from schema.refs import MethodRef, ModelTreatmentRef
 from store import nodes, treatments
-from store.rows import json_value
+from store.nodes import NodeWithStats
+from store.rows import json_list
 from store.tables import NodeRow, NodeStatsRow
 
 
@@ -96,8 +98,8 @@ class NodeCounts:
         )
 
 
-def _nodes(pairs: Sequence[Sequence[Any]]) -> list["Node"]:
-    return [Node(row=row, stats=stats) for row, stats in pairs]
+def _nodes(rows: Sequence[NodeWithStats]) -> list["Node"]:
+    return [Node(row=row.node, stats=row.stats) for row in rows]
 
 
 MaxDepth = Annotated[
@@ -129,7 +131,7 @@ class Node(Slugged, FirstSeen):
     )
     matching_aids: list[str] = row_field(
         "Phrases that help the upstream classifier file methods here, in order.",
-        lambda node: json_value(node.row.matching_aids),
+        lambda node: json_list(node.row.matching_aids),
     )
     counts: NodeCounts = row_field("The node's figures and its branch's.", NodeCounts.of)
 
@@ -212,13 +214,13 @@ class Node(Slugged, FirstSeen):
             items=_nodes,
         )
 
-    history: Any = history_field("node", Connection[NodeChange] | None)
+    history: StrawberryField = history_field("node", Connection[NodeChange] | None)
 
-    adoption: list[AdoptionPoint] = adoption_field(
+    adoption: StrawberryField = adoption_field(
         "a method of the branch",
         lambda loaders: loaders.adoption_by_node,
     )
-    undated_models: int | None = undated_field(
+    undated_models: StrawberryField = undated_field(
         "a method of the branch",
         lambda loaders: loaders.undated_by_node,
     )
@@ -292,12 +294,13 @@ class Node(Slugged, FirstSeen):
         )
         listed = selected_at(info, "nodes", "methods")
         keys = (field.alias or field.name for field in listed)
-        if listed and affords(info, "ModelTreatment", keys, (b.method_count for b, _ in page.rows)):
+        counts = (row.row.method_count for row in page.rows)
+        if listed and affords(info, "ModelTreatment", keys, counts):
             await loaders.branch_treatments_by_pair.fetch_ahead(
-                [(node_id, branch.model_id) for branch, _ in page.rows]
+                [(node_id, row.row.model_id) for row in page.rows]
             )
-        here = (self.row, self.stats)
-        rows = [refs.model_treatment(branch, model, here) for branch, model in page.rows]
+        here = NodeWithStats(self.row, self.stats)
+        rows = [refs.model_treatment(row.row, row.model, here) for row in page.rows]
 
         async def count() -> int:
             return await treatments.by_model_count(

@@ -2,10 +2,9 @@
 path. `NodeRef` is the input that `branch` arguments take (exactly one of its fields,
 `@oneOf`), and `node(path:)` finds nodes the same way."""
 
-from typing import Any
-
 import strawberry
 
+from schema.base import optional_input
 from schema.context import Info
 from schema.errors import BadUserInputError, NotFoundError
 from schema.lookup import row_for_id
@@ -21,10 +20,10 @@ async def node_by_names_path(info: Info, path: str, argument: str) -> NodeWithSt
     separators; an exact match wins over one that differs in case only."""
     wanted = " :: ".join(part.strip() for part in path.split(PATH_SEPARATOR))
     found = await nodes_by_path_key(info.context.reader, path_key=wanted.casefold())
-    exact = [pair for pair in found if pair[0].path == wanted]
+    exact = [row for row in found if row.node.path == wanted]
     candidates = exact or found
     if len(candidates) > 1:
-        slug_paths = ", ".join(pair[0].slug_path for pair in candidates)
+        slug_paths = ", ".join(row.node.slug_path for row in candidates)
         raise BadUserInputError(
             f"`{argument}`: {path!r} names {len(candidates)} nodes ({slug_paths}); use a slug path"
         )
@@ -102,7 +101,7 @@ async def node_of_reference(info: Info, reference: NodeReference, argument: str)
             f"`{argument}.{field}`: no node has the {what} {value!r}; "
             f"check it against the node's `{field}`"
         )
-    return found[0]
+    return found.node
 
 
 # `within: ID` came first; `branch: NodeRef` takes an ID too, and a URL's slug path.
@@ -112,21 +111,21 @@ WITHIN_DEPRECATED = (
 )
 
 
-def within_field(what: str) -> Any:
-    """A filter's deprecated `within: ID` field: only ``what`` in the node's branch."""
-    return strawberry.field(
-        default=None,
-        description=f"Only {what} in the branch of this node (a Node ID).",
+def within_field(what: str) -> strawberry.ID | None:
+    """A filter's deprecated `within: ID` field: only ``what`` in the node's branch (typed,
+    as Strawberry types its fields, as the value the field holds)."""
+    return optional_input(
+        strawberry.ID,
+        f"Only {what} in the branch of this node (a Node ID).",
         deprecation_reason=WITHIN_DEPRECATED,
     )
 
 
-def branch_field(what: str) -> Any:
+def branch_field(what: str) -> NodeReference | None:
     """A filter's `branch: NodeRef` field: only ``what`` in the node's branch."""
-    return strawberry.field(
-        default=None,
-        description=f"Only {what} in the branch of this node (by ID, slug, slug path or "
-        "names path).",
+    return optional_input(
+        NodeReference,
+        f"Only {what} in the branch of this node (by ID, slug, slug path or names path).",
     )
 
 

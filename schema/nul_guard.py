@@ -12,10 +12,9 @@ refused the whole request, took 2.9).
 """
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
-from graphql import GraphQLID, get_named_type
+from graphql import GraphQLID, GraphQLResolveInfo, get_named_type
 from strawberry.extensions import SchemaExtension
 
 from schema.errors import BadUserInputError
@@ -26,7 +25,7 @@ from schema.errors import BadUserInputError
 _NUL_ESCAPE = re.compile(r"\\u(?:0000|\{0+\})")
 
 
-def has_nul(value: Any) -> bool:
+def has_nul(value: object) -> bool:
     """Whether any string in ``value`` (JSON-like values: variables, argument values)
     holds a NUL. Walked with a stack of its own, not by recursion: variables may nest as
     deep as JSON parsers read (hundreds of levels), past Python's recursion limit."""
@@ -43,7 +42,7 @@ def has_nul(value: Any) -> bool:
     return False
 
 
-def may_hold_nul(query: str | None, variables: dict[str, Any] | None) -> bool:
+def may_hold_nul(query: str | None, variables: Mapping[str, object] | None) -> bool:
     """Whether a request may bring a NUL to an argument: in its variables, or written in
     its document."""
     if query is not None and (
@@ -54,7 +53,7 @@ def may_hold_nul(query: str | None, variables: dict[str, Any] | None) -> bool:
     return has_nul(variables)
 
 
-def _is_id(info: Any, argument: str) -> bool:
+def _is_id(info: GraphQLResolveInfo[object], argument: str) -> bool:
     """Whether ``argument`` takes IDs, which schema.ids refuses with a NUL in their key
     (and a batch's entry by entry, the others answered: docs/api-guide.md)."""
     field = info.parent_type.fields[info.field_name]
@@ -66,8 +65,13 @@ class RefuseNul(SchemaExtension):
     its resolver (and so its statements) run."""
 
     def resolve(
-        self, _next: Callable[..., Any], root: Any, info: Any, *args: Any, **kwargs: Any
-    ) -> Any:
+        self,
+        _next: Callable[..., object],
+        root: object,
+        info: GraphQLResolveInfo[object],
+        *args: str,
+        **kwargs: object,
+    ) -> object:
         for name, value in kwargs.items():
             if has_nul(value) and not _is_id(info, name):
                 raise BadUserInputError(

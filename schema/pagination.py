@@ -9,7 +9,7 @@ import binascii
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 import strawberry
 from strawberry.annotation import StrawberryAnnotation
@@ -22,7 +22,8 @@ from schema.context import Info
 from schema.cost_meter import take_turn
 from schema.errors import BadUserInputError, CursorExpiredError, expired_message
 from schema.lookahead import selects
-from store.paging import Page, Window
+from store.paging import CursorValue, Page, Window
+from store.rows import RowT
 
 T = TypeVar("T")
 
@@ -51,7 +52,7 @@ class PageInfo:
     )
 
 
-def _edge_cursor(root: "Edge[Any]") -> str:
+def _edge_cursor(root: "Edge[T]") -> str:
     return encode_cursor(*root.cursor_of)
 
 
@@ -65,7 +66,7 @@ class Edge(Generic[T]):
     node: T = strawberry.field(description="The item.")
     # The cursor's list and key values: encoded only when a query asks for the cursor,
     # which most pages (they show `nodes`) never do.
-    cursor_of: strawberry.Private[tuple[str, Sequence[Any]]]
+    cursor_of: strawberry.Private[tuple[str, Sequence[CursorValue]]]
 
     def cursor_text(self) -> str:
         return _edge_cursor(self)
@@ -114,14 +115,14 @@ def cursor_list(list_name: str, data_version: str | None) -> str:
     return list_name if data_version is None else f"{list_name}@{data_version}"
 
 
-def encode_cursor(list_name: str, values: Sequence[Any]) -> str:
+def encode_cursor(list_name: str, values: Sequence[CursorValue]) -> str:
     raw = json.dumps([list_name, *values], separators=(",", ":"))
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
 
 def decode_cursor(
     cursor: str, list_name: str, arity: int | None = None, argument: str = "after"
-) -> list[Any]:
+) -> list[CursorValue]:
     """The key values of ``cursor``, given as ``argument`` (`after` or `before`), a cursor
     of ``list_name`` read from the data served now (with ``arity`` values when given; the
     list's statement checks their number otherwise: store.paging). A cursor of an earlier
@@ -137,10 +138,10 @@ def decode_cursor(
 
 def position_of(
     cursor: str, list_name: str, arity: int | None = None, argument: str = "after"
-) -> tuple[list[Any], bool]:
+) -> tuple[list[CursorValue], bool]:
     """The values of ``cursor`` (as `decode_cursor`), and whether it was read from an
     earlier load than the data served now."""
-    decoded: Any = None
+    decoded: object = None
     if len(cursor) <= MAX_CURSOR_LENGTH:  # ours are far shorter; a long one is forged
         try:
             decoded = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
@@ -160,11 +161,12 @@ def position_of(
         )
     wrong_length = arity is not None and len(decoded) != arity + 1
     # Keys are integers or text; what they stand for may be null too (an undated model).
-    if wrong_length or not all(v is None or isinstance(v, int | str) for v in decoded[1:]):
+    values: list[CursorValue] = [v for v in decoded[1:] if v is None or isinstance(v, int | str)]
+    if wrong_length or len(values) != len(decoded) - 1:
         raise BadUserInputError(
             f"`{argument}` cursor {cursor!r} is damaged; start again without it"
         )
-    return decoded[1:], earlier
+    return values, earlier
 
 
 def _given(info: Info, argument: str) -> bool:
@@ -216,7 +218,9 @@ FIRST_PAGE = Paging()
 def _paging_arguments() -> list[StrawberryArgument]:
     """The paging arguments, as every list field declares them (one set per field)."""
 
-    def argument(name: str, annotation: Any, default: Any, description: str) -> StrawberryArgument:
+    def argument(
+        name: str, annotation: object, default: int | None, description: str
+    ) -> StrawberryArgument:
         return StrawberryArgument(
             python_name=name,
             graphql_name=None,
@@ -281,18 +285,19 @@ class Paged(FieldExtension):
 
     async def resolve_async(
         self,
-        next_: Callable[..., Awaitable[Any]],
-        source: Any,
+        next_: Callable[..., Awaitable[object]],
+        source: object,
         info: Info,
-        **kwargs: Any,
-    ) -> Any:
+        **kwargs: object,
+    ) -> object:
         await take_turn(info)  # the other requests' turn first if this one has had its own
+        # The arguments as _paging_arguments declares them (graphql-core checked them).
         paging = Paging.of(
             info,
-            kwargs.pop("first", DEFAULT_PAGE_SIZE),
-            kwargs.pop("after", None),
-            kwargs.pop("last", None),
-            kwargs.pop("before", None),
+            cast(int | None, kwargs.pop("first", DEFAULT_PAGE_SIZE)),
+            cast(str | None, kwargs.pop("after", None)),
+            cast(int | None, kwargs.pop("last", None)),
+            cast(str | None, kwargs.pop("before", None)),
         )
         page = await next_(source, info, paging=paging, **kwargs)
         await take_turn(info)  # and again before its items are completed (cost_meter)
@@ -364,7 +369,7 @@ async def offset_range(
 
 
 def connection_of(
-    page: Page,
+    page: Page[RowT],
     list_name: str,
     items: list[T],
     count: Callable[[], Awaitable[int]] | None = None,
@@ -395,9 +400,9 @@ async def paged(
     list_name: str,
     paging: Paging,
     *,
-    read: Callable[[Window], Awaitable[Page]],
+    read: Callable[[Window], Awaitable[Page[RowT]]],
     count: Callable[[], Awaitable[int]],
-    items: Callable[[list[tuple[Any, ...]]], list[T]],
+    items: Callable[[list[RowT]], list[T]],
 ) -> Connection[T]:
     """The page ``paging`` asks for of a list: ``read`` reads a window of its rows,
     ``items`` makes them the page's items, ``count`` counts the whole list (run only when

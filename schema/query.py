@@ -58,7 +58,7 @@ class Query:
             row = await loaders.node_by_slug.load(str(slug))
         else:
             row = await node_by_path(info, str(path), "path")
-        return Node(row=row[0], stats=row[1]) if row else None
+        return Node(row=row.node, stats=row.stats) if row else None
 
     @strawberry.field(
         extensions=[MeteredList()], description="The top-level nodes (level 1), by name."
@@ -66,7 +66,7 @@ class Query:
     async def roots(self, info: Info) -> list[Node]:
         # The levels of children the query asks for come in the same statement.
         roots = await info.context.loaders.top_nodes(children_levels(info))
-        return [Node(row=row, stats=stats) for row, stats in roots]
+        return [Node(row=row.node, stats=row.stats) for row in roots]
 
     @strawberry.field(description="One method, by exactly one of `id` or `slug`; null if none.")
     async def method(
@@ -79,7 +79,7 @@ class Query:
     ) -> Method | None:
         key = key_of(str(id), "Method", "id") if exactly_one(id=id, slug=slug) == "id" else slug
         found = await info.context.loaders.method_by_slug.load(str(key))
-        return Method(row=found[0], stats=found[1]) if found else None
+        return Method(row=found.method, stats=found.stats) if found else None
 
     @strawberry.field(
         description="All methods, a page at a time; by name unless `orderBy` says.",

@@ -8,10 +8,22 @@ A field is annotated with the lazy reference, as Strawberry's docs give lazy typ
 make objects of the classes that registered here (`@refs.builds`) when their modules were
 imported, which building the schema does for every one of them."""
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import strawberry
+
+from store.nodes import NodeWithStats
+from store.tables import (
+    BranchModelRow,
+    EvidenceRow,
+    MethodRow,
+    MethodStatsRow,
+    ModelRow,
+    NodeRow,
+    NodeStatsRow,
+    SourceRow,
+    TreatmentRow,
+)
 
 if TYPE_CHECKING:
     from schema.evidence import Evidence
@@ -33,7 +45,9 @@ ChangesRef = Annotated["Changes", strawberry.lazy("schema.history.changes")]
 
 T = TypeVar("T", bound=type)
 
-_CLASSES: dict[str, Callable[..., Any]] = {}
+# The registered classes by name. Each builder below annotates what it makes: a class's
+# constructor called through `type` is not typed further.
+_CLASSES: dict[str, type] = {}
 
 
 def builds(cls: T) -> T:
@@ -43,45 +57,43 @@ def builds(cls: T) -> T:
     return cls
 
 
-def _made(name: str, **fields: Any) -> Any:
-    return _CLASSES[name](**fields)
-
-
-def node(row: Any, stats: Any) -> "Node":
-    made: Node = _made("Node", row=row, stats=stats)
+def node(row: NodeRow, stats: NodeStatsRow) -> "Node":
+    made: Node = _CLASSES["Node"](row=row, stats=stats)
     return made
 
 
-def method(row: Any, stats: Any, node: Any = None) -> "Method":
-    made: Method = _made("Method", row=row, stats=stats, node_at_hand=node)
+def method(row: MethodRow, stats: MethodStatsRow) -> "Method":
+    made: Method = _CLASSES["Method"](row=row, stats=stats)
     return made
 
 
-def model(row: Any) -> "Model":
-    made: Model = _made("Model", row=row)
+def model(row: ModelRow) -> "Model":
+    made: Model = _CLASSES["Model"](row=row)
     return made
 
 
-def source(row: Any) -> "Source":
-    made: Source = _made("Source", row=row)
+def source(row: SourceRow) -> "Source":
+    made: Source = _CLASSES["Source"](row=row)
     return made
 
 
-def evidence(row: Any) -> "Evidence":
-    made: Evidence = _made("Evidence", row=row)
+def evidence(row: EvidenceRow) -> "Evidence":
+    made: Evidence = _CLASSES["Evidence"](row=row)
     return made
 
 
-def method_treatment(row: Any, model: Any, method: "Method") -> "MethodTreatment":
-    made: MethodTreatment = _made("MethodTreatment", row=row, model_row=model, method_object=method)
+def method_treatment(row: TreatmentRow, model: ModelRow, method: "Method") -> "MethodTreatment":
+    made: MethodTreatment = _CLASSES["MethodTreatment"](
+        row=row, model_row=model, method_object=method
+    )
     return made
 
 
-def model_treatment(row: Any, model: Any, node: Any) -> "ModelTreatment":
-    made: ModelTreatment = _made("ModelTreatment", row=row, model_row=model, node_pair=node)
+def model_treatment(row: BranchModelRow, model: ModelRow, node: NodeWithStats) -> "ModelTreatment":
+    made: ModelTreatment = _CLASSES["ModelTreatment"](row=row, model_row=model, node_pair=node)
     return made
 
 
-def changes(**fields: Any) -> "Changes":
-    made: Changes = _made("Changes", **fields)
+def changes(**fields: object) -> "Changes":
+    made: Changes = _CLASSES["Changes"](**fields)
     return made

@@ -3,14 +3,15 @@
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
-from typing import Annotated, Any
+from typing import Annotated, Generic, TypeVar
 
 import strawberry
 
 from schema.context import Info
 from schema.cost_meter import MeteredList
-from schema.dataloaders import Loaders
+from schema.dataloaders import Batched, Loaders
 from schema.errors import BadUserInputError
 from schema.method import Method
 from schema.model import Model
@@ -18,9 +19,12 @@ from schema.node import Node
 from schema.pagination import Connection, Edge, PageInfo, Paging, cursor_list, offset_range
 from schema.source import Source
 from store import search_snippet
-from store.rows import json_value
+from store.methods import MethodWithStats
+from store.nodes import NodeWithStats
+from store.rows import json_list
 from store.search_catalogue import Field
 from store.search_rank import Highlighter, Hit, query_words
+from store.tables import ModelRow, SourceRow
 
 SearchHit = Annotated[
     Node | Method | Model | Source,
@@ -211,46 +215,67 @@ async def _nothing_found(paging: Paging, list_name: str) -> SearchConnection:
 
 
 Texts = dict[Field, list[str | None]]
+R = TypeVar("R")
 
 
-def _with_stats(make: Callable[..., Any], field: Field, column: str) -> Callable[[Any], Any]:
-    """Item and texts of a node or method (read with its figures): its list column
-    (matching aids, aliases) is ``field``."""
-
-    def item_of(found: Any) -> tuple[Any, Texts]:
-        row, stats = found
-        return make(row=row, stats=stats), {
-            Field.NAME: [row.name],
-            field: json_value(getattr(row, column)),
-            Field.DESCRIPTION: [row.description],
-        }
-
-    return item_of
+def _texts(name: str, description: str | None, field: Field, listed: list[str]) -> Texts:
+    """The texts of a node or method: its list (matching aids, aliases) is ``field``."""
+    return {Field.NAME: [name], field: list[str | None](listed), Field.DESCRIPTION: [description]}
 
 
-def _model(row: Any) -> tuple[Model, Texts]:
+def _node(found: NodeWithStats) -> tuple[Node, Texts]:
+    row = found.node
+    texts = _texts(row.name, row.description, Field.OTHER, json_list(row.matching_aids))
+    return Node(row=row, stats=found.stats), texts
+
+
+def _method(found: MethodWithStats) -> tuple[Method, Texts]:
+    row = found.method
+    texts = _texts(row.name, row.description, Field.ALIAS, json_list(row.aliases))
+    return Method(row=row, stats=found.stats), texts
+
+
+def _model(row: ModelRow) -> tuple[Model, Texts]:
     return Model(row=row), {Field.NAME: [row.name], Field.OTHER: [row.organization]}
 
 
-def _source(row: Any) -> tuple[Source, Texts]:
+def _source(row: SourceRow) -> tuple[Source, Texts]:
     return Source(row=row), {Field.NAME: [row.title]}
 
 
-# Per kind of hit: its loader (of the request's Loaders) and its object with its texts.
-_KIND: dict[str, tuple[Callable[[Loaders], Any], Callable[[Any], tuple[Any, Texts]]]] = {
-    "node": (lambda loaders: loaders.node_by_id, _with_stats(Node, Field.OTHER, "matching_aids")),
-    "method": (lambda loaders: loaders.method_by_id, _with_stats(Method, Field.ALIAS, "aliases")),
-    "model": (lambda loaders: loaders.model_by_id, _model),
-    "source": (lambda loaders: loaders.source_by_id, _source),
+@dataclass(frozen=True)
+class _Kind(Generic[R]):
+    """A kind of hit: its loader (of the request's Loaders) and its object with its texts."""
+
+    loader_of: Callable[[Loaders], Batched[int, R | None]]
+    item_of: Callable[[R], tuple[Node | Method | Model | Source, Texts]]
+
+    async def fetch_ahead(self, loaders: Loaders, ids: list[int]) -> None:
+        await self.loader_of(loaders).fetch_ahead(ids)
+
+    async def item(
+        self, loaders: Loaders, ref_id: int
+    ) -> tuple[Node | Method | Model | Source, Texts] | None:
+        found = await self.loader_of(loaders).load(ref_id)
+        return None if found is None else self.item_of(found)
+
+
+_KIND: dict[
+    str, _Kind[NodeWithStats] | _Kind[MethodWithStats] | _Kind[ModelRow] | _Kind[SourceRow]
+] = {
+    "node": _Kind(lambda loaders: loaders.node_by_id, _node),
+    "method": _Kind(lambda loaders: loaders.method_by_id, _method),
+    "model": _Kind(lambda loaders: loaders.model_by_id, _model),
+    "source": _Kind(lambda loaders: loaders.source_by_id, _source),
 }
 
 
 async def _fetch_ahead(info: Info, hits: list[Hit]) -> None:
     """The page's objects, one statement per kind of object."""
-    for kind, (loader_of, _) in _KIND.items():
+    for kind, of_kind in _KIND.items():
         ids = [hit.ref_id for hit in hits if hit.kind == kind]
         if ids:
-            await loader_of(info.context.loaders).fetch_ahead(ids)
+            await of_kind.fetch_ahead(info.context.loaders, ids)
 
 
 _OTHER_FIELD = {"node": SearchField.MATCHING_AID, "model": SearchField.ORGANIZATION}
@@ -260,11 +285,10 @@ async def _edge(
     info: Info, hit: Hit, highlighter: Highlighter, cursor_of: tuple[str, list[int]]
 ) -> SearchHitEdge | None:
     """The hit's edge; None when its object is gone (a load since the catalogue's build)."""
-    loader_of, item_of = _KIND[hit.kind]
-    found = await loader_of(info.context.loaders).load(hit.ref_id)
+    found = await _KIND[hit.kind].item(info.context.loaders, hit.ref_id)
     if found is None:
         return None
-    item, texts = item_of(found)
+    item, texts = found
     field, snippet = _snippet(hit, texts, highlighter)
     matched = _OTHER_FIELD[hit.kind] if field is Field.OTHER else SearchField[field.name]
     return SearchHitEdge(

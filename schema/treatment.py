@@ -21,7 +21,7 @@ from store import treatments
 from store.nodes import NodeWithStats
 from store.strength import WEAKEST_RANK
 from store.tables import BranchModelRow, ModelRow, NodeRow, TreatmentRow
-from store.treatments import TreatmentWithMethod
+from store.treatments import BranchTreatment, TreatmentWithMethod
 
 
 @refs.builds
@@ -83,13 +83,14 @@ class ModelTreatment(RowBacked, Entity):
     id: strawberry.ID = id_field(
         "Stable, opaque ID of the (model, node) pair, from their slugs: the row is the same "
         "in `Node.byModel` and `Model.branches`; refetch it with `entity(id:)`.",
-        lambda row: pair_key(row.model_row.slug, row.node_pair[0].slug),
+        lambda row: pair_key(row.model_row.slug, row.node_pair.node.slug),
     )
 
     model: ModelRef = row_field("The model.", lambda row: refs.model(row.model_row))
 
     node: NodeRef = row_field(
-        "The node whose branch this row is about.", lambda row: refs.node(*row.node_pair)
+        "The node whose branch this row is about.",
+        lambda row: refs.node(row.node_pair.node, row.node_pair.stats),
     )
 
     strongest: Strength = row_field(
@@ -123,7 +124,7 @@ class ModelTreatment(RowBacked, Entity):
         if paging.is_first_page:
             return await self._first_methods(info, paging)
         return await model_treatments_connection(
-            info, paging, model=self.model_row, max_rank=WEAKEST_RANK, within=self.node_pair[0]
+            info, paging, model=self.model_row, max_rank=WEAKEST_RANK, within=self.node_pair.node
         )
 
     async def _first_methods(self, info: Info, paging: Paging) -> Connection[MethodTreatment]:
@@ -138,7 +139,7 @@ class ModelTreatment(RowBacked, Entity):
         page = treatments.first_page(rows, size, total=self.row.method_count)
         return connection_of(page, request.list_name, self._treatments(page.rows))
 
-    def _treatments(self, rows: Sequence[TreatmentWithMethod]) -> list[MethodTreatment]:
+    def _treatments(self, rows: Sequence[BranchTreatment]) -> list[MethodTreatment]:
         return method_treatments(self.model_row, rows)
 
 
@@ -147,12 +148,14 @@ TREATMENTS_LIST = "treatments"
 
 
 def method_treatments(
-    model: ModelRow, rows: Sequence[TreatmentWithMethod]
+    model: ModelRow, rows: Sequence[TreatmentWithMethod] | Sequence[BranchTreatment]
 ) -> list[MethodTreatment]:
     """A model's treatments read with their methods, as objects."""
     return [
-        MethodTreatment(row=treatment, model_row=model, method_object=refs.method(method, stats))
-        for treatment, method, stats in rows
+        MethodTreatment(
+            row=row.treatment, model_row=model, method_object=refs.method(row.method, row.stats)
+        )
+        for row in rows
     ]
 
 
@@ -170,9 +173,7 @@ async def model_treatments_connection(
     if selects(info, "nodes", "method", "node") or selects(info, "edges", "node", "method", "node"):
         # The methods' nodes in one batch now, so that each `node` is at hand (a model's
         # page of 100 treatments would otherwise await 100 of them one by one).
-        await info.context.loaders.node_by_id.fetch_ahead(
-            [method.node_id for _, method, _ in page.rows]
-        )
+        await info.context.loaders.node_by_id.fetch_ahead([row.method.node_id for row in page.rows])
 
     async def count() -> int:
         return await treatments.model_treatments_count(

@@ -1,6 +1,7 @@
 """Engines for the two databases: URLs, SQLite's pragmas, and read snapshots."""
 
 import asyncio
+import sqlite3
 import weakref
 from pathlib import Path
 from typing import Any
@@ -8,7 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import ConnectionPoolEntry, NullPool
 
 from store.file_kinds import A_FILE, NOTHING, kind_of
 
@@ -78,7 +79,7 @@ def _sqlite_connection_setup(
     """
 
     @event.listens_for(engine, "connect")
-    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+    def on_connect(dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
@@ -88,7 +89,7 @@ def _sqlite_connection_setup(
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def on_begin(connection: Any) -> None:
+    def on_begin(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN")
 
 
@@ -102,7 +103,9 @@ def make_sync_engine(url: str, *, foreign_keys: bool = True) -> Engine:
         _sqlite_connection_setup(engine, foreign_keys=foreign_keys)
 
         @event.listens_for(engine, "connect")
-        def bulk_friendly(dbapi_connection: Any, _record: Any) -> None:
+        def bulk_friendly(
+            dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry
+        ) -> None:
             # A large page cache keeps a load's index updates in memory (256 MB at most),
             # and sorts for new indexes stay in memory too.
             cursor = dbapi_connection.cursor()

@@ -1,9 +1,8 @@
 """Evidence: one model's document describing one method, with a strength."""
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from sqlalchemy import select
 from sqlmodel import col
@@ -27,10 +26,10 @@ def _evidence() -> AnySelect:
 
 
 async def evidence_where(
-    reader: Reader, *, column: str, values: Sequence[Any]
+    reader: Reader, *, column: str, values: Sequence[Hashable]
 ) -> list[EvidenceRow]:
     """The evidence whose unique ``column`` (id or key) is one of ``values``."""
-    return [row[0] for row in await rows_where_in(reader, _evidence, EvidenceRow, column, values)]
+    return await rows_where_in(reader, _evidence, EvidenceRow, EvidenceRow, column, values)
 
 
 @dataclass(frozen=True)
@@ -69,14 +68,15 @@ async def evidence_page(
     *,
     selection: EvidenceSelection,
     window: Window,
-) -> Page:
-    """A page of evidence (rows of one piece), strongest first, then in file order."""
+) -> Page[EvidenceRow]:
+    """A page of evidence, strongest first, then in file order."""
     return await paging.keyset_page(
         reader,
         _selected(selection),
         # Ids are file order, which a load renumbers: a cursor does not outlive a load.
         [SortKey(_RANK), SortKey(col(EvidenceRow.id), stands_for=())],
         window,
+        rows=EvidenceRow,
     )
 
 
@@ -96,4 +96,4 @@ async def evidence_of_pairs(
     reader: Reader, *, model_methods: Sequence[tuple[int, int]]
 ) -> list[EvidenceRow]:
     """The evidence of each (model, method) pair, in file order."""
-    return [row[0] for row in await rows_of_pairs(reader, _evidence_of_pairs, model_methods)]
+    return await rows_of_pairs(reader, _evidence_of_pairs, EvidenceRow, model_methods)

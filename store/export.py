@@ -4,7 +4,6 @@ one snapshot, in the order they were loaded (row ids follow file order)."""
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from sqlalchemy import Connection, text
 
@@ -60,7 +59,7 @@ def export_snapshot(database_url: str) -> Iterator[Snapshot]:
         engine.dispose()
 
 
-def _plain(name: str, value: Any) -> Any:
+def _plain(name: str, value: object) -> object:
     if name in _JSON_COLUMNS and isinstance(value, str):  # SQLite hands JSON back as text
         return json.loads(value)
     if hasattr(value, "isoformat"):
@@ -68,7 +67,7 @@ def _plain(name: str, value: Any) -> Any:
     return value
 
 
-def exported_rows(connection: Snapshot, *, file: str) -> Iterator[dict[str, Any]]:
+def exported_rows(connection: Snapshot, *, file: str) -> Iterator[dict[str, object]]:
     columns, query = EXPORTED[file]
     result = connection.execution_options(stream_results=True, yield_per=10_000).execute(
         text(query)

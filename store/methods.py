@@ -1,12 +1,12 @@
 """Methods, each read with its figures (`MethodStatsRow`: strongest treatment, model
 count), which every view of a method shows."""
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any
+from typing import NamedTuple
 
-from sqlalchemy import ColumnElement, bindparam, select
+from sqlalchemy import ColumnElement, SQLColumnExpression, bindparam, select
 from sqlmodel import col
 
 from store import paging
@@ -14,7 +14,7 @@ from store.batches import rows_where_in
 from store.nodes import branch_node_ids
 from store.paging import Listing, Page, Sort, SortKey, Template, Window
 from store.reader import Reader
-from store.rows import AnySelect, Prepared, keys
+from store.rows import AnySelect, Prepared, Value, keys
 from store.summary import recorded_count
 from store.tables import (
     MethodRow,
@@ -26,7 +26,29 @@ from store.tables import (
     TreatmentRow,
 )
 
-MethodWithStats = tuple[MethodRow, MethodStatsRow]
+
+class MethodWithStats(NamedTuple):
+    """A method with its figures, as every view of a method reads it."""
+
+    method: MethodRow
+    stats: MethodStatsRow
+
+
+class MethodWithNode(NamedTuple):
+    """A method with its figures, and its node with its counts: a row of a page of
+    methods."""
+
+    method: MethodRow
+    stats: MethodStatsRow
+    node: NodeRow
+    node_stats: NodeStatsRow
+
+
+class TreatmentOfModel(NamedTuple):
+    """A model's treatment of a method, with the model."""
+
+    treatment: TreatmentRow
+    model: ModelRow
 
 
 @cache
@@ -37,18 +59,19 @@ def with_stats() -> AnySelect:
     )
 
 
-def contains(column: Any, text: str) -> ColumnElement[bool]:
+def contains(
+    column: SQLColumnExpression[str | None] | str | None, text: str
+) -> ColumnElement[bool]:
     """``column`` contains ``text``, any case, with LIKE's wildcards taken literally."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return col(column).ilike(f"%{escaped}%", escape="\\")
 
 
 async def methods_where(
-    reader: Reader, *, column: str, values: Sequence[Any]
+    reader: Reader, *, column: str, values: Sequence[Hashable]
 ) -> list[MethodWithStats]:
     """The methods whose unique ``column`` (id or slug) is one of ``values``."""
-    rows = await rows_where_in(reader, with_stats, MethodRow, column, values)
-    return [(row[0], row[1]) for row in rows]
+    return await rows_where_in(reader, with_stats, MethodWithStats, MethodRow, column, values)
 
 
 @dataclass(frozen=True)
@@ -86,7 +109,7 @@ def _selected(
     SQLite from reading the branch's methods by node and sorting them all): for a branch
     that holds a large share of all methods, a page by name is then found after reading
     a few times its own rows."""
-    node_id: Any = col(MethodRow.node_id) + 0 if walk_by_name else col(MethodRow.node_id)
+    node_id = col(MethodRow.node_id) + 0 if walk_by_name else col(MethodRow.node_id)
     if selection.filed_at is not None:
         statement = statement.where(col(MethodRow.node_id) == selection.filed_at.id)
     for node in selection.within:
@@ -145,25 +168,31 @@ async def methods_page(
     selection: MethodSelection,
     sort: Sort,
     window: Window,
-) -> Page:
-    """A page of methods by `name`, `strongest` or `model_count` (see `_order_keys`): rows
-    of (method, its figures, its node, the node's counts)."""
+) -> Page[MethodWithNode]:
+    """A page of methods by `name`, `strongest` or `model_count` (see `_order_keys`)."""
     listed, _ = _listings(selection)
     if isinstance(listed, Template):
         listed = Template(listed.statement, ("methods", sort), {})
     if selection.is_everything():  # counted at load: counting 200k rows took 120 ms at L
         return await paging.keyset_page(
-            reader, listed, _order_keys(sort), window, counted=_ALL_METHODS_RECORDED
+            reader,
+            listed,
+            _order_keys(sort),
+            window,
+            rows=MethodWithNode,
+            counted=_ALL_METHODS_RECORDED,
         )
     counted = _counted_at_load(selection)
     if counted is None:
-        return await paging.keyset_page(reader, listed, _order_keys(sort), window)
+        return await paging.keyset_page(
+            reader, listed, _order_keys(sort), window, rows=MethodWithNode
+        )
     node_id, branch = counted
     in_branch, filed_here, everything = await _figures(reader, node_id)
     if _walk_by_name(reader, branch, sort, window.size, in_branch, everything):
         listed = _selected(_with_nodes(), selection, walk_by_name=True)
     page = await paging.keyset_page(
-        reader, listed, _order_keys(sort), replace(window, with_total=False)
+        reader, listed, _order_keys(sort), replace(window, with_total=False), rows=MethodWithNode
     )
     return replace(page, total=in_branch if branch else filed_here) if window.with_total else page
 
@@ -204,6 +233,12 @@ def _walk_by_name(
     return in_branch**2 > size * everything
 
 
+class _Figures(NamedTuple):
+    in_branch: int
+    filed_here: int
+    everything: int  # all methods
+
+
 # A node's method counts, and all methods (as the served release recorded them), in one
 # statement.
 _FIGURES = Prepared.of(
@@ -211,36 +246,37 @@ _FIGURES = Prepared.of(
         col(NodeStatsRow.methods_in_branch),
         col(NodeStatsRow.methods_filed_here),
         recorded_count(col(MethodRow.id), col(ReleaseRow.methods)),
-    ).where(col(NodeStatsRow.node_id) == bindparam("node"))
+    ).where(col(NodeStatsRow.node_id) == bindparam("node")),
+    _Figures,
 )
 
 
 _ALL_METHODS_RECORDED = recorded_count(col(MethodRow.id), col(ReleaseRow.methods))
-_ALL_METHODS = Prepared.of(select(_ALL_METHODS_RECORDED))
+_ALL_METHODS = Prepared.of(select(_ALL_METHODS_RECORDED), Value[int])
 
 
 async def _all_methods(reader: Reader) -> int:
     """How many methods there are, as the served release recorded them."""
-    (count,), *_ = await reader.rows(_ALL_METHODS, {})
-    return int(count)
+    found, *_ = await reader.rows(_ALL_METHODS, {})
+    return int(found.value)
 
 
-async def _figures(reader: Reader, node_id: int) -> tuple[int, int, int]:
-    (in_branch, filed_here, everything), *_ = await reader.rows(_FIGURES, {"node": node_id})
-    return int(in_branch), int(filed_here), int(everything)
+async def _figures(reader: Reader, node_id: int) -> _Figures:
+    found, *_ = await reader.rows(_FIGURES, {"node": node_id})
+    return _Figures(int(found.in_branch), int(found.filed_here), int(found.everything))
 
 
 _TREATMENTS_OF_METHODS = Prepared.of(
     select(TreatmentRow, ModelRow)
     .join(ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id))
     .where(col(TreatmentRow.method_id).in_(keys()))
-    .order_by(col(TreatmentRow.strength_rank), col(ModelRow.name_rank))
+    .order_by(col(TreatmentRow.strength_rank), col(ModelRow.name_rank)),
+    TreatmentOfModel,
 )
 
 
 async def treatments_of_methods(
     reader: Reader, *, method_ids: Sequence[int]
-) -> list[tuple[TreatmentRow, ModelRow]]:
+) -> list[TreatmentOfModel]:
     """Each method's treatments with their models, strongest first, then by model name."""
-    rows = await reader.rows(_TREATMENTS_OF_METHODS, {"keys": list(method_ids)})
-    return [(row[0], row[1]) for row in rows]
+    return await reader.rows(_TREATMENTS_OF_METHODS, {"keys": list(method_ids)})

@@ -1,10 +1,10 @@
 """Models, their documents (sources), and a model's profile by branch."""
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
-from typing import Any
+from typing import NamedTuple
 
 from sqlalchemy import ColumnElement, bindparam, func, select
 from sqlmodel import col
@@ -23,9 +23,11 @@ def _models() -> AnySelect:
     return select(ModelRow)
 
 
-async def models_where(reader: Reader, *, column: str, values: Sequence[Any]) -> list[ModelRow]:
+async def models_where(
+    reader: Reader, *, column: str, values: Sequence[Hashable]
+) -> list[ModelRow]:
     """The models whose unique ``column`` (id or slug) is one of ``values``."""
-    return [row[0] for row in await rows_where_in(reader, _models, ModelRow, column, values)]
+    return await rows_where_in(reader, _models, ModelRow, ModelRow, column, values)
 
 
 @dataclass(frozen=True)
@@ -67,11 +69,13 @@ async def models_page(
     selection: ModelSelection,
     sort: Sort,
     window: Window,
-) -> Page:
-    """A page of models (rows of one model) by `name` (A to Z, or Z to A when descending)
+) -> Page[ModelRow]:
+    """A page of models by `name` (A to Z, or Z to A when descending)
     or `release_date` (newest first when descending, oldest first otherwise; undated
     models last either way), ties by name A to Z, then slug, either way."""
-    return await paging.keyset_page(reader, _selected(selection), [model_order(sort)], window)
+    return await paging.keyset_page(
+        reader, _selected(selection), [model_order(sort)], window, rows=ModelRow
+    )
 
 
 # What the model orders' ranks stand for (store.orders): a position in a list of models is
@@ -98,10 +102,12 @@ def _sources() -> AnySelect:
     return select(SourceRow).order_by(col(SourceRow.id))
 
 
-async def sources_where(reader: Reader, *, column: str, values: Sequence[Any]) -> list[SourceRow]:
+async def sources_where(
+    reader: Reader, *, column: str, values: Sequence[Hashable]
+) -> list[SourceRow]:
     """The sources whose ``column`` (id, slug, or model_id: a model's, in file order) is one
     of ``values``."""
-    return [row[0] for row in await rows_where_in(reader, _sources, SourceRow, column, values)]
+    return await rows_where_in(reader, _sources, SourceRow, SourceRow, column, values)
 
 
 _SOURCES_OF_MODEL = Template(
@@ -113,15 +119,28 @@ def _sources_of(model_id: int) -> Template:
     return Template(_SOURCES_OF_MODEL.statement, _SOURCES_OF_MODEL.shape, {"model": model_id})
 
 
-async def sources_page(reader: Reader, *, model_id: int, window: Window) -> Page:
-    """A page of a model's sources (rows of one source), in file order."""
+async def sources_page(reader: Reader, *, model_id: int, window: Window) -> Page[SourceRow]:
+    """A page of a model's sources, in file order."""
     return await paging.keyset_page(
-        reader, _sources_of(model_id), [SortKey(col(SourceRow.id), stands_for=())], window
+        reader,
+        _sources_of(model_id),
+        [SortKey(col(SourceRow.id), stands_for=())],
+        window,
+        rows=SourceRow,
     )
 
 
 async def sources_count(reader: Reader, *, model_id: int) -> int:
     return await paging.count(reader, _sources_of(model_id))
+
+
+class BranchOfModel(NamedTuple):
+    """A model's strongest treatment in a branch (its By-model row there), with the
+    branch's node and its counts."""
+
+    row: BranchModelRow
+    node: NodeRow
+    stats: NodeStatsRow
 
 
 _BRANCHES = (
@@ -152,11 +171,17 @@ def _branches_at(model_id: int, level: int) -> Template:
     return Template(_BRANCHES_AT_LEVEL.statement, _BRANCHES_AT_LEVEL.shape, params)
 
 
-async def branches_page(reader: Reader, *, model_id: int, level: int, window: Window) -> Page:
+async def branches_page(
+    reader: Reader, *, model_id: int, level: int, window: Window
+) -> Page[BranchOfModel]:
     """A page of a model's profile at ``level``: its strongest treatment in each branch
-    there where it has evidence (rows of branch row, node, node's counts), in tree order."""
+    there where it has evidence, in tree order."""
     return await paging.keyset_page(
-        reader, _branches_at(model_id, level), [SortKey(col(NodeRow.pre), stands_for=())], window
+        reader,
+        _branches_at(model_id, level),
+        [SortKey(col(NodeRow.pre), stands_for=())],
+        window,
+        rows=BranchOfModel,
     )
 
 
@@ -166,8 +191,7 @@ async def branches_count(reader: Reader, *, model_id: int, level: int) -> int:
 
 async def branches_of_models(
     reader: Reader, *, model_levels: Sequence[tuple[int, int]]
-) -> list[tuple[BranchModelRow, NodeRow, NodeStatsRow]]:
+) -> list[BranchOfModel]:
     """For (model, level): the model's strongest treatment in each branch at that level
     where it has evidence, with the branch's node and its counts, in tree order."""
-    rows = await rows_of_pairs(reader, _branches_of_model_levels, model_levels)
-    return [(row[0], row[1], row[2]) for row in rows]
+    return await rows_of_pairs(reader, _branches_of_model_levels, BranchOfModel, model_levels)

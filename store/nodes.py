@@ -1,11 +1,11 @@
 """Nodes of the tree, each read with its counts (`NodeStatsRow`): whoever reads a node
 almost always shows its counts, and then they need no statement of their own."""
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import cache
-from typing import Any
+from typing import NamedTuple
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, select
+from sqlalchemy import ColumnElement, Select, SQLColumnExpression, and_, bindparam, select
 from sqlmodel import col
 
 from store import paging
@@ -15,17 +15,32 @@ from store.reader import Reader
 from store.rows import AnySelect, Prepared, keys
 from store.tables import NodeClosureRow, NodeRow, NodeStatsRow
 
-# A node with its counts, as every statement here returns it.
-NodeWithStats = tuple[NodeRow, NodeStatsRow]
+
+class NodeWithStats(NamedTuple):
+    """A node with its counts, as every statement here returns it."""
+
+    node: NodeRow
+    stats: NodeStatsRow
 
 
-def in_branch(node_pre: Any, branch: Any) -> ColumnElement[bool]:
+class NodeAndRelative(NamedTuple):
+    """A node with its counts, and the id of the node it was read for (an ancestor's
+    descendant, a descendant's ancestor)."""
+
+    node: NodeRow
+    stats: NodeStatsRow
+    relative_id: int
+
+
+def in_branch(
+    node_pre: SQLColumnExpression[int], branch: NodeRow | type[NodeRow]
+) -> ColumnElement[bool]:
     """``node_pre`` (a node's pre-order position, such as TreatmentRow.node_pre) lies in
     ``branch``'s subtree: ``branch`` is a NodeRow record or an alias of the node table."""
     return and_(node_pre >= branch.pre, node_pre <= branch.last)
 
 
-def branch_node_ids(node: NodeRow) -> Select[Any]:
+def branch_node_ids(node: NodeRow) -> Select[int | None]:
     """The IDs of ``node`` and every node below it (the same interval: one notion of a
     branch for every `within`)."""
     return select(col(NodeRow.id)).where(in_branch(col(NodeRow.pre), node))
@@ -39,23 +54,24 @@ def with_stats() -> AnySelect:
     )
 
 
-def _pairs(rows: Sequence[tuple[Any, ...]]) -> list[NodeWithStats]:
-    return [(row[0], row[1]) for row in rows]
-
-
-async def nodes_where(reader: Reader, *, column: str, values: Sequence[Any]) -> list[NodeWithStats]:
+async def nodes_where(
+    reader: Reader, *, column: str, values: Sequence[Hashable]
+) -> list[NodeWithStats]:
     """The nodes whose unique ``column`` (id, slug or slug_path) is one of ``values``."""
-    return _pairs(await rows_where_in(reader, with_stats, NodeRow, column, values))
+    return await rows_where_in(reader, with_stats, NodeWithStats, NodeRow, column, values)
 
 
 _ROOTS = Prepared.of(
-    with_stats().where(col(NodeRow.parent_id).is_(None)).order_by(col(NodeRow.pre))
+    with_stats().where(col(NodeRow.parent_id).is_(None)).order_by(col(NodeRow.pre)),
+    NodeWithStats,
 )
 _TOP = Prepared.of(
-    with_stats().where(col(NodeRow.level) <= bindparam("levels")).order_by(col(NodeRow.pre))
+    with_stats().where(col(NodeRow.level) <= bindparam("levels")).order_by(col(NodeRow.pre)),
+    NodeWithStats,
 )
 _CHILDREN = Prepared.of(
-    with_stats().where(col(NodeRow.parent_id).in_(keys())).order_by(col(NodeRow.pre))
+    with_stats().where(col(NodeRow.parent_id).in_(keys())).order_by(col(NodeRow.pre)),
+    NodeWithStats,
 )
 
 
@@ -63,13 +79,13 @@ async def top_nodes(reader: Reader, *, levels_below_roots: int) -> list[NodeWith
     """The roots and the ``levels_below_roots`` levels below them, in pre-order (a node's
     parent before it): a tree's pages in one statement."""
     if not levels_below_roots:
-        return _pairs(await reader.rows(_ROOTS))
-    return _pairs(await reader.rows(_TOP, {"levels": levels_below_roots + 1}))
+        return await reader.rows(_ROOTS)
+    return await reader.rows(_TOP, {"levels": levels_below_roots + 1})
 
 
 async def children_of(reader: Reader, *, node_ids: Sequence[int]) -> list[NodeWithStats]:
     """The children of each of ``node_ids``, in pre-order (by name)."""
-    return _pairs(await reader.rows(_CHILDREN, {"keys": list(node_ids)}))
+    return await reader.rows(_CHILDREN, {"keys": list(node_ids)})
 
 
 _ANCESTORS = Prepared.of(
@@ -77,17 +93,15 @@ _ANCESTORS = Prepared.of(
     .add_columns(col(NodeClosureRow.descendant_id))
     .join(NodeClosureRow, col(NodeClosureRow.ancestor_id) == col(NodeRow.id))
     .where(col(NodeClosureRow.descendant_id).in_(keys()), col(NodeClosureRow.depth) > 0)
-    .order_by(col(NodeRow.level))
+    .order_by(col(NodeRow.level)),
+    NodeAndRelative,
 )
 
 
-async def ancestors_of(
-    reader: Reader, *, node_ids: Sequence[int]
-) -> list[tuple[NodeRow, NodeStatsRow, int]]:
-    """(ancestor, its counts, descendant id) for each of ``node_ids``, root first."""
-    return [
-        (row[0], row[1], row[2]) for row in await reader.rows(_ANCESTORS, {"keys": list(node_ids)})
-    ]
+async def ancestors_of(reader: Reader, *, node_ids: Sequence[int]) -> list[NodeAndRelative]:
+    """The ancestors of each of ``node_ids`` (its id the row's ``relative_id``), root
+    first."""
+    return await reader.rows(_ANCESTORS, {"keys": list(node_ids)})
 
 
 _DESCENDANTS = (
@@ -97,32 +111,30 @@ _DESCENDANTS = (
     .where(col(NodeClosureRow.ancestor_id).in_(keys()), col(NodeClosureRow.depth) > 0)
     .order_by(col(NodeRow.pre))
 )
-_ALL_DESCENDANTS = Prepared.of(_DESCENDANTS)
+_ALL_DESCENDANTS = Prepared.of(_DESCENDANTS, NodeAndRelative)
 _NEAR_DESCENDANTS = Prepared.of(
-    _DESCENDANTS.where(col(NodeClosureRow.depth) <= bindparam("max_depth"))
+    _DESCENDANTS.where(col(NodeClosureRow.depth) <= bindparam("max_depth")), NodeAndRelative
 )
 
 
 async def descendants_of(
     reader: Reader, *, node_ids: Sequence[int], max_depth: int | None
-) -> list[tuple[NodeRow, NodeStatsRow, int]]:
-    """(node, its counts, ancestor id): the nodes below each of ``node_ids`` in pre-order,
-    at most ``max_depth`` levels down when given."""
+) -> list[NodeAndRelative]:
+    """The nodes below each of ``node_ids`` (its id the row's ``relative_id``) in
+    pre-order, at most ``max_depth`` levels down when given."""
     if max_depth is None:
-        rows = await reader.rows(_ALL_DESCENDANTS, {"keys": list(node_ids)})
-    else:
-        rows = await reader.rows(
-            _NEAR_DESCENDANTS, {"keys": list(node_ids), "max_depth": max_depth}
-        )
-    return [(row[0], row[1], row[2]) for row in rows]
+        return await reader.rows(_ALL_DESCENDANTS, {"keys": list(node_ids)})
+    return await reader.rows(_NEAR_DESCENDANTS, {"keys": list(node_ids), "max_depth": max_depth})
 
 
-_BY_PATH_KEY = Prepared.of(with_stats().where(col(NodeRow.path_key) == bindparam("path_key")))
+_BY_PATH_KEY = Prepared.of(
+    with_stats().where(col(NodeRow.path_key) == bindparam("path_key")), NodeWithStats
+)
 
 
 async def nodes_by_path_key(reader: Reader, *, path_key: str) -> list[NodeWithStats]:
     """The nodes whose names path, case-folded, is ``path_key``."""
-    return _pairs(await reader.rows(_BY_PATH_KEY, {"path_key": path_key}))
+    return await reader.rows(_BY_PATH_KEY, {"path_key": path_key})
 
 
 # The nodes below one node, in pre-order (children by name): its branch's interval of
@@ -151,10 +163,12 @@ def _below(node: NodeRow, max_depth: int | None) -> Template:
 
 async def nodes_below_page(
     reader: Reader, *, node: NodeRow, max_depth: int | None, window: Window
-) -> Page:
+) -> Page[NodeWithStats]:
     """A page of the nodes below ``node`` (at most ``max_depth`` levels down when given:
     1 for its children) with their counts, in pre-order."""
-    return await paging.keyset_page(reader, _below(node, max_depth), _IN_PRE_ORDER, window)
+    return await paging.keyset_page(
+        reader, _below(node, max_depth), _IN_PRE_ORDER, window, rows=NodeWithStats
+    )
 
 
 async def nodes_below_count(reader: Reader, *, node: NodeRow, max_depth: int | None) -> int:

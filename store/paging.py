@@ -13,13 +13,28 @@ silently shifted."""
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Generic, cast
 
-from sqlalchemy import ColumnElement, Date, Integer, String, and_, bindparam, func, or_, select
+from sqlalchemy import (
+    BindParameter,
+    ColumnElement,
+    Date,
+    Integer,
+    String,
+    and_,
+    bindparam,
+    func,
+    or_,
+    select,
+)
+from sqlalchemy.orm import QueryableAttribute
 from sqlalchemy.types import TypeDecorator
 
 from store.reader import Reader
-from store.rows import AnySelect, Prepared
+from store.rows import AnySelect, Expression, Params, Prepared, RowT, Shape, shaped
+
+# A value of a page's keys as JSON holds it in a cursor (dates as ISO text).
+CursorValue = int | str | None
 
 
 class ExpiredPositionError(ValueError):
@@ -42,16 +57,16 @@ class PositionError(ValueError):
 
 @dataclass(frozen=True)
 class SortKey:
-    column: Any  # a column or SQL expression whose values are ints or strings, never null
+    column: Expression  # values are ints or strings, never null
     descending: bool = False
     # For a position worked out at load time (a rank, a row id, a pre-order number): the
     # columns whose values it stands for, by which a row is found again after another load
     # (a name's rank: the name and the slug; unique together); () when nothing can find
     # the row again. None: the column's own values are the same from load to load.
-    stands_for: tuple[Any, ...] | None = None
+    stands_for: tuple[Expression, ...] | None = None
 
 
-def _meaning_columns(keys: Sequence[SortKey]) -> list[Any]:
+def _meaning_columns(keys: Sequence[SortKey]) -> list[Expression]:
     """The columns a row's values carry besides its keys: what its positions stand for."""
     return [column for key in keys if key.stands_for for column in key.stands_for]
 
@@ -65,8 +80,8 @@ class Window:
     window over the same statement)."""
 
     size: int
-    after: Sequence[Any] | None = None
-    before: Sequence[Any] | None = None
+    after: Sequence[object] | None = None
+    before: Sequence[object] | None = None
     from_end: bool = False
     with_total: bool = False
     # Whether ``after`` and ``before`` were read from an earlier load: the rows they name
@@ -91,31 +106,32 @@ class Template:
 
     statement: AnySelect
     shape: Hashable
-    params: dict[str, Any]
+    params: Params
 
 
 Listing = AnySelect | Template
 
 
 @dataclass(frozen=True)
-class Page:
-    rows: list[tuple[Any, ...]]  # in the list's order, whichever end the page was read from
+class Page(Generic[RowT]):
+    rows: list[RowT]  # in the list's order, whichever end the page was read from
     # Each row's sort-key values, then what its positions stand for (as JSON can hold
     # them: dates as ISO text), for its cursor.
-    keys: list[tuple[Any, ...]]
+    keys: list[tuple[CursorValue, ...]]
     has_next: bool  # whether the list has rows after the page's last (or after its place)
     has_previous: bool  # whether the list has rows before the page's first (or its place)
     total: int | None  # the whole list's length, when it came with the page
 
 
-_PREPARED: dict[tuple[Hashable, ...], Prepared] = {}
+_PREPARED: dict[tuple[Hashable, ...], Prepared[list[object]]] = {}
 
 
-def _prepared(key: tuple[Hashable, ...], build: Callable[[], AnySelect]) -> Prepared:
-    """The statement ``build`` makes, built and prepared once for ``key``."""
+def _prepared(key: tuple[Hashable, ...], build: Callable[[], AnySelect]) -> Prepared[list[object]]:
+    """The statement ``build`` makes, built and prepared once for ``key``: its rows are
+    their parts, the listing's and then what the page's statement added."""
     prepared = _PREPARED.get(key)
     if prepared is None:
-        prepared = _PREPARED[key] = Prepared.of(build())
+        prepared = _PREPARED[key] = Prepared.of_parts(build())
     return prepared
 
 
@@ -124,22 +140,22 @@ async def _rows(
     listing: Listing,
     shape: tuple[Hashable, ...],
     build: Callable[[AnySelect], AnySelect],
-    params: dict[str, Any],
-) -> list[tuple[Any, ...]]:
+    params: Params,
+) -> list[list[object]]:
     """The rows of ``build(listing's statement)``: prepared once per ``shape`` of a
     Template, built for the request otherwise."""
     if isinstance(listing, Template):
         template = listing
         prepared = _prepared((*shape, template.shape), lambda: build(template.statement))
         return await reader.rows(prepared, {**template.params, **params})
-    return await reader.rows(build(listing), params)
+    return await reader.rows(Prepared.of_parts(build(listing)), params)
 
 
 # The range of the integer columns keys are made of (64 bits on both databases).
 _INTEGERS = range(-(2**63), 2**63)
 
 
-def _check_position(keys: Sequence[SortKey], values: Sequence[Any], bound: str) -> list[Any]:
+def _check_position(keys: Sequence[SortKey], values: Sequence[object], bound: str) -> list[object]:
     """The key values of ``values`` (of the bound ``bound``: the keys' values, then what
     they stand for, or the keys' alone), checked to fit ``keys``: each of its key's type
     (an integer in range, or text), so that no statement is sent with a value the
@@ -161,9 +177,10 @@ def _check_position(keys: Sequence[SortKey], values: Sequence[Any], bound: str) 
     return values
 
 
-def _python_type(column: Any) -> type:
+def _python_type(column: Expression) -> type:
     """What values of ``column`` are in Python: text (sqlmodel's AutoString says `object`),
     dates, integers, or what the column's type says."""
+    assert isinstance(column, ColumnElement | QueryableAttribute), f"{column!r} is not a column"
     kind = column.type
     if isinstance(kind, TypeDecorator):
         kind = kind.impl_instance
@@ -177,7 +194,7 @@ def _python_type(column: Any) -> type:
     return python_type
 
 
-def _column_value(column: Any, value: Any, bound: str) -> Any:
+def _column_value(column: Expression, value: object, bound: str) -> object:
     """``value``, as JSON held it, for a comparison with ``column``: a date from its ISO
     text; null, text and integers as they are."""
     wanted = _python_type(column)
@@ -191,8 +208,12 @@ def _column_value(column: Any, value: Any, bound: str) -> Any:
     raise PositionError(f"{value!r} is not a {wanted.__name__} of this list's order", bound)
 
 
-def _as_json(value: Any) -> Any:
-    return value.isoformat() if isinstance(value, date) else value
+def _as_json(value: object) -> CursorValue:
+    """A sort key's value as JSON holds it: a date as its ISO text; the rest are integers
+    and text (SortKey's columns), or null (what a position stands for)."""
+    if isinstance(value, date):
+        return value.isoformat()
+    return cast(CursorValue, value)
 
 
 def _found_again_statement(
@@ -210,8 +231,12 @@ def _found_again_statement(
 
 
 async def _found_again(
-    reader: Reader, listing: Listing, keys: Sequence[SortKey], values: Sequence[Any], bound: str
-) -> list[Any]:
+    reader: Reader,
+    listing: Listing,
+    keys: Sequence[SortKey],
+    values: Sequence[object],
+    bound: str,
+) -> list[object]:
     """The key values, in this load, of the row that ``values`` (read from an earlier
     load: the keys' values, then what they stand for) named, found by its stable keys and
     what its positions stand for; ExpiredPositionError when it is no longer in the list so."""
@@ -243,7 +268,7 @@ async def _found_again(
 
 
 def _beyond(
-    keys: Sequence[SortKey], values: Sequence[Any], *, backward: bool, inclusive: bool
+    keys: Sequence[SortKey], values: Sequence[object], *, backward: bool, inclusive: bool
 ) -> ColumnElement[bool]:
     """Rows after ``values`` in the order of ``keys`` (directions may differ), or before
     them when ``backward``; the row at ``values`` too when ``inclusive``."""
@@ -264,11 +289,11 @@ def _beyond(
     return and_(within, or_(*alternatives))
 
 
-def _bound(name: str, count: int) -> list[Any]:
+def _bound(name: str, count: int) -> list[BindParameter[object]]:
     return [bindparam(f"{name}{i}") for i in range(count)]
 
 
-def _params(name: str, values: Sequence[Any] | None) -> dict[str, Any]:
+def _params(name: str, values: Sequence[object] | None) -> Params:
     return {} if values is None else {f"{name}{i}": value for i, value in enumerate(values)}
 
 
@@ -330,12 +355,14 @@ async def keyset_page(
     keys: Sequence[SortKey],
     window: Window,
     *,
+    rows: Shape[RowT],
     counted: ColumnElement[int] | None = None,
-) -> Page:
+) -> Page[RowT]:
     """The ``window`` of ``listing`` in the order of ``keys`` (whose last key must be
     unique), and whether rows lie before and after it: exactly, both ways. The list's
     length, when the window asks for it, is ``counted`` (a figure the load recorded) if
-    given, else counted over the list's rows."""
+    given, else counted over the list's rows. Its rows are made as ``rows`` says
+    (`store.rows.Prepared.of`)."""
     after, before, backward = window.after, window.before, window.from_end
     if window.from_earlier_load:
         if after is not None:
@@ -369,9 +396,10 @@ async def keyset_page(
     taken = result[:size]
     if backward:
         taken.reverse()
-    rows = [row[:-width] for row in taken]
+    make = shaped(rows)
+    page_rows = [make(row[:-width]) for row in taken]
     row_keys = [tuple(_as_json(value) for value in row[-width:][:carried]) for row in taken]
-    length = (result[0][-1] if result else 0) if total else None
+    length = _total(result[0][-1] if result else 0) if total else None
     # Rows lie before the page when the window had more at its start (read from the end),
     # or else when the list has any at or before `after`; after the page likewise. So a
     # cursor on the side the page was read from is always probed, one on the far side
@@ -382,14 +410,19 @@ async def keyset_page(
     after_rows, before_rows = await _probe(reader, listing, keys, bounds, at_after, at_before)
     has_next = (forward and more_in_window) or before_rows
     has_previous = (backward and more_in_window) or after_rows
-    return Page(rows, row_keys, has_next, has_previous, length)
+    return Page(page_rows, row_keys, has_next, has_previous, length)
+
+
+def _total(value: object) -> int:
+    assert isinstance(value, int)
+    return value
 
 
 async def _probe(
     reader: Reader,
     listing: Listing,
     keys: Sequence[SortKey],
-    bounds: dict[str, Any],
+    bounds: Params,
     at_after: bool,
     at_before: bool,
 ) -> tuple[bool, bool]:

@@ -12,14 +12,12 @@ import contextlib
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import (
     Connection,
     Dialect,
     Engine,
     Executable,
-    Result,
     bindparam,
     func,
     select,
@@ -30,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from store.data_version import VERSION_COLUMNS, data_version
 from store.engines import request_slots
-from store.rows import AnySelect, Prepared
+from store.rows import AnyResult, Params, Prepared, RowT
 from store.turns import ROWS_PER_TURN, Turns
 
 # SQLite calls the progress handler every this many virtual machine instructions
@@ -91,9 +89,7 @@ class Reader:
     def dialect(self) -> str:
         return self._sql_dialect.name
 
-    async def execute(
-        self, statement: Executable, params: dict[str, Any] | None = None
-    ) -> Result[*tuple[Any, ...]]:
+    async def execute(self, statement: Executable, params: Params | None = None) -> AnyResult:
         raise NotImplementedError
 
     async def close(self) -> None:
@@ -119,18 +115,15 @@ class Reader:
         """Give the event loop to the other requests if this one has held it for a slice."""
         await self.turns.take()
 
-    async def rows(
-        self, statement: "AnySelect | Prepared", params: dict[str, Any] | None = None
-    ) -> list[tuple[Any, ...]]:
-        """The rows of ``statement`` (a select of ORM entities and columns), each entity
-        read as a light record (`store.rows`), not an ORM instance."""
-        prepared = statement if isinstance(statement, Prepared) else Prepared.of(statement)
-        row_of = prepared.row_of
-        result = await self.execute(prepared.statement, params)
+    async def rows(self, statement: Prepared[RowT], params: Params | None = None) -> list[RowT]:
+        """The rows of ``statement``, each made as its shape says: records (`store.rows`),
+        not ORM instances."""
+        row_of = statement.row_of
+        result = await self.execute(statement.statement, params)
         # A part at a time, each followed by a check of the request's turn: SQLite steps
         # through a statement as its rows are fetched, so neither the statement nor the
         # records of thousands of rows hold the loop longer than a slice (store.turns).
-        rows: list[tuple[Any, ...]] = []
+        rows: list[RowT] = []
         for part in result.partitions(ROWS_PER_TURN):
             rows.extend([row_of(row) for row in part])
             await self.turns.take()
@@ -243,9 +236,7 @@ class AsyncReader(Reader):
             self._holds_slot = False
             self._slots.release()
 
-    async def execute(
-        self, statement: Executable, params: dict[str, Any] | None = None
-    ) -> Result[*tuple[Any, ...]]:
+    async def execute(self, statement: Executable, params: Params | None = None) -> AnyResult:
         async with self._lock:
             self.statements += 1
             if self._connection is None:
@@ -337,9 +328,7 @@ class InLoopReader(Reader):
             self._connection = self._open()
         return self.snapshot_version
 
-    async def execute(
-        self, statement: Executable, params: dict[str, Any] | None = None
-    ) -> Result[*tuple[Any, ...]]:
+    async def execute(self, statement: Executable, params: Params | None = None) -> AnyResult:
         if self._connection is None:
             self._connection = self._open()
         self.statements += 1

@@ -1,9 +1,7 @@
 """The strength of a treatment, defined once: its names, strongest first, and the rank the
 database stores (1 for the strongest). Every SQL expression of a rank is generated here."""
 
-from typing import Any
-
-from sqlalchemy import ColumnElement, case
+from sqlalchemy import ColumnElement, SQLColumnExpression, case
 
 STRENGTHS = ("core", "used", "mentioned")  # strongest first
 RANKS = {name: index for index, name in enumerate(STRENGTHS, start=1)}
@@ -43,6 +41,6 @@ def weakest_order_sql(rank: str) -> str:
     return f"{UNTREATED_RANK} - COALESCE({rank}, 0)"
 
 
-def rank_expression(column: Any) -> ColumnElement[int]:
+def rank_expression(column: SQLColumnExpression[str]) -> ColumnElement[int]:
     """The rank of the strength name in ``column``, as a SQLAlchemy expression."""
     return case(RANKS, value=column)

@@ -7,9 +7,19 @@ transaction (see ``store.derive``) so that no request walks the tree or scans ev
 
 import uuid
 from datetime import date, datetime
-from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, Column, Index, MetaData, SmallInteger, String
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Column,
+    Index,
+    MetaData,
+    SmallInteger,
+    String,
+    Table,
+    inspect,
+)
+from sqlalchemy.types import TypeEngine
 from sqlmodel import AutoString, Field, SQLModel
 
 from store.strength import STRENGTHS
@@ -301,7 +311,7 @@ class ReleaseRow(SQLModel, table=True):
 # of its records in key order from its cursor on, and stops when it is full. Their slugs
 # are in byte order (COLLATE "C" on PostgreSQL, as SQLite's and Python's own), whatever
 # the database's collation, so that both databases page them alike.
-BYTE_ORDER_SLUG: Any = AutoString().with_variant(String(collation="C"), "postgresql")
+BYTE_ORDER_SLUG: TypeEngine[str] = AutoString().with_variant(String(collation="C"), "postgresql")
 
 
 class ChangeKindRow(SQLModel, table=True):
@@ -390,5 +400,8 @@ TABLES_IN_LOAD_ORDER: tuple[type[SQLModel], ...] = (
 )
 
 
-def table_of(row_class: type[SQLModel]) -> Any:
-    return row_class.__table__  # type: ignore[attr-defined]  # set by SQLModel for table=True
+def table_of(row_class: type[SQLModel]) -> Table:
+    """The table of a table class (``table=True``)."""
+    table = inspect(row_class).local_table
+    assert isinstance(table, Table), f"{row_class.__name__} is not a table class"
+    return table

@@ -1,6 +1,7 @@
 """How models treat methods: a model's treatments, and a branch's By-model table."""
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.orm import aliased
@@ -8,9 +9,9 @@ from sqlmodel import col
 
 from store import paging
 from store.batches import PairsIn, rows_of_pairs
-from store.methods import method_by_name
+from store.methods import TreatmentOfModel, method_by_name
 from store.models import MODEL_RELEASE, ModelSelection, model_conditions, model_order
-from store.nodes import in_branch
+from store.nodes import NodeWithStats, in_branch
 from store.paging import Listing, Page, Sort, SortKey, Template, Window
 from store.reader import Reader
 from store.rows import AnySelect
@@ -24,8 +25,53 @@ from store.tables import (
     TreatmentRow,
 )
 
-# A treatment with its method and the method's figures.
-TreatmentWithMethod = tuple[TreatmentRow, MethodRow, MethodStatsRow]
+
+class TreatmentWithMethod(NamedTuple):
+    """A treatment with its method and the method's figures."""
+
+    treatment: TreatmentRow
+    method: MethodRow
+    stats: MethodStatsRow
+
+
+class BranchTreatment(NamedTuple):
+    """A treatment of a method in a branch, with the method, its figures and the
+    branch's node id: one method of a By-model row."""
+
+    treatment: TreatmentRow
+    method: MethodRow
+    stats: MethodStatsRow
+    node_id: int
+
+
+class BranchModel(NamedTuple):
+    """A By-model row (a model's strongest treatment in a branch), with the model."""
+
+    row: BranchModelRow
+    model: ModelRow
+
+
+class TreatmentBySlugs(NamedTuple):
+    """A treatment with its model, and its method with its figures."""
+
+    treatment: TreatmentRow
+    model: ModelRow
+    method: MethodRow
+    stats: MethodStatsRow
+
+
+class BranchRowBySlugs(NamedTuple):
+    """A By-model row with its model, and its node with its counts."""
+
+    row: BranchModelRow
+    model: ModelRow
+    node: NodeRow
+    node_stats: NodeStatsRow
+
+    @property
+    def node_with_stats(self) -> NodeWithStats:
+        return NodeWithStats(self.node, self.node_stats)
+
 
 _WITH_METHODS = (
     select(TreatmentRow, MethodRow, MethodStatsRow)
@@ -35,7 +81,7 @@ _WITH_METHODS = (
 _BY_STRENGTH_THEN_NAME = [SortKey(col(TreatmentRow.strength_rank)), method_by_name()]
 
 
-def first_page(rows: Sequence[TreatmentWithMethod], size: int, total: int) -> Page:
+def first_page(rows: Sequence[BranchTreatment], size: int, total: int) -> Page[BranchTreatment]:
     """The first page of a model's treatments from the list's first ``size`` + 1 rows
     (``total``: the list's length), with the key values of _BY_STRENGTH_THEN_NAME that
     model_treatments_page reads the next pages from."""
@@ -43,8 +89,8 @@ def first_page(rows: Sequence[TreatmentWithMethod], size: int, total: int) -> Pa
     return Page(
         rows=shown,
         keys=[
-            (treatment.strength_rank, method.name_rank, method.name, method.slug)
-            for treatment, method, _ in shown
+            (row.treatment.strength_rank, row.method.name_rank, row.method.name, row.method.slug)
+            for row in shown
         ],
         has_next=len(rows) > size,
         has_previous=False,
@@ -82,14 +128,14 @@ async def model_treatments_page(
     max_rank: int,
     within: NodeRow | None,
     window: Window,
-) -> Page:
-    """A page of the methods a model treats, strongest first, then by method name: rows of
-    `TreatmentWithMethod`."""
+) -> Page[TreatmentWithMethod]:
+    """A page of the methods a model treats, strongest first, then by method name."""
     return await paging.keyset_page(
         reader,
         _of_model(model_id, max_rank, within),
         _BY_STRENGTH_THEN_NAME,
         window,
+        rows=TreatmentWithMethod,
     )
 
 
@@ -115,14 +161,15 @@ def _of_method(method_id: int, max_rank: int) -> Template:
 
 async def method_treatments_page(
     reader: Reader, *, method_id: int, max_rank: int, window: Window
-) -> Page:
+) -> Page[TreatmentOfModel]:
     """A page of the models that treat a method, strongest first, then by model name, then
-    slug: rows of (treatment, model)."""
+    slug."""
     return await paging.keyset_page(
         reader,
         _of_method(method_id, max_rank),
         [SortKey(col(TreatmentRow.strength_rank)), model_order(Sort("name"))],
         window,
+        rows=TreatmentOfModel,
     )
 
 
@@ -176,14 +223,18 @@ async def by_model_page(
     models: ModelSelection,
     sort: Sort,
     window: Window,
-) -> Page:
-    """A page of a branch's By-model table: one row (branch row, model) per model with
+) -> Page[BranchModel]:
+    """A page of a branch's By-model table: one row per model with
     evidence in the branch whose strongest treatment there is ``max_rank`` or stronger
     (and that ``models`` selects),
     by `release_date` or `name` (as models are ordered), or by `strongest` or
     `method_count` (the largest first when descending), ties by name A to Z, then slug."""
     return await paging.keyset_page(
-        reader, _by_model_listing(node_id, max_rank, sort, models), _by_model_keys(sort), window
+        reader,
+        _by_model_listing(node_id, max_rank, sort, models),
+        _by_model_keys(sort),
+        window,
+        rows=BranchModel,
     )
 
 
@@ -210,11 +261,10 @@ def _branch_treatments_of_pairs(pairs_in: PairsIn) -> AnySelect:
 
 async def branch_treatments(
     reader: Reader, *, node_models: Sequence[tuple[int, int]]
-) -> list[tuple[TreatmentRow, MethodRow, MethodStatsRow, int]]:
-    """For (node, model): the model's treatments of the branch's methods (with the node's
-    id), strongest first, then by method name: the methods of one By-model row."""
-    rows = await rows_of_pairs(reader, _branch_treatments_of_pairs, node_models)
-    return [(row[0], row[1], row[2], row[3]) for row in rows]
+) -> list[BranchTreatment]:
+    """For (node, model): the model's treatments of the branch's methods, strongest first,
+    then by method name: the methods of one By-model row."""
+    return await rows_of_pairs(reader, _branch_treatments_of_pairs, BranchTreatment, node_models)
 
 
 def _first_branch_treatments_of_pairs(pairs_in: PairsIn) -> AnySelect:
@@ -256,13 +306,12 @@ def _first_branch_treatments_of_pairs(pairs_in: PairsIn) -> AnySelect:
 
 async def first_branch_treatments(
     reader: Reader, *, node_models: Sequence[tuple[int, int]], limit: int
-) -> list[tuple[TreatmentRow, MethodRow, MethodStatsRow, int]]:
+) -> list[BranchTreatment]:
     """branch_treatments, but only the first ``limit`` of each (node, model): the first
     pages of many By-model rows' methods in one statement."""
-    rows = await rows_of_pairs(
-        reader, _first_branch_treatments_of_pairs, node_models, {"limit": limit}
+    return await rows_of_pairs(
+        reader, _first_branch_treatments_of_pairs, BranchTreatment, node_models, {"limit": limit}
     )
-    return [(row[0], row[1], row[2], row[3]) for row in rows]
 
 
 # Refetching a pair by the slugs in its ID (`entity(id:)`): the pair's row with what its
@@ -281,11 +330,10 @@ def _treatments_of_slug_pairs(pairs_in: PairsIn) -> AnySelect:
 
 async def treatments_by_slugs(
     reader: Reader, *, model_methods: Sequence[tuple[str, str]]
-) -> list[tuple[TreatmentRow, ModelRow, MethodRow, MethodStatsRow]]:
+) -> list[TreatmentBySlugs]:
     """The treatments of the (model slug, method slug) pairs that have one, with the model,
     the method and its figures."""
-    rows = await rows_of_pairs(reader, _treatments_of_slug_pairs, model_methods)
-    return [(row[0], row[1], row[2], row[3]) for row in rows]
+    return await rows_of_pairs(reader, _treatments_of_slug_pairs, TreatmentBySlugs, model_methods)
 
 
 def _branch_rows_of_slug_pairs(pairs_in: PairsIn) -> AnySelect:
@@ -300,8 +348,7 @@ def _branch_rows_of_slug_pairs(pairs_in: PairsIn) -> AnySelect:
 
 async def branch_rows_by_slugs(
     reader: Reader, *, model_nodes: Sequence[tuple[str, str]]
-) -> list[tuple[BranchModelRow, ModelRow, NodeRow, NodeStatsRow]]:
+) -> list[BranchRowBySlugs]:
     """The By-model rows of the (model slug, node slug) pairs that have one, with the
     model, the node and its counts."""
-    rows = await rows_of_pairs(reader, _branch_rows_of_slug_pairs, model_nodes)
-    return [(row[0], row[1], row[2], row[3]) for row in rows]
+    return await rows_of_pairs(reader, _branch_rows_of_slug_pairs, BranchRowBySlugs, model_nodes)

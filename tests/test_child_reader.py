@@ -13,9 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from api.ingest.child import Producer, Row, computed_in_child, rows_from_child
+from api.ingest.child import Producer, computed_in_child, rows_from_child
 from api.ingest.lines import ProblemLimitError, Problems
 from api.ingest.progress import Meter
+
+# The rows these tests send through the child: any values.
+Row = tuple[object, ...]
 
 
 class Recording:
@@ -37,7 +40,7 @@ class Recording:
         self.calls.append(("step", what, seconds))
 
 
-def counting(n: int, pid_file: str | None = None) -> Producer:
+def counting(n: int, pid_file: str | None = None) -> Producer[Row]:
     def produce(problems: Problems, meter: Meter) -> Iterator[Row]:
         if pid_file:
             with open(pid_file, "w") as handle:

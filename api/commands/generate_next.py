@@ -8,12 +8,13 @@ import json
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from api.commands.generate import SEED_NODE, STRENGTHS
 from api.ingest.files import FILES
 
 Records = list[dict[str, Any]]
+T = TypeVar("T")
 
 
 def _read(folder: Path, name: str) -> Records:
@@ -74,7 +75,7 @@ def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) ->
     free_nodes = sorted(n["slug"] for n in nodes if n["slug"] not in kept)
     tag = _unused_tag(seed, nodes, models, sources, methods)
 
-    def pick(population: list[Any], count: int) -> list[Any]:
+    def pick(population: list[T], count: int) -> list[T]:
         return rng.sample(population, min(count, len(population)))
 
     # Nodes: renamed; leaves moved under another root.

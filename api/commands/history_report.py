@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from schema import schema
 from schema.context import Context
-from store.engines import make_async_engine, make_request_engine
+from store.engines import ServerEngine, make_async_engine, make_request_engine
 
 _RELEASES = """query ($after: String) {
   releases(first: 100, after: $after) {
@@ -84,8 +84,8 @@ def _with_schema(database_url: str, work: Callable[[Fetch], Awaitable[T]]) -> T:
                 pass
             return await work(fetch)
         finally:
-            if engine is not async_engine:
-                engine.dispose()  # type: ignore[call-arg, unused-ignore]
+            if not isinstance(engine, ServerEngine):  # SQLite's own, beside the async one
+                engine.dispose()
             await async_engine.dispose()
 
     return asyncio.run(run())

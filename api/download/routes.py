@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from graphql import GraphQLError
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -67,7 +68,7 @@ class Download:
         table: Table,
         request: Request,
         writer: Writer,
-        variables: dict[str, Any],
+        variables: dict[str, object],
         *,
         chunk_seconds: float,
         download_seconds: float,
@@ -157,7 +158,7 @@ class Download:
             return self._over_time()
         return StopError(503, "TIMEOUT", time_limit_message(self.chunk_seconds))
 
-    def _refusal(self, errors: list[Any]) -> StopError:
+    def _refusal(self, errors: list[GraphQLError]) -> StopError:
         """What the API's errors mean for the download: the subject missing (404), the
         database or time wanting (503), or the request itself (400)."""
         error = errors[0]
@@ -166,7 +167,7 @@ class Download:
             return self._timed_out()
         if code in RETRY_LATER_CODES:
             return StopError(503, code, error.message)
-        if (error.path or [None])[0] == "subject":
+        if error.path and error.path[0] == "subject":
             if code == "NOT_FOUND":
                 return StopError(404, code, error.message)
             if code == "BAD_USER_INPUT":

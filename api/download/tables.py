@@ -120,7 +120,7 @@ class Table:
     # Each column's name (CSV header, JSON key) and its value in a row of `rows.nodes`.
     columns: Columns
     # The operation's variables (but `first` and `after`) from the URL.
-    variables: Callable[[Params], dict[str, Any]]
+    variables: Callable[[Params], dict[str, object]]
     # The download's file name, without its extension.
     filename: Callable[[Params], str]
     # What `subject` is when the list belongs to one: a null one is a 404 saying so.
@@ -400,7 +400,7 @@ CHANGE_LISTS: dict[str, tuple[tuple[str, ...], str, Columns]] = {
 }
 
 
-def _changes_variables(params: Params) -> dict[str, Any]:
+def _changes_variables(params: Params) -> dict[str, object]:
     kind = params.choice("kind", CHANGE_KINDS, None)
     return {
         "since": params.release("since", required=True),
@@ -448,7 +448,7 @@ query DownloadChanges{list_name.title()}(
 SEARCH_TYPES = {kind: kind.upper() for kind in ("nodes", "methods", "models", "sources")}
 
 
-def _search_variables(params: Params) -> dict[str, Any]:
+def _search_variables(params: Params) -> dict[str, object]:
     query = params.text("q")
     if query is None:
         raise BadParameterError("`q` is required: the words to search for")
@@ -457,7 +457,8 @@ def _search_variables(params: Params) -> dict[str, Any]:
 
 
 def _search_hit(row: Row) -> Row:
-    return row["node"]  # type: ignore[no-any-return]
+    hit: Row = row["node"]
+    return hit
 
 
 SEARCH = Table(

@@ -24,7 +24,7 @@ def guarded(text: str) -> str:
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
-def cell(value: Any) -> str:
+def cell(value: object) -> str:
     """A value as a CSV cell: nothing for null, a list's items joined, text guarded."""
     if value is None:
         return ""
@@ -91,7 +91,7 @@ class JsonWriter:
         del columns  # each object names its own
         return b"["
 
-    def _line(self, value: Any) -> bytes:
+    def _line(self, value: object) -> bytes:
         line = (b",\n" if self._written else b"\n") + orjson.dumps(value)
         self._written = True
         return line

@@ -8,7 +8,7 @@ import asyncio
 import re
 import time
 import uuid
-from typing import Any
+from typing import TypedDict
 
 import orjson
 
@@ -41,7 +41,7 @@ def error_body(
     message: str,
     request_id: str | None,
     data_version: str | None = None,
-    **extensions: Any,
+    **extensions: object,
 ) -> bytes:
     """A refusal as GraphQL clients read one: `errors`, with the code and the request id
     (and, as every answer, the data version it was given at: api.edge.freshness)."""
@@ -49,7 +49,7 @@ def error_body(
         "message": message,
         "extensions": {"code": code, "requestId": request_id, **extensions},
     }
-    answer: dict[str, Any] = {"errors": [error]}
+    answer: dict[str, object] = {"errors": [error]}
     if data_version is not None:
         answer["extensions"] = {"dataVersion": data_version}
     return orjson.dumps(answer)
@@ -63,7 +63,7 @@ async def send_error(
     message: str,
     *,
     headers: tuple[tuple[bytes, bytes], ...] = (),
-    **extensions: Any,
+    **extensions: object,
 ) -> None:
     state = scope.get("state", {})
     body = error_body(
@@ -102,7 +102,13 @@ class RequestId:
         await self.app(scope, receive, with_headers(send, lambda given: [*given, echoed]))
 
 
-def url_too_long(max_bytes: int) -> tuple[str, dict[str, Any]]:
+# A limit's refusal's extensions (keys as the answer spells them).
+class LimitExtensions(TypedDict):
+    limit: str
+    limitValue: int
+
+
+def url_too_long(max_bytes: int) -> tuple[str, LimitExtensions]:
     """The refusal of a URL over ``max_bytes``: its message and extensions."""
     message = (
         f"the URL is over the limit `max_url_bytes` of {max_bytes:,} bytes; "
@@ -311,14 +317,14 @@ class GraphQLOverHTTP:
         await send({"type": "http.response.body", "body": body})
 
 
-def _parsed(body: bytes) -> Any:
+def _parsed(body: bytes) -> object:
     try:
         return orjson.loads(body)
     except orjson.JSONDecodeError:
         return None
 
 
-def _codes_of(answer: Any) -> set[str]:
+def _codes_of(answer: object) -> set[str]:
     """The codes of the errors of an answer (of each answer of a batch)."""
     return {
         str(error.get("extensions", {}).get("code"))
@@ -329,7 +335,7 @@ def _codes_of(answer: Any) -> set[str]:
     }
 
 
-def _not_executed(answer: Any, codes: set[str]) -> bool:
+def _not_executed(answer: object, codes: set[str]) -> bool:
     """The request could not be executed at all: no data, only request errors (400)."""
     return isinstance(answer, dict) and "data" not in answer and is_request_error(codes)
 

@@ -1,14 +1,11 @@
 """What the project's ASGI middlewares share: types, headers (read, and added to an
 answer), and reading a request body once while letting the app behind read it again."""
 
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from collections.abc import Callable
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["ASGIApp", "Message", "Receive", "Scope", "Send"]
 
 
 def header(scope: Scope, name: bytes) -> bytes:

@@ -13,7 +13,6 @@ import hashlib
 import json
 from collections.abc import MutableMapping
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import orjson
@@ -21,6 +20,7 @@ from cachetools import LRUCache
 
 from api.edge.http_guards import send_error
 from api.edge.middleware import ASGIApp, Receive, Scope, Send, header, read_body, replay
+from store.json_value import JSONObject, JSONValue
 
 
 class QueryStore:
@@ -78,14 +78,14 @@ class PersistedQueries:
             return
         if scope["method"] == "GET":
             params = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
-            request: dict[str, Any] = dict(params)
+            request: JSONObject = dict(params)
             if "extensions" in params:
                 request["extensions"] = _json(params["extensions"])
             resolved = await self._resolve(request, scope, send)
             if resolved is None:
                 return
             if resolved is not request:
-                params["query"] = resolved["query"]
+                params["query"] = str(resolved["query"])
                 scope = {**scope, "query_string": urlencode(params).encode()}
             await self.app(scope, receive, send)
             return
@@ -112,9 +112,7 @@ class PersistedQueries:
             body = orjson.dumps(resolved)
         await self.app(scope, replay(body, receive), send)
 
-    async def _resolve(
-        self, request: dict[str, Any], scope: Scope, send: Send
-    ) -> dict[str, Any] | None:
+    async def _resolve(self, request: JSONObject, scope: Scope, send: Send) -> JSONObject | None:
         """The request with its document; None once a refusal has been sent."""
         extensions = request.get("extensions")
         persisted = extensions.get("persistedQuery") if isinstance(extensions, dict) else None
@@ -170,8 +168,9 @@ async def _refuse_unlisted(scope: Scope, send: Send) -> None:
     )
 
 
-def _json(raw: str | bytes) -> Any:
+def _json(raw: str | bytes) -> JSONValue:
     try:
-        return orjson.loads(raw)
+        decoded: JSONValue = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
+    return decoded

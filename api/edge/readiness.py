@@ -17,7 +17,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -80,7 +80,9 @@ def _retrieve(future: "asyncio.Future[T]") -> None:
 # /healthz and /readyz
 
 
-def database_check(engine: ReadinessEngine) -> BoundedCheck[tuple[str | None, str | None, Any]]:
+def database_check(
+    engine: ReadinessEngine,
+) -> BoundedCheck[tuple[str | None, str | None, str | None]]:
     """The check /readyz runs: through ``engine``, within READY_WITHIN_SECONDS."""
     return BoundedCheck(
         partial(_checked_state, engine), READY_WITHIN_SECONDS, stale_after=READY_CHECK_STALE_SECONDS
@@ -92,7 +94,7 @@ async def healthz(_: Request) -> Response:
     return JSONResponse({"status": "ok"})
 
 
-async def _checked_state(engine: ReadinessEngine) -> tuple[str | None, str | None, Any]:
+async def _checked_state(engine: ReadinessEngine) -> tuple[str | None, str | None, str | None]:
     """This code's head, the database's migration and its data version."""
     head = migrate.HEAD_REVISION
     return head, *await database_state(engine, head=head)

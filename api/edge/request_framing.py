@@ -10,7 +10,6 @@ connection's bytes go straight through, and uvicorn's parser alone reads them.""
 import re
 from dataclasses import dataclass
 from http import HTTPStatus
-from typing import Any
 
 from api.edge.http_guards import url_too_long
 
@@ -27,7 +26,7 @@ class HeadLimits:
 
 
 class RefusedError(Exception):
-    def __init__(self, status: HTTPStatus, message: str, **extensions: Any) -> None:
+    def __init__(self, status: HTTPStatus, message: str, **extensions: object) -> None:
         super().__init__(message)
         self.status, self.message, self.extensions = status, message, extensions
 

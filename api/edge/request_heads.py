@@ -117,14 +117,14 @@ class HeadGuard(asyncio.Protocol):
             # Dropped, not answered: a client this slow (or silent) reads no answer either.
             transport.close()
 
-    def _refuse(self, status: HTTPStatus, message: str, **extensions: Any) -> None:
+    def _refuse(self, status: HTTPStatus, message: str, **extensions: object) -> None:
         """Answers ``status`` with a JSON error and ends the connection."""
         self._stop_timing_head()
         transport = self._transport
         if self._refused or transport is None or transport.is_closing():
             return
         self._refused = True
-        body = error_body("BAD_REQUEST", message, None, **extensions)
+        body = error_body("BAD_REQUEST", message, None, None, **extensions)
         headers = security_headers(
             [
                 (b"content-type", b"application/json; charset=utf-8"),

@@ -13,7 +13,7 @@ the operation and its reader (api.app), whether the cache answered (api.edge.res
 import copy
 import logging
 import time
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 import uvicorn.config
@@ -30,16 +30,17 @@ RECORD = "request_log"
 # operation name is the client's to choose, up to the body limit (a 900 KB name was
 # written whole, once a request).
 MAX_FIELD_CHARS = 200
+T = TypeVar("T")
 
 
-def cut(value: Any) -> Any:
+def cut(value: T) -> T | str:
     """``value``, cut to MAX_FIELD_CHARS with a marker if it is a longer text."""
     if isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
         return f"{value[:MAX_FIELD_CHARS]}…[cut: {len(value):,} chars]"
     return value
 
 
-def record(scope: Scope, **facts: Any) -> None:
+def record(scope: Scope, **facts: object) -> None:
     """Notes ``facts`` about this request for its log line (when it is logged)."""
     noted = scope.get("state", {}).get(RECORD)
     if noted is not None:

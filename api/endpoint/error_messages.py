@@ -3,7 +3,6 @@ cap on validation errors named as a limit, and its suggestions left out when the
 is not to be explored."""
 
 import re
-from typing import Any
 
 from graphql import GraphQLError
 
@@ -36,7 +35,7 @@ def _for_client(error: GraphQLError, *, suggestions: bool) -> GraphQLError:
     return error
 
 
-def _reworded(error: GraphQLError, message: str, **extensions: Any) -> GraphQLError:
+def _reworded(error: GraphQLError, message: str, **extensions: object) -> GraphQLError:
     return GraphQLError(
         message,
         nodes=error.nodes,

@@ -7,11 +7,14 @@ from typing import Any
 import orjson
 
 # Strawberry's own refusal of an unreadable request (its views raise it; strawberry pins it).
-from cross_web import HTTPException
+from cross_web import AsyncHTTPRequestAdapter, HTTPException
 from graphql import GraphQLError
+from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
+from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
-from strawberry.http import GraphQLRequestData
+from strawberry.http import GraphQLHTTPResponse, GraphQLRequestData
+from strawberry.http.types import QueryParams
 from strawberry.types import ExecutionResult
 
 from api.edge.freshness import data_version_of
@@ -22,6 +25,7 @@ from api.endpoint.graphiql import page_policy, with_sample_query
 from api.endpoint.operation_choice import operation_names, unchosen
 from schema.context import Context
 from schema.errors import classified
+from store.json_value import JSONValue
 
 
 class TaxonomyGraphQL(GraphQL[Context, None]):
@@ -40,15 +44,21 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         self.suggestions = suggestions  # off with introspection: api.endpoint.error_messages
         self.max_tokens = max_tokens
 
-    async def get_context(self, request: Any, response: Any) -> Context:
-        context = Context.for_request(request.app.state.request_engine, request, response)
+    async def get_context(
+        self, request: Request | WebSocket, response: Response | WebSocket
+    ) -> Context:
+        # Over HTTP only (the app serves no subscriptions): the response's headers.
+        answer = response if isinstance(response, Response) else None
+        context = Context.for_request(request.app.state.request_engine, request, answer)
         context.report_statements = self.report_statements
         context.request_id = request.scope.get("state", {}).get("request_id")
         context.data_version = data_version_of(request.scope)
         record(request.scope, reader=context.reader)  # its statements, once it is done
         return context
 
-    async def process_result(self, request: Any, result: Any) -> Any:
+    async def process_result(
+        self, request: Request, result: ExecutionResult
+    ) -> GraphQLHTTPResponse:
         """Every error leaves with a code. The schema's ErrorCodes extension codes what
         happens inside an operation; this catches what fails around it (a connection that
         dies while the operation is being closed), which would otherwise reach the client
@@ -70,9 +80,9 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
 
     async def execute_single(
         self,
-        request: Any,
-        request_adapter: Any,
-        sub_response: Any,
+        request: Request,
+        request_adapter: AsyncHTTPRequestAdapter,
+        sub_response: Response,
         context: Context,
         root_value: None,
         request_data: GraphQLRequestData,
@@ -99,16 +109,16 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         request.scope.setdefault("state", {})["data_version"] = context.data_version
         return result
 
-    def parse_query_params(self, params: Any) -> dict[str, Any]:
+    def parse_query_params(self, params: QueryParams) -> dict[str, JSONValue]:
         """A GET's parameters, its `variables` and `extensions` read as JSON. Strawberry
         refuses either, when it is not JSON, as an unreadable request *body* (a GET has
         none); its parser let JSON nested deeper than Python recurses reach the client
         as a bare 500, and a lone surrogate (`\\ud800`, which no database can store)
         reach the database as INTERNAL. Read with orjson, as a POST's body is: each is
         refused by the parameter's name, with what is wrong."""
-        parsed = dict(params)
+        parsed: dict[str, JSONValue] = dict(params)
         for name in ("variables", "extensions"):
-            value = parsed.get(name)
+            value = params.get(name)
             if not value:
                 continue
             try:
@@ -129,7 +139,7 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
     def graphql_ide_html(self) -> str:
         return with_sample_query(super().graphql_ide_html)
 
-    async def render_graphql_ide(self, request: Any) -> Response:
+    async def render_graphql_ide(self, request: Request) -> Response:
         # The page's own policy: api.edge.security_headers gives every other response its own.
         return HTMLResponse(
             self.graphql_ide_html, headers={"content-security-policy": page_policy()}

@@ -15,7 +15,6 @@ for the million lines of a large evidence file, which sorting them would.
 
 import hashlib
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 import orjson
 
@@ -24,7 +23,7 @@ from api.ingest.dataset import Catalog, EvidenceValues
 _MODULUS = 1 << 256
 
 
-def _digest(values: tuple[Any, ...]) -> int:
+def _digest(values: tuple[object, ...]) -> int:
     return int.from_bytes(hashlib.sha256(orjson.dumps(values)).digest(), "big")
 
 
@@ -36,7 +35,7 @@ class _Multiset:
         self.count = 0
         self.sum = 0
 
-    def add(self, *values: Any) -> None:
+    def add(self, *values: object) -> None:
         self.sum += _digest(values)
         self.count += 1
 

@@ -14,16 +14,16 @@ import pickle
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 from api.ingest.lines import Problems
 from api.ingest.progress import Meter
 
-Row = tuple[Any, ...]
-Producer = Callable[[Problems, Meter], Iterator[Row]]
+T = TypeVar("T")
+# What makes the rows (of any type: the child sends them as they are).
+Producer = Callable[[Problems, Meter], Iterator[T]]
 
 _BATCH = 5_000
-T = TypeVar("T")
 
 
 class _RelayedMeter:
@@ -46,7 +46,7 @@ class _RelayedMeter:
 
 
 def _run_in_child(
-    produce: Producer, problems: Problems, pipe: Connection, parents_end: Connection
+    produce: Producer[T], problems: Problems, pipe: Connection, parents_end: Connection
 ) -> None:
     # The fork copied the parent's end of the pipe: left open, it would keep the pipe
     # readable after the parent dies (killed), and this child would wait forever on a
@@ -60,9 +60,9 @@ def _run_in_child(
         pipe.close()
 
 
-def _send_rows(produce: Producer, problems: Problems, pipe: Connection) -> None:
+def _send_rows(produce: Producer[T], problems: Problems, pipe: Connection) -> None:
     error: BaseException | None = None
-    batch: list[Row] = []
+    batch: list[T] = []
     try:
         for row in produce(problems, _RelayedMeter(pipe)):
             batch.append(row)
@@ -85,7 +85,7 @@ def _travelling(error: BaseException) -> BaseException:
     return error
 
 
-def rows_from_child(produce: Producer, problems: Problems, meter: Meter) -> Iterator[Row]:
+def rows_from_child(produce: Producer[T], problems: Problems, meter: Meter) -> Iterator[T]:
     """The rows of ``produce(problems, meter)``, produced by a forked child process, as
     if produced here: ``problems`` ends up with the child's problems, ``meter`` sees its
     progress, and an exception in the child is raised here. Without fork (not POSIX),

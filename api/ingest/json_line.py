@@ -11,7 +11,7 @@ becomes a `LineError`: a bad line is reported at its line, never as a traceback.
 """
 
 import json
-from typing import Any
+from typing import NoReturn
 
 import orjson
 
@@ -32,7 +32,7 @@ class Number:
         return self.text
 
 
-def decode(raw: bytes) -> Any:
+def decode(raw: bytes) -> object:
     """The line's value; raises LineError."""
     try:
         return orjson.loads(raw)
@@ -40,7 +40,7 @@ def decode(raw: bytes) -> Any:
         return decode_as_written(raw)
 
 
-def decode_as_written(raw: bytes) -> Any:
+def decode_as_written(raw: bytes) -> object:
     """The line's value with its numbers as `Number`s (slower than `decode`); raises
     LineError."""
     try:
@@ -61,7 +61,7 @@ def decode_as_written(raw: bytes) -> Any:
         raise LineError(f"is not valid JSON ({exc})") from None
 
 
-def _constant(name: str) -> Any:
+def _constant(name: str) -> NoReturn:
     # The standard library reads NaN and Infinity, which JSON does not have.
     raise ValueError(f"{name} is not a JSON number")
 
@@ -88,14 +88,14 @@ def _depth(text: str) -> int:
     return deepest
 
 
-def kind(value: Any) -> str:
+def kind(value: object) -> str:
     """The JSON kind of a decoded value, for "must be an object, got <kind>"."""
     if isinstance(value, Number | int | float) and not isinstance(value, bool):
         return "number"
     return {dict: "object", list: "list", str: "string", bool: "boolean"}.get(type(value), "null")
 
 
-def shown(value: Any, limit: int = 80) -> str:
+def shown(value: object, limit: int = 80) -> str:
     """``value`` as JSON for a message, numbers as written, cut to about ``limit``
     characters (a line can hold a megabyte, or nest a thousand levels deep)."""
     text = _render(value, limit, levels=3)
@@ -104,7 +104,7 @@ def shown(value: Any, limit: int = 80) -> str:
     return f"{text[:limit]}… ({len(text):,} characters)"
 
 
-def _render(value: Any, budget: int, levels: int) -> str:
+def _render(value: object, budget: int, levels: int) -> str:
     """JSON text of ``value``; a list or object stops after about ``budget`` characters
     and ``levels`` levels down, so that neither size nor depth costs anything."""
     if isinstance(value, Number):

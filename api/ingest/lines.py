@@ -153,13 +153,13 @@ def _storable(value: str) -> str:
     return value
 
 
-def text(value: Any) -> str:
+def text(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise FieldError(f"must be a non-empty string, got {shown(value)}")
     return _storable(value)
 
 
-def optional_text(value: Any) -> str | None:
+def optional_text(value: object) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str):
@@ -175,7 +175,7 @@ SLUG = re.compile(r"[a-z0-9][a-z0-9._-]*")
 SLUG_RULE = "lowercase letters a-z, digits, '-', '_' and '.', starting with a letter or digit"
 
 
-def slug(value: Any) -> str:
+def slug(value: object) -> str:
     checked = text(value)
     if not SLUG.fullmatch(checked):
         raise FieldError(f"{checked!r} is not URL-safe: a slug is {SLUG_RULE}{_like(checked)}")
@@ -189,13 +189,13 @@ def _like(value: str) -> str:
     return f" (such as {near!r})" if near else ""
 
 
-def reference(value: Any) -> str:
+def reference(value: object) -> str:
     """A slug naming another record: one that is not URL-safe names no record, and is
     reported as missing (with where it was rejected), once for all the lines naming it."""
     return text(value)
 
 
-def optional_reference(value: Any) -> str | None:
+def optional_reference(value: object) -> str | None:
     return None if value is None else reference(value)
 
 
@@ -204,7 +204,7 @@ def optional_reference(value: Any) -> str | None:
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-def optional_date(value: Any) -> date | None:
+def optional_date(value: object) -> date | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str):
@@ -217,7 +217,7 @@ def optional_date(value: Any) -> date | None:
     raise FieldError(f"{value!r} is not an ISO date (YYYY-MM-DD)")
 
 
-def text_list(value: Any) -> list[str]:
+def text_list(value: object) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
@@ -225,8 +225,8 @@ def text_list(value: Any) -> list[str]:
     return [_storable(item) for item in value]
 
 
-def one_of(*allowed: str) -> Callable[[Any], str]:
-    def read(value: Any) -> str:
+def one_of(*allowed: str) -> Callable[[object], str]:
+    def read(value: object) -> str:
         if value not in allowed:
             raise FieldError(f"must be one of {', '.join(allowed)}, got {shown(value)}")
         return str(value)
@@ -236,7 +236,7 @@ def one_of(*allowed: str) -> Callable[[Any], str]:
 
 # Per file: field -> (reader, required). Unknown fields are errors: a misspelt field name
 # (`release-date`) would otherwise be dropped without a word.
-Spec = dict[str, tuple[Callable[[Any], Any], bool]]
+Spec = dict[str, tuple[Callable[[object], object], bool]]
 SPECS: dict[str, tuple[Spec, type]] = {
     "nodes.jsonl": (
         {
@@ -347,14 +347,14 @@ def _record(
     return None
 
 
-def _fields(obj: Any, spec: Spec) -> tuple[dict[str, Any], list[str]]:
+def _fields(obj: object, spec: Spec) -> tuple[dict[str, object], list[str]]:
     """The record's values, and what is wrong with them."""
     if not isinstance(obj, dict):
         return {}, [f"must be a JSON object, got {kind(obj)}"]
     if not obj.keys() <= spec.keys():
         unknown = sorted(set(obj) - set(spec))
         return {}, [f"unknown field(s) {', '.join(unknown)}; expected {', '.join(spec)}"]
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     wrong: list[str] = []
     for field_name, (reader, required) in spec.items():
         if field_name not in obj and required:

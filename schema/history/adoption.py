@@ -4,10 +4,12 @@ from the months the load derived (store.history.adoption)."""
 import inspect
 from collections.abc import Awaitable, Callable
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
+from strawberry.types.field import StrawberryField
 
+from schema.base import RowBacked, declared
 from schema.context import Info
 from schema.cost_meter import MeteredList
 from schema.dataloaders import Batched, Loaders
@@ -16,7 +18,7 @@ from schema.errors import BadUserInputError
 from schema.history.release_range import release_range
 from store.history import adoption
 
-MonthsLoader = Batched[tuple[int, int], list[tuple[int, int, int]]]
+MonthsLoader = Batched[adoption.Key, list[adoption.MonthFigures]]
 
 
 @strawberry.type(
@@ -101,12 +103,14 @@ UntilReleaseArgument = Annotated[
 ]
 
 
-def adoption_field(what: str, loader_of: Callable[[Loaders], MonthsLoader], note: str = "") -> Any:
+def adoption_field(
+    what: str, loader_of: Callable[[Loaders], MonthsLoader], note: str = ""
+) -> StrawberryField:
     """Declare ``adoption: list[AdoptionPoint] = adoption_field(...)`` on a row-backed type
     (a node or a method), whose series ``loader_of(loaders)`` reads by the row's id."""
 
     def resolve(
-        root: Any,
+        root: RowBacked,
         info: Info,
         interval: IntervalArgument = Interval.QUARTER,
         min_strength: MinStrengthArgument = Strength.MENTIONED,
@@ -138,11 +142,13 @@ def adoption_field(what: str, loader_of: Callable[[Loaders], MonthsLoader], note
 
         return by_releases()
 
-    return strawberry.field(
-        resolver=resolve,
-        extensions=[MeteredList()],
-        description=_SERIES_DESCRIPTION.format(what=what) + note,
-        graphql_type=list[AdoptionPoint] | None,
+    return declared(
+        strawberry.field(
+            resolver=resolve,
+            extensions=[MeteredList()],
+            description=_SERIES_DESCRIPTION.format(what=what) + note,
+            graphql_type=list[AdoptionPoint] | None,
+        )
     )
 
 
@@ -159,7 +165,7 @@ def _series(
 
     earliest, latest = span
 
-    def build(months: list[tuple[int, int, int]]) -> list[AdoptionPoint]:
+    def build(months: list[adoption.MonthFigures]) -> list[AdoptionPoint]:
         return [
             AdoptionPoint(
                 period=period,
@@ -204,24 +210,26 @@ async def _release_days(
     return earliest, latest
 
 
-UndatedLoader = Batched[tuple[int, int], tuple[tuple[int, int], int] | None]
+UndatedLoader = Batched[adoption.Key, adoption.UndatedOf | None]
 
 
-def undated_field(what: str, loader_of: Callable[[Loaders], UndatedLoader]) -> Any:
+def undated_field(what: str, loader_of: Callable[[Loaders], UndatedLoader]) -> StrawberryField:
     """Declare ``undated_models: int | None = undated_field(...)`` beside `adoption_field`:
     the models that treat ``what`` at the threshold but have no release date."""
 
     def resolve(
-        root: Any, info: Info, min_strength: MinStrengthArgument = Strength.MENTIONED
+        root: RowBacked, info: Info, min_strength: MinStrengthArgument = Strength.MENTIONED
     ) -> int | Awaitable[int]:
         loader = loader_of(info.context.loaders)
         return loader.now_or_later(
-            (root.row_id(), max_rank(min_strength)), lambda found: found[1] if found else 0
+            (root.row_id(), max_rank(min_strength)), lambda found: found.models if found else 0
         )
 
-    return strawberry.field(
-        resolver=resolve,
-        description=f"Models without a release date that treat {what} at `minStrength` or "
-        "stronger: `adoption` has no period for them, so they are counted here.",
-        graphql_type=int | None,
+    return declared(
+        strawberry.field(
+            resolver=resolve,
+            description=f"Models without a release date that treat {what} at `minStrength` "
+            "or stronger: `adoption` has no period for them, so they are counted here.",
+            graphql_type=int | None,
+        )
     )

@@ -3,11 +3,13 @@
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypedDict, TypeVar
 
 import strawberry
+from strawberry.types.field import StrawberryField
 
 from schema import refs
+from schema.base import declared
 from schema.context import Info
 from schema.enums import Strength
 from schema.errors import BadUserInputError, NotFoundError
@@ -17,11 +19,17 @@ from schema.node_ref import WITHIN_DEPRECATED, NodeReference, branch_of
 from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
 from schema.refs import MethodRef, ModelRef, NodeRef
 from store.history import field_values
-from store.history.change_lists import Filters, changes_count, changes_page, net_change
+from store.history.change_lists import (
+    ChangeListRow,
+    Filters,
+    changes_count,
+    changes_page,
+    net_change,
+)
 from store.history.net_changes import NetChange, path_in
 from store.history.release_changes import Comparison, place_of
 from store.history.releases import release_served_at
-from store.paging import Page, Window
+from store.paging import CursorValue, Page, Window
 from store.tables import ReleaseRow
 
 
@@ -353,10 +361,22 @@ class TreatmentChange:
         return await _removed_method(info, self.comparison, self.method_slug)
 
 
-def _knock_on_list(kind: str, graphql_type: Any, description: str) -> Any:
+# A change of any kind of record.
+ChangeItem = NodeChange | MethodChange | ModelChange | TreatmentChange
+
+
+def _sort_key(kind: str, row: ChangeListRow) -> tuple[CursorValue, ...]:
+    """A knock-on removal's sort-key values: its slugs (a treatment's two), which come
+    first in its row."""
+    return tuple(str(slug) for slug in row[: 2 if kind == "treatment" else 1])
+
+
+def _knock_on_list(kind: str, graphql_type: object, description: str) -> StrawberryField:
     """Declare a `KnockOn` list of the records of ``kind`` removed with the record."""
 
-    async def resolve(root: Any, info: Info, paging: Paging = FIRST_PAGE) -> Connection[Any] | None:
+    async def resolve(
+        root: "KnockOn", info: Info, paging: Paging = FIRST_PAGE
+    ) -> Connection[ChangeItem] | None:
         knock_on: KnockOn = root
         # A node takes sub-nodes and methods with it; a method or a model, treatments.
         if (kind == "treatment") == (knock_on.cause_kind == "node"):
@@ -371,16 +391,21 @@ def _knock_on_list(kind: str, graphql_type: Any, description: str) -> Any:
             key = (comparison.since, comparison.until, kind, cause, knock_on.cause)
             loaders = info.context.loaders
 
-            async def read(window: Window) -> Page:
+            async def read(window: Window) -> Page[ChangeListRow]:
                 rows = await loaders.knock_on_first(window.size).load(key)
                 total = await loaders.knock_on_count.load(key)
-                keys = [row[:2] if kind == "treatment" else row[:1] for row in rows]
+                keys = [_sort_key(kind, row) for row in rows]
                 return Page(rows, keys, total > len(rows), False, total)
 
         return await change_connection(info, comparison, kind, name, paging, filters, read=read)
 
-    return strawberry.field(
-        resolver=resolve, description=description, extensions=[Paged()], graphql_type=graphql_type
+    return declared(
+        strawberry.field(
+            resolver=resolve,
+            description=description,
+            extensions=[Paged()],
+            graphql_type=graphql_type,
+        )
     )
 
 
@@ -454,7 +479,7 @@ async def _removed_with(change: _PlacedChange) -> "NodeChange | None":
 
 
 def _removal(
-    make: Callable[..., _Change], comparison: Comparison, slug: str, name: str, **placed: Any
+    make: Callable[..., _Change], comparison: Comparison, slug: str, name: str, **placed: object
 ) -> _Change:
     """Record ``slug``'s removal (there in `since`, gone in `until`) as ``make``; a node's
     or a method's says its ``placed`` fields (its path, the node it sat in)."""
@@ -538,11 +563,11 @@ class ChangeSummary:
     total: int = strawberry.field(description="All changes.")
 
 
-def _change_list(kind: str, graphql_type: Any, description: str) -> Any:
+def _change_list(kind: str, graphql_type: object, description: str) -> StrawberryField:
     """Declare a `Changes` list of the changes of ``kind`` (node, method...)."""
 
     async def in_branch(
-        root: Any,
+        root: "Changes",
         info: Info,
         paging: Paging = FIRST_PAGE,
         kinds: Kinds = None,
@@ -550,7 +575,7 @@ def _change_list(kind: str, graphql_type: Any, description: str) -> Any:
         within: Within = None,
         combined: Combined = False,
         order_by: OrderBy = ChangeOrder.KEY,
-    ) -> Connection[Any] | None:
+    ) -> Connection[ChangeItem] | None:
         node = await branch_of(info, within=within, branch=branch)
         comparison: Comparison = root.comparison
         by_kind_order = order_by == ChangeOrder.KIND
@@ -567,20 +592,22 @@ def _change_list(kind: str, graphql_type: Any, description: str) -> Any:
         return await change_connection(info, comparison, kind, name, paging, filters)
 
     async def anywhere(
-        root: Any,
+        root: "Changes",
         info: Info,
         paging: Paging = FIRST_PAGE,
         kinds: Kinds = None,
         combined: Combined = False,
         order_by: OrderBy = ChangeOrder.KEY,
-    ) -> Connection[Any] | None:
+    ) -> Connection[ChangeItem] | None:
         return await in_branch(root, info, paging, kinds, None, None, combined, order_by)
 
-    return strawberry.field(
-        resolver=anywhere if kind == "model" else in_branch,  # a model is in no branch
-        description=description,
-        extensions=[Paged()],
-        graphql_type=graphql_type,
+    return declared(
+        strawberry.field(
+            resolver=anywhere if kind == "model" else in_branch,  # a model is in no branch
+            description=description,
+            extensions=[Paged()],
+            graphql_type=graphql_type,
+        )
     )
 
 
@@ -646,8 +673,8 @@ async def change_connection(
     name: str,
     paging: Paging,
     filters: Filters,
-    read: Callable[[Window], Awaitable[Page]] | None = None,
-) -> Connection[Any]:
+    read: Callable[[Window], Awaitable[Page[ChangeListRow]]] | None = None,
+) -> Connection[ChangeItem]:
     """A page of the changes of ``kind`` (node, method...) that ``filters`` pick, each made
     as CHANGE_OF says; ``name``: the list's, for its cursors; ``read``: how to read the page
     when not on its own."""
@@ -669,7 +696,18 @@ async def change_connection(
 _KINDS = ("node", "method", "model", "treatment")
 
 
-def _record_fields(kind: str, comparison: Comparison, change: NetChange) -> dict[str, Any]:
+class _RecordFields(TypedDict):
+    kind: ChangeKind
+    slug: str
+    name: str
+    from_name: str | None
+    to_name: str | None
+    field_changes: list[FieldChange]
+    also: str | None
+    comparison: Comparison
+
+
+def _record_fields(kind: str, comparison: Comparison, change: NetChange) -> _RecordFields:
     """What a node's, method's and model's change say alike."""
     return {
         "kind": ChangeKind(change.kind),
@@ -721,7 +759,7 @@ async def _treatment_change(comparison: Comparison, change: NetChange) -> Treatm
 
 
 # How the change of each kind of record is made from its net change (history's too).
-CHANGE_OF: dict[str, Callable[[Comparison, NetChange], Awaitable[Any]]] = {
+CHANGE_OF: dict[str, Callable[[Comparison, NetChange], Awaitable[ChangeItem]]] = {
     "node": _placed_change("node", NodeChange),
     "method": _placed_change("method", MethodChange),
     "model": _model_change,

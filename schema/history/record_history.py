@@ -1,13 +1,13 @@
 """A record's history (`history` on Node, Method and Model) and records that are no more
 (`formerNode`, `formerMethod`, `formerModel`): read from the change rows (DESIGN §5)."""
 
-from typing import Any
-
 import strawberry
+from strawberry.types.field import StrawberryField
 
 from schema import refs
+from schema.base import RowBacked, declared
 from schema.context import Info
-from schema.history.changes import CHANGE_OF, ChangeKind
+from schema.history.changes import CHANGE_OF, ChangeItem, ChangeKind, TreatmentChange
 from schema.history.release import Release, release_version
 from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
 from schema.refs import NodeRef
@@ -24,14 +24,16 @@ async def _newest(info: Info) -> tuple[int, str]:
     return row.number, release_version(row)
 
 
-async def history_connection(info: Info, kind: str, slug: str, paging: Paging) -> Connection[Any]:
+async def history_connection(
+    info: Info, kind: str, slug: str, paging: Paging
+) -> Connection[ChangeItem]:
     """The changes of the ``kind`` (node, method, model) ``slug``, oldest first, each with
     its release."""
     request = PageRequest.of(info, f"history:{kind}:{slug}", paging)
     reader = info.context.reader
     page = await record_history.history_page(reader, kind, slug, request.window)
     newest = await _newest(info)
-    items = []
+    items: list[ChangeItem] = []
     for release, before_name, before_place, after_name, after_place, *fields in page.rows:
         before = None if before_name is None else (before_name, before_place)
         after = None if after_name is None else (after_name, after_place)
@@ -44,6 +46,7 @@ async def history_connection(info: Info, kind: str, slug: str, paging: Paging) -
             reader, release - 1, release, newest, info.context.caches.comparisons
         )
         item = await CHANGE_OF[kind](comparison, change)
+        assert not isinstance(item, TreatmentChange)  # a record's history: no treatments
         item.release_row = await info.context.loaders.release_by_number.load(release)
         items.append(item)
 
@@ -172,18 +175,22 @@ async def former_record(info: Info, kind: str, slug: str) -> FormerRecord | None
     )
 
 
-def history_field(kind: str, graphql_type: Any) -> Any:
+def history_field(kind: str, graphql_type: object) -> StrawberryField:
     """Declare ``history = history_field(kind, Connection[its change type] | None)`` on a
     node, method or model."""
 
-    async def resolve(root: Any, info: Info, paging: Paging = FIRST_PAGE) -> Connection[Any] | None:
+    async def resolve(
+        root: RowBacked, info: Info, paging: Paging = FIRST_PAGE
+    ) -> Connection[ChangeItem] | None:
         return await history_connection(info, kind, root.row.slug, paging)
 
-    return strawberry.field(
-        resolver=resolve,
-        extensions=[Paged()],
-        description=f"What the retained releases changed of this {kind}, oldest first: "
-        "added, moved, renamed (each entry's `release` says which); `firstSeen` says since "
-        "when it exists. A change older than the oldest retained release is not here.",
-        graphql_type=graphql_type,
+    return declared(
+        strawberry.field(
+            resolver=resolve,
+            extensions=[Paged()],
+            description=f"What the retained releases changed of this {kind}, oldest first: "
+            "added, moved, renamed (each entry's `release` says which); `firstSeen` says since "
+            "when it exists. A change older than the oldest retained release is not here.",
+            graphql_type=graphql_type,
+        )
     )

@@ -2,7 +2,7 @@
 
 from collections.abc import Awaitable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import strawberry
 
@@ -77,7 +77,7 @@ class Release(RowBacked, Entity):
         "release, which has no release before it to compare with.",
         graphql_type=refs.ChangesRef | None,
     )
-    async def changes(self, info: Info) -> Any:
+    async def changes(self, info: Info) -> "Changes | None":
         before = await info.context.loaders.release_by_number.load(self.row.number - 1)
         return None if before is None else await changes_between(info, before.number, self.row)
 
@@ -106,7 +106,7 @@ async def releases_connection(info: Info, paging: Paging) -> Connection[Release]
     request = PageRequest.of(info, "releases", paging)
     reader = info.context.reader
     page = await releases.releases_page(reader, window=request.window)
-    items = [Release(row=row) for (row,) in page.rows]
+    items = [Release(row=row) for row in page.rows]
     for item in items:
         info.context.loaders.release_by_number.put(item.row.number, item.row)
 

@@ -14,9 +14,19 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from enum import Enum
 from functools import lru_cache
-from typing import Any
+from typing import NamedTuple
 
-from sqlalchemy import ColumnElement, Connection, bindparam, func, join, select, text
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    FromClause,
+    SQLColumnExpression,
+    bindparam,
+    func,
+    join,
+    select,
+    text,
+)
 from sqlmodel import col
 
 from store.batches import PairsIn, rows_of_pairs
@@ -24,6 +34,43 @@ from store.reader import Reader
 from store.rows import AnySelect, Prepared, keys
 from store.strength import RANKS
 from store.tables import BranchModelRow, ModelRow, NodeAdoptionRow, TreatmentRow
+
+# What a subject's adoption is read by: (node or method id, threshold).
+Key = tuple[int, int]
+
+
+class MonthFigures(NamedTuple):
+    """A subject's adoption in one month with a model."""
+
+    month: int
+    models: int
+    new_methods: int
+
+
+class MonthOf(NamedTuple):
+    """A month's figures of the subject of ``key``."""
+
+    key: Key
+    figures: MonthFigures
+
+
+class UndatedOf(NamedTuple):
+    """How many models without a release date treat the subject of ``key``."""
+
+    key: Key
+    models: int
+
+
+class _MethodDate(NamedTuple):
+    method_id: int
+    released: date
+    models: int
+
+
+class _Undated(NamedTuple):
+    subject_id: int
+    models: int
+
 
 # Every threshold, as rows (1, 2, 3): a treatment at rank r counts at each threshold >= r.
 _THRESHOLDS = " UNION ALL ".join(f"SELECT {rank} AS max_rank" for rank in RANKS.values())
@@ -169,7 +216,8 @@ _METHOD_DATES = Prepared.of(
         col(ModelRow.release_date).is_not(None),
     )
     .group_by(col(TreatmentRow.method_id), col(ModelRow.release_date))
-    .order_by(col(ModelRow.release_date))
+    .order_by(col(ModelRow.release_date)),
+    _MethodDate,
 )
 
 
@@ -182,12 +230,18 @@ _METHOD_DATES = Prepared.of(
 # counts took 33 ms with the join and 8.6 ms reading the recency range).
 # A method's treatments are joined to their models: a page of 100 methods reads their
 # treatments once (1 ms at L), where looking each undated model up per method took 7 ms.
-def _undated(subject: Any, rank: Any, undated: ColumnElement[bool], rows: Any) -> Prepared:
+def _undated(
+    subject: SQLColumnExpression[int],
+    rank: SQLColumnExpression[int],
+    undated: ColumnElement[bool],
+    rows: FromClause | type[BranchModelRow],
+) -> Prepared[_Undated]:
     return Prepared.of(
         select(subject, func.count())
         .select_from(rows)
         .where(subject.in_(keys()), rank <= bindparam("max_rank"), undated)
-        .group_by(subject)
+        .group_by(subject),
+        _Undated,
     )
 
 
@@ -208,8 +262,8 @@ METHOD_UNDATED = _undated(
 
 
 async def undated_counts(
-    reader: Reader, statement: Prepared, keys: Sequence[tuple[int, int]]
-) -> list[tuple[tuple[int, int], int]]:
+    reader: Reader, statement: Prepared[_Undated], keys: Sequence[Key]
+) -> list[UndatedOf]:
     """For (subject id, threshold) keys, with ``statement`` NODE_UNDATED (nodes: models
     without a release date whose strongest treatment in the branch is at the threshold or
     stronger) or METHOD_UNDATED (methods: their treatments so): ((id, threshold), count)
@@ -217,38 +271,37 @@ async def undated_counts(
     by_rank: dict[int, list[int]] = defaultdict(list)
     for subject_id, rank in keys:
         by_rank[rank].append(subject_id)
-    result: list[tuple[tuple[int, int], int]] = []
+    result: list[UndatedOf] = []
     for rank, subject_ids in by_rank.items():
         rows = await reader.rows(statement, {"keys": subject_ids, "max_rank": rank})
-        result += [((subject_id, rank), count) for subject_id, count in rows]
+        result += [UndatedOf((row.subject_id, rank), row.models) for row in rows]
     return result
 
 
-async def node_months(
-    reader: Reader, keys: Sequence[tuple[int, int]]
-) -> list[tuple[tuple[int, int], tuple[int, int, int]]]:
-    """For (node id, threshold) keys, one statement: ((node id, threshold), (month,
-    models, new methods)) per month with a model, by month."""
-    rows = await rows_of_pairs(reader, _node_months, [(rank, node) for node, rank in keys])
+async def node_months(reader: Reader, keys: Sequence[Key]) -> list[MonthOf]:
+    """For (node id, threshold) keys, one statement: each node's months with a model, by
+    month."""
+    pairs = [(rank, node) for node, rank in keys]
+    rows = await rows_of_pairs(reader, _node_months, NodeAdoptionRow, pairs)
     return [
-        ((row.node_id, row.max_rank), (row.month, row.models, row.new_methods)) for (row,) in rows
+        MonthOf((row.node_id, row.max_rank), MonthFigures(row.month, row.models, row.new_methods))
+        for row in rows
     ]
 
 
-async def method_months(
-    reader: Reader, keys: Sequence[tuple[int, int]]
-) -> list[tuple[tuple[int, int], tuple[int, int, int]]]:
+async def method_months(reader: Reader, keys: Sequence[Key]) -> list[MonthOf]:
     """As `node_months`, for (method id, threshold) keys: one statement per threshold asked
     for (in practice one). A method is new in its first month with a model."""
     by_rank: dict[int, list[int]] = defaultdict(list)
     for method_id, rank in keys:
         by_rank[rank].append(method_id)
-    result: list[tuple[tuple[int, int], tuple[int, int, int]]] = []
+    result: list[MonthOf] = []
     for rank, method_ids in by_rank.items():
         rows = await reader.rows(_METHOD_DATES, {"keys": method_ids, "max_rank": rank})
         seen: set[int] = set()
-        for method_id, released, models in rows:
-            new = 0 if method_id in seen else 1
-            seen.add(method_id)
-            result.append(((method_id, rank), (month_of(released), models, new)))
+        for row in rows:
+            new = 0 if row.method_id in seen else 1
+            seen.add(row.method_id)
+            figures = MonthFigures(month_of(row.released), row.models, new)
+            result.append(MonthOf((row.method_id, rank), figures))
     return result

@@ -17,7 +17,7 @@ release: a page walks the rows of its records from its cursor on.
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
     ColumnElement,
@@ -309,18 +309,47 @@ def _as_served(slug: Any, dialect: str) -> Any:
     return slug.collate("default") if dialect == "postgresql" else slug
 
 
-def net_change(kind: str, row: Sequence[Any]) -> NetChange:
+# A row of a change list: its columns depend on the kind of record and on the list's
+# Shape (how many knock-on causes it flags), so it is its values, which net_change reads.
+ChangeListRow = tuple[object, ...]
+# What those values are for a treatment: its model's and method's slugs, its rank before
+# and after, the kind of change's rank, no other kind, whether each cause took it along.
+_TreatmentValues = tuple[str, str, int | None, int | None, int, None, *tuple[bool, ...]]
+# For a node, method or model: its slug, name and place before, name and place after,
+# compared fields before and after, the kind of change's rank and its other kind's, and
+# whether its place took it along.
+_RecordValues = tuple[
+    str,
+    str | None,
+    str | None,
+    str | None,
+    str | None,
+    str | None,
+    str | None,
+    int,
+    int | None,
+    *tuple[bool, ...],
+]
+
+
+def _values(*parts: object) -> ChangeListRow:
+    return parts
+
+
+def net_change(kind: str, row: ChangeListRow) -> NetChange:
     """A row of a change list as the change it stands for."""
     if kind == "treatment":
-        model, method, before_rank, after_rank, rank, _, *knocked = row
+        model, method, before_rank, after_rank, rank, _, *knocked = cast(_TreatmentValues, row)
         went_with = tuple(
             cause for cause, is_one in zip(("model", "method"), knocked, strict=True) if is_one
         )
         return NetChange(
             KIND_ORDER[rank], (model, method), before_rank, after_rank, removed_with=went_with
         )
-    slug, before_name, before_place, after_name, after_place, *more = row
-    fields_before, fields_after, rank, also, *knocked = more
+    slug, before_name, before_place, after_name, after_place, *more = cast(_RecordValues, row)
+    fields_before, fields_after, rank, also, *knocked = cast(
+        tuple[str | None, str | None, int, int | None, *tuple[bool, ...]], more
+    )
     before: State = None if before_name is None else (before_name, before_place)
     after: State = None if after_name is None else (after_name, after_place)
     return NetChange(
@@ -361,7 +390,7 @@ def _listing(reader: Reader, kind: str, filters: Filters) -> tuple[Template, lis
         by_kind_order=filters.by_kind_order,
     )
     listed = change_list(kind, reader.dialect, shape)
-    params: dict[str, Any] = {"since": filters.since, "until": filters.until}
+    params: dict[str, object] = {"since": filters.since, "until": filters.until}
     if filters.kinds is not None:
         params["kinds"] = [RANK[name] for name in filters.kinds]
     if filters.branch is not None:
@@ -377,10 +406,12 @@ def _listing(reader: Reader, kind: str, filters: Filters) -> tuple[Template, lis
     )
 
 
-async def changes_page(reader: Reader, kind: str, filters: Filters, window: Window) -> Page:
+async def changes_page(
+    reader: Reader, kind: str, filters: Filters, window: Window
+) -> Page[ChangeListRow]:
     """A page of the net changes of ``kind`` (rows for net_change)."""
     listing, sort_keys = _listing(reader, kind, filters)
-    return await paging.keyset_page(reader, listing, sort_keys, window)
+    return await paging.keyset_page(reader, listing, sort_keys, window, rows=_values)
 
 
 async def changes_count(reader: Reader, kind: str, filters: Filters) -> int:
@@ -392,12 +423,19 @@ async def changes_count(reader: Reader, kind: str, filters: Filters) -> int:
 _CAUSE_COLUMNS = {"place": "before_place", "model": "model_slug", "method": "method_slug"}
 
 
+class _Counted(NamedTuple):
+    """How many rows have one value."""
+
+    value: str | int
+    rows: int
+
+
 @cache
-def _knock_on_counts(kind: str, dialect: str, cause: str, one_release: bool) -> Prepared:
+def _knock_on_counts(kind: str, dialect: str, cause: str, one_release: bool) -> Prepared[_Counted]:
     listed = change_list(kind, dialect, Shape(one_release=one_release, cause=cause))
     changes = listed.statement.subquery("changes")
     column = changes.c[_CAUSE_COLUMNS[cause]]
-    return Prepared.of(select(column, func.count()).group_by(column))
+    return Prepared.of(select(column, func.count()).group_by(column), _Counted)
 
 
 async def knock_on_counts(
@@ -408,11 +446,13 @@ async def knock_on_counts(
     changes ``filters`` pick (their releases): one statement for all of them."""
     statement = _knock_on_counts(kind, reader.dialect, cause, filters.until == filters.since + 1)
     params = {"since": filters.since, "until": filters.until, "cause": list(slugs)}
-    return {str(slug): int(count) for slug, count in await reader.rows(statement, params)}
+    return {str(row.value): int(row.rows) for row in await reader.rows(statement, params)}
 
 
 @cache
-def _knock_on_firsts(kind: str, dialect: str, cause: str, one_release: bool) -> Prepared:
+def _knock_on_firsts(
+    kind: str, dialect: str, cause: str, one_release: bool
+) -> Prepared[ChangeListRow]:
     listed = change_list(kind, dialect, Shape(one_release=one_release, cause=cause))
     statement = listed.statement
     names = [column.name for column in statement.selected_columns]
@@ -424,13 +464,14 @@ def _knock_on_firsts(kind: str, dialect: str, cause: str, one_release: bool) -> 
     return Prepared.of(
         select(*(changes.c[name] for name in names))
         .where(changes.c.place_in_cause <= bindparam("first", type_=Integer))
-        .order_by(changes.c[_CAUSE_COLUMNS[cause]], changes.c.place_in_cause)
+        .order_by(changes.c[_CAUSE_COLUMNS[cause]], changes.c.place_in_cause),
+        _values,
     )
 
 
 async def knock_on_firsts(
     reader: Reader, kind: str, filters: Filters, cause: str, slugs: Sequence[str], first: int
-) -> dict[str, list[tuple[Any, ...]]]:
+) -> dict[str, list[ChangeListRow]]:
     """The first ``first`` knock-on removals of ``kind`` of each of the removed records
     ``slugs`` (as knock_on_counts), rows for net_change in the list's order, and each
     row's sort-key values: one statement for all of them."""
@@ -438,17 +479,17 @@ async def knock_on_firsts(
     statement = _knock_on_firsts(kind, reader.dialect, cause, one_release)
     params = {"since": filters.since, "until": filters.until, "cause": list(slugs)}
     index = 0 if kind == "treatment" and cause == "model" else 1 if kind == "treatment" else 2
-    found: dict[str, list[tuple[Any, ...]]] = {}
+    found: dict[str, list[ChangeListRow]] = {}
     for row in await reader.rows(statement, {**params, "first": first}):
-        found.setdefault(str(row[index]), []).append(tuple(row))
+        found.setdefault(str(row[index]), []).append(row)
     return found
 
 
 @cache
-def _by_kind(kind: str, dialect: str, one_release: bool) -> Prepared:
+def _by_kind(kind: str, dialect: str, one_release: bool) -> Prepared[_Counted]:
     listed = change_list(kind, dialect, Shape(one_release=one_release))
     changes = listed.statement.subquery("changes")
-    return Prepared.of(select(changes.c.rank, func.count()).group_by(changes.c.rank))
+    return Prepared.of(select(changes.c.rank, func.count()).group_by(changes.c.rank), _Counted)
 
 
 async def changes_by_kind(reader: Reader, kind: str, since: int, until: int) -> dict[str, int]:
@@ -457,6 +498,7 @@ async def changes_by_kind(reader: Reader, kind: str, since: int, until: int) -> 
     rows, counted in one statement."""
     counts = dict.fromkeys(KIND_ORDER, 0)
     statement = _by_kind(kind, reader.dialect, until == since + 1)
-    for rank, count in await reader.rows(statement, {"since": since, "until": until}):
-        counts[KIND_ORDER[rank]] = count
+    for row in await reader.rows(statement, {"since": since, "until": until}):
+        assert isinstance(row.value, int)
+        counts[KIND_ORDER[row.value]] = row.rows
     return counts

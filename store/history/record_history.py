@@ -9,10 +9,10 @@ removed it. A node's former slug path is found in the trees of the retained rele
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import NamedTuple
 
 from cachetools import LRUCache
-from sqlalchemy import String, bindparam, literal, select
+from sqlalchemy import SQLColumnExpression, String, bindparam, literal, select
 from sqlmodel import col
 
 from store import paging
@@ -20,10 +20,10 @@ from store.history import change_rows
 from store.history.net_changes import PATH_SEPARATOR, lineage, path_in, tree_at
 from store.paging import Page, SortKey, Template, Window
 from store.reader import Reader
-from store.rows import Prepared, keys
+from store.rows import AnySelect, Prepared, keys
 from store.tables import MethodChangeRow, ModelChangeRow, NodeChangeRow
 
-_TABLES: dict[str, Any] = {
+_TABLES: dict[str, type[NodeChangeRow] | type[MethodChangeRow] | type[ModelChangeRow]] = {
     "node": NodeChangeRow,
     "method": MethodChangeRow,
     "model": ModelChangeRow,
@@ -33,22 +33,38 @@ _PLACES = {"node": ("before_parent", "after_parent"), "method": ("before_node", 
 _SLUG = bindparam("slug", type_=String)
 
 
-def _places(kind: str) -> tuple[Any, Any]:
+Place = SQLColumnExpression[str | None]
+
+
+def _places(kind: str) -> tuple[Place, Place]:
     table = _TABLES[kind]
     if kind not in _PLACES:
         return literal(None), literal(None)
     before, after = _PLACES[kind]
-    return getattr(table, before), getattr(table, after)
+    return col(getattr(table, before)), col(getattr(table, after))
 
 
-def _history(kind: str) -> tuple[Any, list[SortKey]]:
+class HistoryRow(NamedTuple):
+    """A change of one record (a row of `history_page`): its name and place (a node's
+    parent's slug, a method's node's) before and after, and its other fields (JSON text:
+    store.history.field_values)."""
+
+    release: int
+    before_name: str | None
+    before_place: str | None
+    after_name: str | None
+    after_place: str | None
+    before_fields: str | None
+    after_fields: str | None
+
+
+def _history(kind: str) -> tuple[AnySelect, list[SortKey]]:
     """The change rows of one record (`slug`) that moved or renamed it, added or removed
-    it, or changed its other fields: (release, before name, before place, after name,
-    after place, before fields, after fields). Unknown fields (null: a row older than
+    it, or changed its other fields (`HistoryRow`). Unknown fields (null: a row older than
     them) compare as no change, as in the change lists."""
     table = _TABLES[kind]
     before_place, after_place = _places(kind)
-    statement = select(
+    statement: AnySelect = select(
         col(table.release),
         col(table.before_name),
         before_place.label("before_place"),
@@ -65,12 +81,12 @@ def _history(kind: str) -> tuple[Any, list[SortKey]]:
     return statement, [SortKey(col(table.release))]
 
 
-async def history_page(reader: Reader, kind: str, slug: str, window: Window) -> Page:
+async def history_page(reader: Reader, kind: str, slug: str, window: Window) -> Page[HistoryRow]:
     """A page of the history of the ``kind`` (node, method, model) ``slug``, oldest
-    change first (rows: as `_history` says)."""
+    change first."""
     statement, sort_keys = _history(kind)
     listing = Template(statement, ("history", kind), {"slug": slug})
-    return await paging.keyset_page(reader, listing, sort_keys, window)
+    return await paging.keyset_page(reader, listing, sort_keys, window, rows=HistoryRow)
 
 
 async def history_count(reader: Reader, kind: str, slug: str) -> int:
@@ -78,13 +94,29 @@ async def history_count(reader: Reader, kind: str, slug: str) -> int:
     return await paging.count(reader, Template(statement, ("history", kind), {"slug": slug}))
 
 
-def _latest_names(kind: str) -> Prepared:
+class _Named(NamedTuple):
+    """A record's name and place before a release."""
+
+    slug: str
+    release: int
+    name: str
+    place: str | None
+
+
+class _Removed(NamedTuple):
+    release: int
+    name: str
+    place: str | None
+
+
+def _latest_names(kind: str) -> Prepared[_Named]:
     table = _TABLES[kind]
     before_place, _ = _places(kind)
     return Prepared.of(
         select(col(table.slug), col(table.release), col(table.before_name), before_place).where(
             col(table.slug).in_(keys()), col(table.before_name).is_not(None)
-        )
+        ),
+        _Named,
     )
 
 
@@ -106,23 +138,22 @@ async def former_states(reader: Reader, kind: str, slugs: Sequence[str]) -> dict
     """The latest former state of each of ``slugs`` (records of ``kind``) that some
     release changed or removed: its name and place before that release."""
     found: dict[str, Former] = {}
-    for slug, release, name, place in await reader.rows(
-        _LATEST_NAMES[kind], {"keys": list(dict.fromkeys(slugs))}
-    ):
-        known = found.get(slug)
-        if known is None or release > known.release:
-            found[slug] = Former(slug, name, place, int(release))
+    for row in await reader.rows(_LATEST_NAMES[kind], {"keys": list(dict.fromkeys(slugs))}):
+        known = found.get(row.slug)
+        if known is None or row.release > known.release:
+            found[row.slug] = Former(row.slug, row.name, row.place, int(row.release))
     return found
 
 
-def _removal(kind: str) -> Prepared:
+def _removal(kind: str) -> Prepared[_Removed]:
     table = _TABLES[kind]
     before_place, _ = _places(kind)
     return Prepared.of(
         select(col(table.release), col(table.before_name), before_place)
         .where(col(table.slug) == _SLUG, col(table.after_name).is_(None))
         .order_by(col(table.release).desc())
-        .limit(1)
+        .limit(1),
+        _Removed,
     )
 
 
@@ -135,8 +166,8 @@ async def removal(reader: Reader, kind: str, slug: str) -> Former | None:
     rows = await reader.rows(_REMOVALS[kind], {"slug": slug})
     if not rows:
         return None
-    release, name, place = rows[0]
-    return Former(slug, name, place, int(release))
+    removed = rows[0]
+    return Former(slug, removed.name, removed.place, int(removed.release))
 
 
 # ---- a node's former paths ----------------------------------------------------------------

@@ -6,15 +6,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import islice
-from typing import Any
 
-from sqlalchemy import Connection, Index, Table, text
+from sqlalchemy import Connection, Constraint, Index, Table, text
 from sqlalchemy.schema import AddConstraint, DropConstraint
 
 _BATCH = 10_000
 
 
-def _as_text(value: Any) -> Any:
+def _as_text(value: object) -> object:
     """A list as JSON text, a date as ISO text: as both drivers take them in bulk."""
     if isinstance(value, list):
         return json.dumps(value, ensure_ascii=False)
@@ -27,7 +26,7 @@ def write_rows(
     connection: Connection,
     table: str,
     columns: Sequence[str],
-    rows: Iterable[Sequence[Any]],
+    rows: Iterable[Sequence[object]],
     *,
     as_text: Sequence[str] = (),
 ) -> int:
@@ -57,7 +56,7 @@ def write_rows(
     return written
 
 
-def _with_text(rows: Iterable[Sequence[Any]], positions: list[int]) -> Iterator[list[Any]]:
+def _with_text(rows: Iterable[Sequence[object]], positions: list[int]) -> Iterator[list[object]]:
     for row in rows:
         values = list(row)
         for position in positions:
@@ -84,14 +83,14 @@ class DeferredChecks:
     connection: Connection
     tables: tuple[Table, ...]
     indexes: tuple[Index, ...]
-    constraints: tuple[Any, ...]
+    constraints: tuple[Constraint, ...]
 
     @classmethod
     def drop(cls, connection: Connection, *tables: Table, served: bool) -> "DeferredChecks":
         postgresql = connection.dialect.name == "postgresql"
         defer = not (postgresql and served)
         indexes = [index for table in tables for index in table.indexes] if defer else []
-        constraints: list[Any] = []
+        constraints: list[Constraint] = []
         if postgresql and defer:
             referenced = {
                 key.referred_table

@@ -3,7 +3,7 @@ then filled straight through the driver (store.load.bulk), each from tuples in t
 of its COLUMNS."""
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from typing import Literal
 
 from sqlalchemy import Connection, delete
 
@@ -39,6 +39,6 @@ def clear_served(connection: Connection) -> None:
         connection.execute(delete(table_of(row_class)))
 
 
-def write_loaded(connection: Connection, *, table: Loaded, rows: Iterable[Sequence[Any]]) -> int:
+def write_loaded(connection: Connection, *, table: Loaded, rows: Iterable[Sequence[object]]) -> int:
     """Insert ``rows`` (tuples in the order of COLUMNS[table]); returns how many."""
     return write_rows(connection, table, COLUMNS[table], rows, as_text=_AS_TEXT.get(table, ()))
