@@ -136,11 +136,9 @@ def decode_cursor(
     return values
 
 
-def position_of(
-    cursor: str, list_name: str, arity: int | None = None, argument: str = "after"
-) -> tuple[list[CursorValue], bool]:
-    """The values of ``cursor`` (as `decode_cursor`), and whether it was read from an
-    earlier load than the data served now."""
+def cursor_parts(cursor: str) -> tuple[str, list[object]] | None:
+    """What a cursor of this API holds (its list's name, and its key values), or None for
+    text that is no cursor of ours: what the pages check their URL's cursors by too."""
     decoded: object = None
     if len(cursor) <= MAX_CURSOR_LENGTH:  # ours are far shorter; a long one is forged
         try:
@@ -148,21 +146,33 @@ def position_of(
         except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError):
             decoded = None
     if not isinstance(decoded, list) or not decoded or not isinstance(decoded[0], str):
+        return None
+    return decoded[0], decoded[1:]
+
+
+def position_of(
+    cursor: str, list_name: str, arity: int | None = None, argument: str = "after"
+) -> tuple[list[CursorValue], bool]:
+    """The values of ``cursor`` (as `decode_cursor`), and whether it was read from an
+    earlier load than the data served now."""
+    parts = cursor_parts(cursor)
+    if parts is None:
         raise BadUserInputError(
             f"`{argument}` cursor {cursor!r} is not a cursor of this API; "
             "pass a `cursor`, `pageInfo.startCursor` or `pageInfo.endCursor` from an earlier "
             "answer"
         )
-    earlier = decoded[0] != list_name
-    if earlier and decoded[0].partition("@")[0] != list_name.partition("@")[0]:
+    named, keys = parts
+    earlier = named != list_name
+    if earlier and named.partition("@")[0] != list_name.partition("@")[0]:
         raise BadUserInputError(
             f"`{argument}` cursor {cursor!r} belongs to another list or ordering; "
             "use a cursor from the same field with the same `orderBy`"
         )
-    wrong_length = arity is not None and len(decoded) != arity + 1
+    wrong_length = arity is not None and len(keys) != arity
     # Keys are integers or text; what they stand for may be null too (an undated model).
-    values: list[CursorValue] = [v for v in decoded[1:] if v is None or isinstance(v, int | str)]
-    if wrong_length or len(values) != len(decoded) - 1:
+    values: list[CursorValue] = [v for v in keys if v is None or isinstance(v, int | str)]
+    if wrong_length or len(values) != len(keys):
         raise BadUserInputError(
             f"`{argument}` cursor {cursor!r} is damaged; start again without it"
         )

@@ -141,6 +141,42 @@ def test_a_release_that_is_not_a_number_is_a_400(tiny: Api, query: str) -> None:
     assert assets(page.text)  # the page itself, whose script says what is wrong
 
 
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        ("/models?after=garbage&from=26", "`after` is not a place in a list"),
+        ("/methods?before=eyJ4Ijox", "`before` is not a place in a list"),  # {"x":1
+        ("/changes?since=1&nodes=%00&nodes-from=11", "`nodes` is not a place in a list"),
+        ("/models?after=WyJtb2RlbHMiLCJhIl0&from=x", "`from` should be a row's position"),
+        ("/changes?since=1&models-from=0", "`models-from` should be a row's position"),
+        ("/search?q=a&size=abc", "page size should be a number of rows"),
+        ("/methods?size=100000", "page size should be a number of rows"),
+        ("/nodes/alpha?size=-5", "page size should be a number of rows"),
+    ],
+)
+def test_a_place_in_a_list_that_is_none_is_a_400(tiny: Api, path: str, said: str) -> None:
+    """Issue 27 item 6: a bad parameter gets a friendly page with its status; a cursor cut
+    short or typed by hand was a 200 whose script then said the page was gone."""
+    page = tiny.client.get(path, headers={"accept": "text/html"})
+    assert page.status_code == 400
+    assert assets(page.text)  # the page itself, whose script shows the list from its start
+    description = re.search(r'<meta name="description" content="([^"]*)">', page.text)
+    assert description, page.text
+    assert said in unescape(description.group(1))
+
+
+def test_a_place_from_an_answer_is_a_200(tiny: Api) -> None:
+    """The cursors the API gives, with their positions and a page size, are places."""
+    answer = tiny.post("{ models(first: 1) { pageInfo { endCursor } } }")
+    cursor = answer["data"]["models"]["pageInfo"]["endCursor"]
+    for path in (
+        f"/models?after={cursor}&from=2&size=50",
+        f"/models?before={cursor}&from=1",
+        f"/changes?since=1&models={cursor}&models-from=11&size=10",
+    ):
+        assert tiny.client.get(path, headers={"accept": "text/html"}).status_code == 200, path
+
+
 @pytest.mark.parametrize("query", ["", "since=1", "since=01", "since=1&until=1"])
 def test_a_release_that_exists_is_a_200(tiny: Api, query: str) -> None:
     """`since` left out: the page asks for it."""

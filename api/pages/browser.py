@@ -27,6 +27,7 @@ from api.endpoint import graphiql
 from api.pages.html_page import html_page
 from api.pages.page_meta import NO_PAGE, PageMeta, page_meta
 from schema.context import Context
+from schema.pagination import cursor_parts
 
 ASSETS_DIR = Path(__file__).resolve().parents[1] / "static" / "browser"
 ASSETS_URL = "/browser-assets"
@@ -244,10 +245,43 @@ def _gone_page(kind: str, former: dict[str, Any]) -> tuple[str, PageMeta]:
     return body, meta
 
 
-def _meta(request: Request, status: int, subject: dict[str, Any] | None) -> PageMeta:
+# The parameters of a page's place in a list, as the browser writes them (browser/src/
+# router.ts): cursors (`after`, `before`; on the changes page each list's own, `nodes`,
+# `nodes-before`, ...), the position of the page's first row (`from`, `nodes-from`, ...),
+# and the page size.
+_LISTS = ("nodes", "methods", "models", "treatments")
+_CURSORS = {"after", "before", *_LISTS, *(f"{name}-before" for name in _LISTS)}
+_POSITIONS = {"from", *(f"{name}-from" for name in _LISTS)}
+_POSITION = re.compile(r"[1-9][0-9]{0,8}")
+_LARGEST_PAGE = 100
+
+
+def _bad_place(request: Request) -> str | None:
+    """What is wrong with a page's place in its URL, in a reader's words: a cursor that is
+    no cursor of this API (a link cut short or typed by hand), a position or a page size
+    that is no number; None when nothing is. A cursor from before a load is well formed:
+    the page itself says that its list has moved on."""
+    for name, value in request.query_params.multi_items():
+        if name in _CURSORS and cursor_parts(value) is None:
+            return f"The link's `{name}` is not a place in a list: it was cut short or changed."
+        if name in _POSITIONS and not (value.isascii() and _POSITION.fullmatch(value)):
+            return f"The link's `{name}` should be a row's position (1, 26, ...), not {value!r}."
+        if name == "size" and not (
+            value.isascii() and value.isdigit() and 0 < int(value[:4]) <= _LARGEST_PAGE
+        ):
+            return f"The link's page size should be a number of rows (25, 50, 100), not {value!r}."
+    return None
+
+
+def _meta(
+    request: Request, status: int, subject: dict[str, Any] | None, wrong: str | None = None
+) -> PageMeta:
     """The title and description of a page that is there (``status`` 200), or says what
-    is wrong: no such subject (404), or a release that is no number (400)."""
+    is wrong: no such subject (404), a release that is no number or a place in a list
+    that is none (400: ``wrong`` says which)."""
     if status == 400:
+        if wrong is not None:
+            return PageMeta("Not a page of this list", wrong)
         return PageMeta("Not a release number", "A release is a whole number: /changes?since=1.")
     return page_meta(request, subject) if status == 200 else NO_PAGE
 
@@ -263,7 +297,10 @@ def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[Response]]:
         kind = request.url.path.split("/")[1]
         status = 200
         subject = former = None
-        if kind == "changes":
+        wrong = _bad_place(request)
+        if wrong is not None:
+            status = 400
+        elif kind == "changes":
             status = await _releases_status(schema, request)
         elif kind in SUBJECTS and SUBJECTS[kind][1] in request.path_params:
             # (/models and /methods, the indexes, have no subject: always there.)
@@ -288,7 +325,7 @@ def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[Response]]:
             status = 410
             html, policy = browser_page(*_gone_page(kind, former))
         else:
-            html, policy = browser_page(meta=_meta(request, status, subject))
+            html, policy = browser_page(meta=_meta(request, status, subject, wrong))
         return HTMLResponse(
             html,
             status_code=status,
