@@ -253,6 +253,7 @@ _LISTS = ("nodes", "methods", "models", "treatments")
 _CURSORS = {"after", "before", *_LISTS, *(f"{name}-before" for name in _LISTS)}
 _POSITIONS = {"from", *(f"{name}-from" for name in _LISTS)}
 _POSITION = re.compile(r"[1-9][0-9]{0,8}")
+_SIZE = re.compile(r"[1-9][0-9]{0,2}")
 _LARGEST_PAGE = 100
 
 
@@ -264,12 +265,10 @@ def _bad_place(request: Request) -> str | None:
     for name, value in request.query_params.multi_items():
         if name in _CURSORS and cursor_parts(value) is None:
             return f"The link's `{name}` is not a place in a list: it was cut short or changed."
-        if name in _POSITIONS and not (value.isascii() and _POSITION.fullmatch(value)):
+        if name in _POSITIONS and not _POSITION.fullmatch(value):
             return f"The link's `{name}` should be a row's position (1, 26, ...), not {value!r}."
-        if name == "size" and not (
-            value.isascii() and value.isdigit() and 0 < int(value[:4]) <= _LARGEST_PAGE
-        ):
-            return f"The link's page size should be a number of rows (25, 50, 100), not {value!r}."
+        if name == "size" and not (_SIZE.fullmatch(value) and int(value) <= _LARGEST_PAGE):
+            return f"The link's page size should be a number of rows up to 100, not {value!r}."
     return None
 
 
