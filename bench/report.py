@@ -2,7 +2,7 @@
 issue judged from the same run's ratios (met or not, as measured), and the machine."""
 
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import matplotlib
@@ -389,13 +389,36 @@ def _paints(results: Results) -> list[str]:
     ]
 
 
-def markdown(results: Results, chart_name: str) -> str:
+# A section measured by a script of its own, outside `make bench`, says so in its heading.
+MEASURED_APART = "not from the run below"
+COMMITTED = Path(__file__).resolve().parent / "RESULTS.md"
+
+
+def measured_apart(previous: str) -> list[str]:
+    """The lines of the `## ` sections of a RESULTS.md whose heading says they are not from
+    its run (each with its `###` subsections), in their order: a run measures none of them,
+    so the RESULTS.md it writes keeps them as they were."""
+    kept: list[str] = []
+    keeping = False
+    for line in previous.splitlines():
+        if line.startswith("## "):
+            keeping = MEASURED_APART in line
+        if keeping:
+            kept.append(line)
+    return kept
+
+
+def markdown(results: Results, chart_name: str, kept: Sequence[str] = ()) -> str:
+    """RESULTS.md: the run's figures, and after its introduction the sections ``kept``
+    (measured apart, from the RESULTS.md before it)."""
     scales = list(dict.fromkeys(m.scale for m in results.measurements))
     lines = [
         "# Benchmark results",
         "",
         "Written by `make bench` (`bench/run.py`) from one run on one machine; every figure "
-        "below comes from that run. Before anything was timed, every system's answer to "
+        f"below comes from that run, except the sections whose heading says {MEASURED_APART!r}: "
+        "each was measured by a script of its own, which the heading names, and a run keeps "
+        "them as they were. Before anything was timed, every system's answer to "
         "every workload was checked to be the same as our server's on the same database "
         "(`bench/check_answers.py`).",
         "",
@@ -421,6 +444,8 @@ def markdown(results: Results, chart_name: str) -> str:
         f"![requests per second]({chart_name})",
         "",
     ]
+    if kept:
+        lines += [*kept, ""] if kept[-1] else list(kept)
     lines += _targets(results)
     for scale in scales:
         lines += [f"## Scale {scale}", "", *_table(results, scale), ""]
@@ -528,5 +553,9 @@ def chart(results: Results, path: Path) -> None:
 
 
 def write(results: Results, directory: Path) -> None:
+    """RESULTS.md and results.png in ``directory``, keeping the committed RESULTS.md's
+    sections measured apart (wherever the run writes)."""
     chart(results, directory / "results.png")
-    (directory / "RESULTS.md").write_text(markdown(results, "results.png"), encoding="utf-8")
+    previous = COMMITTED.read_text(encoding="utf-8") if COMMITTED.exists() else ""
+    text = markdown(results, "results.png", measured_apart(previous))
+    (directory / "RESULTS.md").write_text(text, encoding="utf-8")

@@ -1,0 +1,80 @@
+"""`make bench` rewrites bench/RESULTS.md from its run: the sections measured apart, by a
+script of their own (their heading says "not from the run below"), are kept as they were,
+and what the previous run measured is replaced."""
+
+from pathlib import Path
+
+from bench import report
+from bench.results import Results
+
+PREVIOUS = """# Benchmark results
+
+An old introduction.
+
+## One costly request (`python -m bench.interference URL`, not from the run below)
+
+Hand-written figures.
+
+### Turns on the event loop
+
+| shape | ms |
+|---|--:|
+| searches | 23.2 |
+
+## Scale S
+
+| workload | req/s |
+|---|--:|
+| W1 | 1 |
+
+## Search recall (`python -m bench.search_recall`, not from the run below)
+
+96% in the top 3.
+## Machine
+
+| | |
+|---|---|
+| code measured | an old commit |
+"""
+
+
+def test_a_run_keeps_the_sections_measured_apart_and_replaces_its_own() -> None:
+    kept = report.measured_apart(PREVIOUS)
+    assert kept == [
+        "## One costly request (`python -m bench.interference URL`, not from the run below)",
+        "",
+        "Hand-written figures.",
+        "",
+        "### Turns on the event loop",
+        "",
+        "| shape | ms |",
+        "|---|--:|",
+        "| searches | 23.2 |",
+        "",
+        "## Search recall (`python -m bench.search_recall`, not from the run below)",
+        "",
+        "96% in the top 3.",
+    ]
+    written = report.markdown(
+        Results(load_generator="wrk", machine={"code measured": "this commit"}),
+        "results.png",
+        kept,
+    )
+    assert "\n".join(kept) + "\n\n## Targets" in written
+    assert "An old introduction" not in written
+    assert "## Scale S" not in written  # the old run's table: this run measured no scale
+    assert "an old commit" not in written
+    assert "| code measured | this commit |" in written
+
+
+def test_the_committed_results_mark_every_section_no_run_writes() -> None:
+    """Every `##` section of the committed RESULTS.md is one a run of `make bench` writes
+    (its heading is in bench/report.py) or is marked as measured apart, so that the next
+    run keeps it."""
+    source = Path(report.__file__).read_text(encoding="utf-8")
+    committed = report.COMMITTED.read_text(encoding="utf-8")
+    for line in committed.splitlines():
+        if line.startswith("## ") and report.MEASURED_APART not in line:
+            heading = line.split(" (")[0]
+            template = heading.rsplit(" ", 1)[0] + " {"  # f"## Scale {scale}"
+            assert f'"{heading}' in source or f'"{template}' in source, line
