@@ -4,6 +4,7 @@ the log shares), and hand-written attacks never get a 5xx or an `INTERNAL`."""
 
 import asyncio
 import base64
+import gzip
 import json
 import logging
 import time
@@ -259,6 +260,32 @@ def test_body_size_is_limited(tiny: Api) -> None:
         chunked = client.post("/graphql", content=iter([big[:150], big[150:]]), headers=headers)
         assert chunked.status_code == 413
         _refusal(chunked, "BAD_REQUEST", "max_body_bytes", 200)
+
+
+@pytest.mark.parametrize("coding", ["gzip", "br", "GZIP, deflate"])
+def test_an_encoded_body_is_a_415_that_says_so(tiny: Api, coding: str) -> None:
+    """A compressed body was read as it is and refused as "not valid UTF-8 JSON" (400),
+    which points its client at its JSON; nothing here decodes one."""
+    document = b'{"query": "{ taxonomy { nodeCount } }"}'
+    for body in (gzip.compress(document), document):
+        response = tiny.client.post(
+            "/graphql",
+            content=body,
+            headers={"content-type": "application/json", "content-encoding": coding},
+        )
+        assert response.status_code == 415
+        assert response.headers["accept-encoding"] == "identity"
+        (error,) = response.json()["errors"]
+        assert error["extensions"]["code"] == "BAD_REQUEST"
+        assert f"Content-Encoding: {coding.lower()}" in error["message"]
+        assert "without the header" in error["message"]
+    identity = tiny.client.post(
+        "/graphql",
+        content=document,
+        headers={"content-type": "application/json", "content-encoding": "identity"},
+    )
+    assert identity.status_code == 200
+    assert identity.json()["data"]["taxonomy"]["nodeCount"] == 5
 
 
 def test_batching_is_off_by_default(tiny: Api) -> None:

@@ -136,7 +136,10 @@ class UrlLimit:
 
 
 class BodyLimit:
-    """Refuses request bodies over ``max_bytes`` with 413, before reading them whole."""
+    """Refuses request bodies over ``max_bytes`` with 413, before reading them whole, and
+    bodies in a content coding (gzip, ...) with 415: nothing here decodes one, and read as
+    it is, a compressed body would be refused as "not valid UTF-8 JSON", which would send
+    its client looking in the wrong place (RFC 9110 §15.5.16)."""
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
@@ -145,6 +148,18 @@ class BodyLimit:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        coding = header(scope, b"content-encoding").strip().lower()
+        if coding not in (b"", b"identity"):
+            await send_error(
+                send,
+                scope,
+                415,
+                "BAD_REQUEST",
+                f"the request body is encoded (Content-Encoding: {coding.decode('latin-1')}),"
+                " which this server does not decode: send it as it is, without the header",
+                headers=((b"accept-encoding", b"identity"),),
+            )
             return
         declared = header(scope, b"content-length")
         if declared.isdigit() and int(declared) > self.max_bytes:
