@@ -41,10 +41,13 @@ def _answers(base: str, times: int) -> set[tuple[int, int]]:
     return answers
 
 
-def test_two_servers_on_one_database_both_serve_a_new_load(
-    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+def test_two_servers_on_one_sqlite_file_both_serve_a_new_load(
+    new_database: Callable[[str, str], str], tiny_folder: Path
 ) -> None:
-    url = new_database(backend, "servers")
+    """On SQLite: on PostgreSQL, tests/test_servers_one_database.py asks more of the same
+    (three servers, each switching within 2 s of the commit under steady traffic, with no
+    error and no mixed answer), so this one would repeat it."""
+    url = new_database("sqlite", "servers")
     load_directory(tiny_folder, url)
     fixtures = Path(__file__).resolve().parents[1] / "fixtures"
     poll = {"version_poll_seconds": "0.2"}
