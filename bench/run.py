@@ -20,9 +20,10 @@ BENCH_PAINT_LOADS (15 cold loads of the seed page in headless Chromium at S and 
 largest contentful paint: bench/page_paint.py; 0 to skip),
 BENCH_MANY_SECONDS (30: each server's run of 64 clients with the browser's page mix at S
 and M, bench/many_clients.py), BENCH_HISTORY=0 (no history and adoption figures; their own
-settings, HISTORY_*, are in bench/history_cost.py), BENCH_OUT (the folder RESULTS.md and
-results.png are written to; bench/ when not given: a partial run written elsewhere leaves
-the committed results alone).
+settings, HISTORY_*, are in bench/history_cost.py), BENCH_CACHE_ON=0 (our server with its
+response cache off only: the cache-off ratios without the cache-on runs), BENCH_OUT (the
+folder RESULTS.md and results.png are written to; bench/ when not given: a partial run
+written elsewhere leaves the committed results alone).
 """
 
 import dataclasses
@@ -255,7 +256,11 @@ def run_scale(
     running = [
         system
         for system in systems_for(
-            source, sqlite_url, pg_url, with_cache=cache_setting_exists(source)
+            source,
+            sqlite_url,
+            pg_url,
+            with_cache=cache_setting_exists(source)
+            and os.environ.get("BENCH_CACHE_ON", "1") not in ("", "0"),
         )
         if any(system.answers(workload) for workload in chosen)
     ]
