@@ -21,9 +21,11 @@ largest contentful paint: bench/page_paint.py; 0 to skip),
 BENCH_MANY_SECONDS (30: each server's run of 64 clients with the browser's page mix at S
 and M, bench/many_clients.py), BENCH_HISTORY=0 (no history and adoption figures; their own
 settings, HISTORY_*, are in bench/history_cost.py), BENCH_CACHE_ON=0 (our server with its
-response cache off only: the cache-off ratios without the cache-on runs), BENCH_OUT (the
-folder RESULTS.md and results.png are written to; bench/ when not given: a partial run
-written elsewhere leaves the committed results alone).
+response cache off only: the cache-off ratios without the cache-on runs),
+BENCH_QUIET_SECONDS (90: the longest wait for idle CPUs before a timed run; on a machine
+that other work keeps busy, a shorter one, as ratios in one round share the drift),
+BENCH_OUT (the folder RESULTS.md and results.png are written to; bench/ when not given: a
+partial run written elsewhere leaves the committed results alone).
 """
 
 import dataclasses
@@ -57,7 +59,8 @@ from bench.workloads import Workload, workloads
 BENCH_DIR = Path(__file__).resolve().parent
 LOG_DIR = datasets.RUN_DIR / "logs"
 SCALED_WORKLOADS = ("W1", "W4")
-QUIET_LIMIT_SECONDS = 90
+# How long a run waits for the CPUs to idle before each timed run (BENCH_QUIET_SECONDS).
+QUIET_LIMIT_SECONDS = float(os.environ.get("BENCH_QUIET_SECONDS", "90"))
 
 
 @dataclass(frozen=True)
