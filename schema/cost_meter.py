@@ -84,14 +84,9 @@ def _charge(info: "Info", items: int) -> None:
         meter.charge(path.typename or "", str(path.key), items)
 
 
-def _items_of(result: object) -> int | None:
-    return len(result) if isinstance(result, Sized) else None
-
-
 def _charged(info: "Info", result: T) -> T:
-    items = _items_of(result)
-    if items is not None:
-        _charge(info, items)
+    if isinstance(result, Sized):
+        _charge(info, len(result))
     return result
 
 
@@ -136,19 +131,6 @@ class MeteredList(FieldExtension):
     @staticmethod
     async def _charged_later(result: Awaitable[T], info: "Info") -> T:
         return _charged(info, await result)
-
-    def charge_at_hand(
-        self, context: object, parent_type: str, key: str, source: object, result: object
-    ) -> None:
-        """What `resolve` charges for ``result``, a value at hand that the executor
-        answers without an Info (schema.executor): the list at response ``key`` of
-        ``parent_type``, asked of ``source``."""
-        meter: CostMeter | None = getattr(context, "cost", None)
-        if meter is None:
-            return
-        items = self._length_of(source) if self._length_of is not None else _items_of(result)
-        if items is not None:
-            meter.charge(parent_type, key, items)
 
 
 def affords(info: "Info", parent_type: str, keys: Iterable[str], lengths: Iterable[int]) -> bool:

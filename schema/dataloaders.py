@@ -10,10 +10,8 @@ more than the field itself). Anything not at hand goes through Strawberry's Data
 
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
-from dataclasses import dataclass
-from enum import Enum
 from functools import cached_property
-from typing import Generic, NamedTuple, Protocol, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from strawberry.dataloader import DataLoader
 
@@ -36,17 +34,7 @@ from store.treatments import (
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
 R = TypeVar("R")  # a row a statement returns
-
-
-class NotAtHand(Enum):
-    """A value that is not at hand: it is to be loaded."""
-
-    NOT_AT_HAND = "not at hand"
-
-
-NOT_AT_HAND = NotAtHand.NOT_AT_HAND
 
 
 class Batched(Generic[K, V]):
@@ -92,50 +80,6 @@ class Batched(Generic[K, V]):
             return build(await self._loader.load(key))
 
         return later()
-
-    def at_hand(self, key: K, build: Callable[[V], T]) -> T | NotAtHand:
-        """``build`` of the value of ``key`` when it is at hand, else NOT_AT_HAND."""
-        if key in self._at_hand:
-            return build(self._at_hand[key])
-        return NOT_AT_HAND
-
-
-@dataclass(frozen=True)
-class Lookup(Generic[K, V, T]):
-    """A field's value by way of a loader: ``build`` of the value of ``key``."""
-
-    loader: Batched[K, V]
-    key: K
-    build: Callable[[V], T]
-
-    def now_or_later(self) -> T | Awaitable[T]:
-        return self.loader.now_or_later(self.key, self.build)
-
-    def at_hand(self) -> T | NotAtHand:
-        return self.loader.at_hand(self.key, self.build)
-
-
-@dataclass(frozen=True)
-class Known(Generic[T]):
-    """A field's value already held by its object: a Lookup that never waits."""
-
-    value: T
-
-    def now_or_later(self) -> T:
-        return self.value
-
-    def at_hand(self) -> T:
-        return self.value
-
-
-class Found(Protocol[T_co]):
-    """A field's value as its object and the request's loaders find it (a Lookup, or a
-    value Known already): the executor (schema.executor) answers the field itself when
-    the value is at hand, and the resolver returns ``now_or_later()``."""
-
-    def now_or_later(self) -> T_co | Awaitable[T_co]: ...
-
-    def at_hand(self) -> T_co | NotAtHand: ...
 
 
 def one_each(

@@ -20,14 +20,6 @@ graphql-core's path instead, from the field (or the object) where it was met: gr
 then reads it again and answers it, error and all, as it always has. A basic field's read
 has no side effect, so reading it twice is safe; nothing but basic fields and `__typename`
 is ever read on the short path, so no resolver runs twice.
-
-A field with a resolver whose value is often at hand (a node's children read with the
-tree, a By-model row's methods read ahead for the page) says how its value is found
-(`found_by`: a `schema.dataloaders.Lookup`). Asked without arguments, it is answered
-here when the value is at hand: charged as its list (its MeteredList's own charge) and
-completed by graphql-core, without Strawberry's Info, argument parsing and extension
-chain, which cost more than the field; when the value is not at hand, the resolver runs
-(and loads it), as always.
 """
 
 from collections.abc import Awaitable, Callable
@@ -37,6 +29,7 @@ from typing import Any, cast
 
 from graphql import (
     GraphQLField,
+    GraphQLNonNull,
     GraphQLObjectType,
     GraphQLOutputType,
     GraphQLResolveInfo,
@@ -52,9 +45,6 @@ from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 from strawberry.types.field import StrawberryField
 
-from schema.cost_meter import MeteredList
-from schema.dataloaders import NOT_AT_HAND, Found, Loaders
-
 # What the short path gives when a value must take graphql-core's path after all.
 _FULL_PATH: Any = object()
 # What it gives for an object whose fields are to be executed (not all of them basic).
@@ -66,19 +56,6 @@ _NO_INFO = cast("GraphQLResolveInfo[Any]", None)
 FieldDetailsList = Any
 # A value completed for the response from what was read, or _FULL_PATH.
 Completion = Callable[[Any], Any]
-
-
-# The key, in a Strawberry field's metadata, of how its value is found (`found_by`).
-FOUND_BY = "taxonomy.found_by"
-
-
-def found_by(lookup: Callable[[Any, Loaders], Found[Any]]) -> dict[str, object]:
-    """A field's metadata (``strawberry.field(metadata=...)``) saying how its value is
-    found: its resolver returns ``lookup(self, loaders).now_or_later()``, and the executor
-    answers the field itself, without its resolver, when that value is at hand.
-    ``lookup`` is for the field's arguments left at their defaults (the executor asks it
-    only then); a resolver given arguments reads them itself."""
-    return {FOUND_BY: lookup}
 
 
 def _leaves(type_: GraphQLOutputType) -> Completion | None:
@@ -118,35 +95,24 @@ def _leaves(type_: GraphQLOutputType) -> Completion | None:
 
 @dataclass(frozen=True)
 class ShortPath:
-    """How a field is answered without graphql-core's resolver call: a basic field's value
-    read (``read``), then completed as a scalar or enum (``leaves``), or as an object of
-    ``object_type``; or a field whose value its object and the request's loaders may have
-    at hand (``found``: schema.dataloaders.found_by), charged as its ``meters`` charge it."""
+    """How a basic field is answered without graphql-core's resolver and completion: its
+    value read (``read``), then completed as a scalar or enum (``leaves``), or as an
+    object of ``object_type``."""
 
-    field: GraphQLField
-    read: Callable[[Any], Any] | None = None
+    read: Callable[[Any], Any]
     leaves: Completion | None = None
     object_type: GraphQLObjectType | None = None
     non_null: bool = False
-    found: Callable[[Any, Loaders], Found[Any]] | None = None
-    meters: tuple[MeteredList, ...] = ()
 
 
 def short_path(field: GraphQLField) -> ShortPath | None:
-    """The short path of ``field``: a basic Strawberry field without arguments whose type
-    is a scalar, an enum, a list of them, or an object type; or a field that says how its
-    value is found (whose only extensions charge its list: MeteredList). None if it takes
+    """The short path of ``field``, if it is a basic Strawberry field without arguments
+    whose type is a scalar, an enum, a list of them, or an object type; None if it takes
     graphql-core's path."""
     definition = field.extensions.get(GraphQLCoreConverter.DEFINITION_BACKREF)
-    if not isinstance(definition, StrawberryField):
+    if not isinstance(definition, StrawberryField) or not definition.is_basic_field:
         return None
-    found = definition.metadata.get(FOUND_BY)
-    if found is not None:
-        meters = tuple(each for each in definition.extensions if isinstance(each, MeteredList))
-        if len(meters) != len(definition.extensions):
-            return None
-        return ShortPath(field, found=found, meters=meters)
-    if not definition.is_basic_field or field.args:
+    if field.args:
         return None
     get_result = definition.get_result
 
@@ -156,11 +122,11 @@ def short_path(field: GraphQLField) -> ShortPath | None:
 
     leaves = _leaves(field.type)
     if leaves is not None:
-        return ShortPath(field, read, leaves=leaves)
+        return ShortPath(read, leaves=leaves)
     non_null = is_non_null_type(field.type)
     inner = get_nullable_type(field.type)
     if is_object_type(inner):
-        return ShortPath(field, read, object_type=inner, non_null=non_null)
+        return ShortPath(read, object_type=inner, non_null=non_null)
     return None
 
 
@@ -264,36 +230,22 @@ class Executor(StrawberryGraphQLCoreExecutionContext):
         node = field_details_list[0].node
         plan = self._short_path(parent_type, node) if self._short else None
         if plan is not None:
-            value, completed = self._answer(plan, source, field_details_list)
+            value = None
+            try:
+                value = plan.read(source)
+                if plan.leaves is not None:
+                    completed = plan.leaves(value)
+                else:
+                    completed = self._object(plan, value, field_details_list)
+            except Exception:  # graphql-core's path reads it again and says what failed
+                completed = _FULL_PATH
             if completed is _EXECUTE:
-                return self._completed(
-                    plan, value, parent_type, source, field_details_list, path, position_context
-                )
+                return self._executed(plan, value, field_details_list, path, position_context)
             if completed is not _FULL_PATH:
                 return completed
         return super().execute_field(
             parent_type, source, field_details_list, path, position_context
         )
-
-    def _answer(
-        self, plan: ShortPath, source: Any, field_details_list: FieldDetailsList
-    ) -> tuple[Any, Any]:
-        """(the field's value, its answer): the answer completed; _EXECUTE when the value
-        is to be completed by graphql-core (an object whose fields are not all basic, a
-        value found at hand); _FULL_PATH when the resolver is to run after all (a value
-        not at hand, or one that does not complete cleanly: graphql-core's path reads it
-        again and says what failed)."""
-        try:
-            if plan.found is not None:
-                value = plan.found(source, self.context_value.loaders).at_hand()
-                return value, _FULL_PATH if value is NOT_AT_HAND else _EXECUTE
-            assert plan.read is not None
-            value = plan.read(source)
-            if plan.leaves is not None:
-                return value, plan.leaves(value)
-            return value, self._object(plan, value, field_details_list)
-        except Exception:
-            return None, _FULL_PATH
 
     def complete_object_value(
         self,
@@ -347,30 +299,23 @@ class Executor(StrawberryGraphQLCoreExecutionContext):
         fields = self._plan(object_type, field_details_list)
         return _EXECUTE if fields is None else fields(value)
 
-    def _completed(
+    def _executed(
         self,
         plan: ShortPath,
         value: Any,
-        parent_type: GraphQLObjectType,
-        source: Any,
         field_details_list: FieldDetailsList,
         path: Path,
         position_context: Any,
     ) -> Any:
-        """``value``, the field's, charged as its list (its meters) and completed by
-        graphql-core (and the overrides here) as if its resolver had returned it: its
-        errors are handled as graphql-core's own execute_field handles them (a non-null
-        field's error reaches the nearest nullable field above it)."""
-        return_type = plan.field.type
+        """A basic field's object completed by executing its fields, whose errors are
+        handled as graphql-core's own execute_field handles them (a non-null field's
+        error reaches the nearest nullable field above it)."""
+        object_type = plan.object_type
+        assert object_type is not None
+        return_type = GraphQLNonNull(object_type) if plan.non_null else object_type
         try:
-            for meter in plan.meters:
-                meter.charge_at_hand(
-                    self.context_value, parent_type.name, str(path.key), source, value
-                )
-            nodes = [details.node for details in field_details_list]
-            info = self.build_resolve_info(plan.field, nodes, parent_type, path)
-            completed = self.complete_value(
-                return_type, field_details_list, info, path, value, position_context
+            completed = self.collect_and_execute_subfields(
+                object_type, field_details_list, path, value, position_context
             )
         except Exception as raw_error:
             self.handle_field_error(raw_error, return_type, field_details_list, path)
@@ -433,7 +378,7 @@ class Executor(StrawberryGraphQLCoreExecutionContext):
                 parts.append((response_name, _itself, _typename(object_type.name)))
                 continue
             plan = self._short_path(object_type, node)
-            if plan is None or plan.read is None:  # a value found: charged with its path
+            if plan is None:
                 return None
             if plan.leaves is not None:
                 parts.append((response_name, plan.read, plan.leaves))

@@ -10,10 +10,8 @@ from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.cost_meter import MeteredList, affords
-from schema.dataloaders import Found, Known, Loaders, Lookup
 from schema.enums import Scope, Strength, max_rank
 from schema.evidence import evidence_field
-from schema.executor import found_by
 from schema.history.adoption import adoption_field, undated_field
 from schema.history.changes import MethodChange
 from schema.history.record_history import history_field
@@ -39,7 +37,7 @@ from schema.pagination import (
 )
 from schema.refs import MethodTreatmentRef, ModelRef, NodeRef
 from store import methods, treatments
-from store.methods import MethodSelection, MethodWithNode, TreatmentOfModel
+from store.methods import MethodSelection, MethodWithNode
 from store.nodes import NodeWithStats
 from store.rows import id_of, json_list
 from store.tables import MethodRow, MethodStatsRow, NodeRow
@@ -76,18 +74,12 @@ class Method(Slugged, FirstSeen):
         "How many models treat the method.", lambda method: method.stats.model_count
     )
 
-    @strawberry.field(
-        description="The node the method is filed at.",
-        graphql_type=NodeRef,
-        metadata=found_by(lambda method, loaders: method.node_found(loaders)),
-    )
+    @strawberry.field(description="The node the method is filed at.", graphql_type=NodeRef)
     def node(self, info: Info) -> "NodeRef | Awaitable[NodeRef]":
-        return self.node_found(info.context.loaders).now_or_later()
-
-    def node_found(self, loaders: Loaders) -> Found[NodeRef]:
         if self.node_at_hand is not None:
-            return Known(refs.node(self.node_at_hand.node, self.node_at_hand.node_stats))
-        return Lookup(loaders.node_by_id, self.row.node_id, _found_node)
+            return refs.node(self.node_at_hand.node, self.node_at_hand.node_stats)
+        node_id = self.row.node_id
+        return info.context.loaders.node_by_id.now_or_later(node_id, _found_node)
 
     @strawberry.field(
         # Charged for all the method's treatments (an upper bound under `minStrength`).
@@ -97,7 +89,6 @@ class Method(Slugged, FirstSeen):
         graphql_type=list[MethodTreatmentRef],
         deprecation_reason="Use `treatmentsConnection`, which pages: a method's treatments "
         "grow with the models loaded.",
-        metadata=found_by(lambda method, loaders: method.treatments_found(loaders)),
     )
     def treatments(
         self,
@@ -107,14 +98,8 @@ class Method(Slugged, FirstSeen):
             strawberry.argument(description="Only treatments at least this strong."),
         ] = None,
     ) -> "list[MethodTreatmentRef] | Awaitable[list[MethodTreatmentRef]]":
-        return self.treatments_found(info.context.loaders, min_strength).now_or_later()
-
-    def treatments_found(
-        self, loaders: Loaders, min_strength: Strength | None = None
-    ) -> Lookup[int, list[TreatmentOfModel], list[MethodTreatmentRef]]:
         limit = max_rank(min_strength)
-        return Lookup(
-            loaders.treatments_by_method_id,
+        return info.context.loaders.treatments_by_method_id.now_or_later(
             self.row_id(),
             lambda rows: [
                 refs.method_treatment(row.treatment, row.model, self)

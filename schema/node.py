@@ -10,10 +10,8 @@ from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.cost_meter import MeteredList, affords
-from schema.dataloaders import Loaders, Lookup
 from schema.enums import Scope, Strength, max_rank
 from schema.errors import BadUserInputError
-from schema.executor import found_by
 from schema.history.adoption import adoption_field, undated_field
 from schema.history.changes import NodeChange
 from schema.history.record_history import history_field
@@ -156,15 +154,11 @@ class Node(Slugged, FirstSeen):
         extensions=[MeteredList(length_of=lambda node: node.stats.child_count)],
         description="The nodes directly below, by name (case-insensitively).",
         graphql_type=list["Node"],
-        metadata=found_by(lambda node, loaders: node.children_found(loaders)),
     )
     def children(self, info: Info) -> "list[Node] | Awaitable[list[Node]]":
         # At hand when the field that listed this node fetched its children ahead
         # (`Query.roots`): a tree is then answered without an await per node.
-        return self.children_found(info.context.loaders).now_or_later()
-
-    def children_found(self, loaders: Loaders) -> Lookup[int, list[NodeWithStats], list["Node"]]:
-        return Lookup(loaders.children_by_node_id, self.row_id(), _nodes)
+        return info.context.loaders.children_by_node_id.now_or_later(self.row_id(), _nodes)
 
     @strawberry.field(
         description="The nodes directly below, by name (case-insensitively), a page at a "

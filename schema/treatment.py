@@ -11,10 +11,8 @@ from schema import refs
 from schema.base import Entity, RowBacked, id_field, row_field
 from schema.context import Info
 from schema.cost_meter import MeteredList
-from schema.dataloaders import Loaders, Lookup
 from schema.enums import Strength
 from schema.evidence import evidence_field
-from schema.executor import found_by
 from schema.ids import pair_key
 from schema.lookahead import selects
 from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
@@ -109,16 +107,11 @@ class ModelTreatment(RowBacked, Entity):
         graphql_type=list[MethodTreatment],
         deprecation_reason="Use `methodsConnection`, which pages: a row's methods grow with "
         "the branch.",
-        metadata=found_by(lambda row, loaders: row.methods_found(loaders)),
     )
     def methods(self, info: Info) -> "list[MethodTreatment] | Awaitable[list[MethodTreatment]]":
-        return self.methods_found(info.context.loaders).now_or_later()
-
-    def methods_found(
-        self, loaders: Loaders
-    ) -> Lookup[tuple[int, int], list[BranchTreatment], list[MethodTreatment]]:
-        key = (self.row.node_id, self.row.model_id)
-        return Lookup(loaders.branch_treatments_by_pair, key, self._treatments)
+        return info.context.loaders.branch_treatments_by_pair.now_or_later(
+            (self.row.node_id, self.row.model_id), self._treatments
+        )
 
     @strawberry.field(
         description="The branch's methods that the model treats, a page at a time, strongest "
