@@ -27,7 +27,6 @@ from strawberry.types import ExecutionContext, ExecutionResult
 from strawberry.types.graphql import OperationType
 
 from schema.errors import ErrorCodes, is_unexpected
-from schema.executor import Executor
 from schema.limits import cost_limiter, shape_limits
 from schema.nul_guard import RefuseNul, may_hold_nul
 from schema.query import Query
@@ -252,21 +251,10 @@ def build_schema(
         if batching_max_operations > 0
         else None,
     )
-    built = TaxonomySchema(
-        query=Query,
-        extensions=extensions,
-        config=config,
-        execution_context_class=Executor.for_schema(),
-    )
+    built = TaxonomySchema(query=Query, extensions=extensions, config=config)
     # Built on the first request that needs it (some 70 ms), not with every schema.
     built.nul_guarded = cache(
-        partial(
-            TaxonomySchema,
-            query=Query,
-            extensions=[*extensions, RefuseNul],
-            config=config,
-            execution_context_class=Executor.for_schema(),
-        )
+        partial(TaxonomySchema, query=Query, extensions=[*extensions, RefuseNul], config=config)
     )
     return built
 
