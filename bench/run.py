@@ -19,10 +19,14 @@ BENCH_CONNECTIONS (32), BENCH_THREADS (2), BENCH_REPEATS (3 requests to count st
 BENCH_PAINT_LOADS (15 cold loads of the seed page in headless Chromium at S and L, for its
 largest contentful paint: bench/page_paint.py; 0 to skip),
 BENCH_MANY_SECONDS (30: each server's run of 64 clients with the browser's page mix at S
-and M, bench/many_clients.py), BENCH_HISTORY=0 (no history and adoption figures; their own
-settings, HISTORY_*, are in bench/history_cost.py), BENCH_OUT (the folder RESULTS.md and
-results.png are written to; bench/ when not given: a partial run written elsewhere leaves
-the committed results alone).
+and M, bench/many_clients.py; 0 to skip), BENCH_HISTORY=0 (no history and adoption
+figures; their own settings, HISTORY_*, are in bench/history_cost.py), BENCH_CACHE_ON=0
+(our server with its response cache off only: the cache-off ratios without the cache-on
+runs),
+BENCH_QUIET_SECONDS (90: the longest wait for idle CPUs before a timed run; on a machine
+that other work keeps busy, a shorter one, as ratios in one round share the drift),
+BENCH_OUT (the folder RESULTS.md and results.png are written to; bench/ when not given: a
+partial run written elsewhere leaves the committed results alone).
 """
 
 import dataclasses
@@ -56,7 +60,8 @@ from bench.workloads import Workload, workloads
 BENCH_DIR = Path(__file__).resolve().parent
 LOG_DIR = datasets.RUN_DIR / "logs"
 SCALED_WORKLOADS = ("W1", "W4")
-QUIET_LIMIT_SECONDS = 90
+# How long a run waits for the CPUs to idle before each timed run (BENCH_QUIET_SECONDS).
+QUIET_LIMIT_SECONDS = float(os.environ.get("BENCH_QUIET_SECONDS", "90"))
 
 
 @dataclass(frozen=True)
@@ -255,7 +260,11 @@ def run_scale(
     running = [
         system
         for system in systems_for(
-            source, sqlite_url, pg_url, with_cache=cache_setting_exists(source)
+            source,
+            sqlite_url,
+            pg_url,
+            with_cache=cache_setting_exists(source)
+            and os.environ.get("BENCH_CACHE_ON", "1") not in ("", "0"),
         )
         if any(system.answers(workload) for workload in chosen)
     ]
@@ -312,7 +321,7 @@ def run_scale(
                     )
         # Many clients with the browser's page mix (bench/many_clients.py), each server in
         # turn, after the workloads: its response cache then holds only the workloads'.
-        if scale in many_clients.SCALES:
+        if scale in many_clients.SCALES and config.many_seconds > 0:
             for system in running:
                 if system.kind != "server":
                     continue
