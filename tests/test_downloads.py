@@ -303,7 +303,7 @@ def history(
 
 
 @pytest.mark.parametrize("list_name", ["nodes", "methods", "models", "treatments"])
-@pytest.mark.parametrize("kind", [None, "removed", "renamed"])
+@pytest.mark.parametrize("kind", [None, "removed", "renamed", "changed"])
 def test_each_changes_list_downloads_as_the_api_lists_it(
     history: Callable[[str], Api], backend: str, list_name: str, kind: str | None
 ) -> None:
@@ -317,8 +317,9 @@ def test_each_changes_list_downloads_as_the_api_lists_it(
     assert [(row["kind"], *(row[k] for k in keys)) for row in rows] == [
         (change["kind"].lower(), *(change[f] for f in fields)) for change in expected
     ]
-    if kind is None:
-        assert rows, f"the second release changes no {list_name}: nothing compared"
+    if kind is None or (kind == "changed" and list_name == "methods"):
+        # (CHANGED: an edited description or document; a download refused it with a 400.)
+        assert rows, f"the second release has no {kind or ''} {list_name}: nothing compared"
 
 
 def test_the_releases_download_lists_each_release_with_its_changes(

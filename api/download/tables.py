@@ -14,6 +14,8 @@ from datetime import date
 from typing import Any, TypeVar
 
 from api.download.writers import Row
+from schema.history.changes import ChangeKind
+from schema.search import SearchType
 
 # Rows per GraphQL execution: the API's largest page (schema.pagination.MAX_PAGE_SIZE).
 CHUNK_ROWS = 100
@@ -364,11 +366,9 @@ query DownloadReleases($first: Int!, $after: String) {{
     chunk=RELEASES_PER_CHUNK,
 )
 
-# The changes page's lists: `?since=` (required), `?until=`, `?kind=` (browser/src/router.ts).
-CHANGE_KINDS = {
-    kind: kind.upper()
-    for kind in ("added", "removed", "moved", "renamed", "strengthened", "weakened")
-}
+# The changes page's lists: `?since=` (required), `?until=`, `?kind=` (browser/src/router.ts):
+# each kind of the API's, lowercase.
+CHANGE_KINDS = {kind.name.lower(): kind.name for kind in ChangeKind}
 _ENUMS = {"kind", "fromStrength", "toStrength"}
 
 
@@ -444,8 +444,8 @@ query DownloadChanges{list_name.title()}(
     )
 
 
-# /search: `?q=` (required), `?type=` (browser/src/pages/search.tsx).
-SEARCH_TYPES = {kind: kind.upper() for kind in ("nodes", "methods", "models", "sources")}
+# /search: `?q=` (required), `?type=` (browser/src/pages/search.tsx): each type of the API's.
+SEARCH_TYPES = {kind.name.lower(): kind.name for kind in SearchType}
 
 
 def _search_variables(params: Params) -> dict[str, object]:
