@@ -13,8 +13,8 @@ contentful paint and the server's time for its HTML and its slowest GraphQL requ
 times each kind's download (CSV and JSON: first byte and whole) and the status pages (404,
 410 and, with ``--first`` the dataset folder of the release before, a moved node's old URL,
 301) with plain HTTP. Prints a markdown table, the load average beside it; ``--json``
-keeps every figure. Start the server with the response cache off
-(TAXONOMY_RESPONSE_CACHE=0) to time what a first visit costs.
+keeps every figure; ``--no-downloads`` skips the downloads (minutes at L). Start the server
+with the response cache off (TAXONOMY_RESPONSE_CACHE=0) to time what a first visit costs.
 """
 
 import argparse
@@ -183,6 +183,7 @@ def main() -> None:
     parser.add_argument("base")
     parser.add_argument("--first", type=Path, help="the dataset folder of the release before")
     parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument("--no-downloads", action="store_true", help="time no download")
     arguments = parser.parse_args()
     base = arguments.base.rstrip("/")
     shown, status = pages(base, arguments.first)
@@ -195,12 +196,16 @@ def main() -> None:
         timeout=3_600,
     )
     measured = json.loads(run.stdout.strip().splitlines()[-1])
+    if arguments.json:
+        arguments.json.write_text(json.dumps({"pages": measured["pages"]}))
     kinds = dict((path, kind) for kind, path in shown)
     print(f"load average before: {load:.1f}, after: {os.getloadavg()[0]:.1f}")
     print("| page | path | height px | width at 390 | LCP ms | HTML ms | slowest API ms |")
     print("|---|---|--:|--:|--:|--:|--:|")
     for row in measured["pages"]:
-        kind = kinds.get(row["path"]) or f"{kinds[row['of']]}, another size"
+        if row["path"] not in kinds:  # a size offered by a page measured before it
+            kinds[row["path"]] = f"{kinds[row['of']].removesuffix(', another size')}, another size"
+        kind = kinds[row["path"]]
         print(
             f"| {kind} | `{row['path']}` | {row['height']:,} | {row['width390']} | {row['lcpMs']} "
             f"| {row['htmlMs']} | {row['apiMs']} |"
@@ -212,7 +217,7 @@ def main() -> None:
         got = timed_get(base + path)
         assert got["status"] == expected, (path, got)
         fetched.append({"kind": kind, "path": path, **got})
-    for kind, path in downloads(shown):
+    for kind, path in [] if arguments.no_downloads else downloads(shown):
         got = timed_get(base + path, accept="*/*")
         assert got["status"] == 200, (path, got)
         fetched.append({"kind": kind, "path": path, **got})
