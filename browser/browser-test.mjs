@@ -1037,9 +1037,9 @@ async function listPosition(list) {
 }
 
 /** After three releases (tests/test_browser.py): every list of the changes from 1 to 2 at
- * first 10 rows a list ("1–10 of N nodes"); then, at 50 a list (each list's size link),
- * each list page by page by its "Next" link; the rows and positions of every page go into
- * the summary. */
+ * first 10 rows a list ("1–10 of N nodes"), where a list's "Next" leaves the others on their
+ * first page; then, at 50 a list (each list's size link: the list alone), each list page by
+ * page by its "Next" link; the rows and positions of every page go into the summary. */
 async function paging() {
   await pageType("changes", "/changes?since=1&until=2", "Changes from release 1 to 2");
   await checkWidths("changes");
@@ -1050,8 +1050,20 @@ async function paging() {
     if (rows.length) summary.firstPositions[list] = await listPosition(list);
   }
   step(`the changes page shows 10 rows a list at first: ${JSON.stringify(summary.firstPositions)}`);
-  await open("/changes?since=1&until=2&size=50");
-  const first = await allChangeRows();
+  // With every list on the page, one list's next page leaves the others where they are.
+  const overview = await allChangeRows();
+  const longest = LISTS.reduce((most, list) => (overview[list].length > overview[most].length ? list : most));
+  const nextTen = await followPaging(`Next 10 ${longest}`, longest, 1, 2);
+  if (nextTen.searchParams.get(`${longest}-from`) !== "11") fail(`"Next 10 ${longest}" went to ${nextTen.href}`);
+  const moved = await allChangeRows();
+  for (const other of LISTS.filter((l) => l !== longest)) {
+    if (JSON.stringify(moved[other]) !== JSON.stringify(overview[other])) fail(`paging ${longest} moved ${other} too`);
+  }
+  if (JSON.stringify(moved[longest]) === JSON.stringify(overview[longest])) fail(`"Next 10 ${longest}" showed the same rows`);
+  // A size of 25 or 50 (over 5,000 px with four lists) shows the list alone (?type=), as said.
+  const note = await page.locator(`section:has(> #changes-${longest}) nav.pager .sizes`).innerText();
+  if (note.replace(/\s+/g, " ").trim() !== `· show 10 · 25 · 50 a page (past 10: ${longest} alone)`) fail(`the ${longest} pager offers ${JSON.stringify(note)}`);
+  step(`"Next 10 ${longest}" pages ${longest} alone, the other lists stay on their first page; its sizes say ${JSON.stringify(note.trim())}`);
   summary.pages = {};
   summary.positions = {};
   for (const list of LISTS) {
@@ -1060,12 +1072,16 @@ async function paging() {
     const pager = page.getByRole("navigation", { name: `${title}: pages` });
     const pages = [];
     const positions = [];
-    if (first[list].length) {
-      // The list's own size link: every list at 50 a page, this one shown.
+    if (overview[list].length) {
+      // The list's own size link: this list alone at 50 a page, from its first row.
       const url = await followPaging(pager.getByRole("link", { name: `50 ${list} a page`, exact: true }), list, 1, 2);
-      if (url.searchParams.get("size") !== "50") fail(`the size link of ${list} went to ${url.href}`);
-      if (JSON.stringify(await allChangeRows()) !== JSON.stringify(first)) fail(`${list}'s size link: not the first pages at 50`);
-      pages.push(first[list]);
+      if (url.searchParams.get("size") !== "50" || url.searchParams.get("type") !== list) fail(`the size link of ${list} went to ${url.href}`);
+      const alone = await allChangeRows();
+      if (JSON.stringify(alone[list].slice(0, 10)) !== JSON.stringify(overview[list])) fail(`${list}'s size link: not its first page at 50`);
+      for (const other of LISTS.filter((l) => l !== list)) {
+        if (alone[other].length) fail(`${list}'s size link: ${other} shown too`);
+      }
+      pages.push(alone[list]);
       positions.push(await listPosition(list));
     }
     const next = pager.getByRole("link", { name: new RegExp(`^Next \\d+ ${list}$`) });
@@ -1075,8 +1091,9 @@ async function paging() {
         fail(`the next page of ${list} has no ${list} cursor or position: ${url.href}`);
       }
       const now = await allChangeRows();
+      if (url.searchParams.get("type") !== list || url.searchParams.get("size") !== "50") fail(`paging ${list} alone left it: ${url.href}`);
       for (const other of LISTS.filter((l) => l !== list)) {
-        if (JSON.stringify(now[other]) !== JSON.stringify(first[other])) fail(`paging ${list} moved ${other} too`);
+        if (now[other].length) fail(`paging ${list} alone showed ${other} too`);
         if (url.searchParams.has(other)) fail(`paging ${list} put a ${other} cursor in ${url.href}`);
       }
       pages.push(now[list]);
@@ -1086,7 +1103,7 @@ async function paging() {
     summary.pages[list] = pages;
     summary.positions[list] = positions;
     if (pages.length <= 1) continue;
-    step(`${title}: ${pages.length} pages at 50 by its "Next" links (${positions.join(", ")}), the other lists staying on their first page`);
+    step(`${title}: ${pages.length} pages at 50 by its "Next" links (${positions.join(", ")}), the list alone`);
     await shot(`changes-${list}-last-page`);
     await page.reload();
     await settled();
@@ -1106,7 +1123,7 @@ async function paging() {
   const paged = LISTS.find((list) => summary.pages[list].length > 1);
   // Releases further apart: 10 a page, 25 at most (their comparison costs more).
   const sizes = await page.locator(`section:has(> #changes-${paged}) nav.pager .sizes`).innerText();
-  if (sizes.replace(/\s+/g, " ").trim() !== "· show 10 · 25 a page") fail(`/changes?since=1 offers ${JSON.stringify(sizes)}`);
+  if (sizes.replace(/\s+/g, " ").trim() !== `· show 10 · 25 a page (past 10: ${paged} alone)`) fail(`/changes?since=1 offers ${JSON.stringify(sizes)}`);
   await page.getByRole("link", { name: `Next 10 ${paged}`, exact: true }).click();
   await page.waitForURL(/[?&]until=/);
   const url = new URL(page.url());
@@ -1129,8 +1146,29 @@ async function servedMeta(path) {
   };
 }
 
+/** The page sizes the open page's pagers offer, and for each pager the page at its largest
+ * size: ``path`` itself when it is at that size already, else the pager's link to it. */
+async function largestSizes(path) {
+  const pagers = await page.locator("nav.pager .sizes").evaluateAll((spans) =>
+    spans.map((span) => ({
+      current: Number(span.querySelector("strong[aria-current]")?.textContent),
+      links: [...span.querySelectorAll("a")].map((a) => [Number(a.textContent), a.getAttribute("href").split("#")[0]]),
+    })),
+  );
+  const sizes = new Set();
+  const pages = new Set();
+  for (const { current, links } of pagers) {
+    const largest = Math.max(current, ...links.map(([size]) => size));
+    for (const size of [current, ...links.map(([size]) => size)]) sizes.add(size);
+    pages.add(largest === current ? path : links.find(([size]) => size === largest)[1]);
+  }
+  return { sizes: [...sizes].sort((a, b) => a - b), pages: [...pages] };
+}
+
 /** A generated M-size set with a second release (tests/test_browser.py): every page kind at
- * its biggest is at most MAX_HEIGHT px tall at 1280 x 800, passes axe-core (its folded
+ * its biggest, and each paged list at the largest page size it offers, is at most
+ * MAX_HEIGHT px tall at 1280 x 800 (the sizes offered and the pages measured at the largest
+ * go into the summary); each page at its default size passes axe-core (its folded
  * sub-branches too) and does not scroll sideways at 390 px; its HTML carries its title and
  * a description; the seed page is still the seed's;
  * the changes page shows 10 rows a list ("1–10 of 1,234 nodes"); a method's history says
@@ -1169,11 +1207,13 @@ async function sizes(seedFile) {
     ["removed method", `/methods/${removed.slug}`, 410],
   ];
   summary.heights = {};
+  summary.largest = {};
   for (const [name, path, status = 200] of pages) {
     await page.setViewportSize({ width: 1280, height: 800 });
     await open(path, status);
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     summary.heights[path] = height;
+    summary.largest[name] = await largestSizes(path);
     await checkAxe(`${name} at M`);
     if (height > MAX_HEIGHT) {
       await shot(`too-tall-${name}`);
@@ -1189,6 +1229,23 @@ async function sizes(seedFile) {
     if (served.description.length < 40) fail(`${name}: the served description is ${JSON.stringify(served.description)}`);
     if (status !== 200) expectFailed(status);
     step(`${name} (${path}): ${height} px tall, ${width} px wide at 390 px; served as ${JSON.stringify(served.title)}: ${JSON.stringify(served.description)}`);
+  }
+  // Each paged list at the largest page size it offers (a reader's choice): no taller.
+  for (const [name, { pages: largest }] of Object.entries(summary.largest)) {
+    for (const path of largest.filter((path) => !(path in summary.heights))) {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await open(path);
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      summary.heights[path] = height;
+      if (height > MAX_HEIGHT) {
+        await shot(`too-tall-${name}-largest`);
+        fail(`${name} at its largest page size (${path}) is ${height} px tall at 1280 x 800: more than ${MAX_HEIGHT}`);
+      }
+      await page.setViewportSize({ width: 390, height: 800 });
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 390) fail(`${name} (${path}): at 390 px the page is ${width} px wide`);
+      step(`${name} at its largest page size (${path}): ${height} px tall`);
+    }
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   await open(SEED_PATH);
@@ -1335,21 +1392,24 @@ async function methodPaging(method, model) {
   await checkPage("back", { ...list, from: 26, size: 25, text: `26–50 of ${total} models`, want: { before: true, from: "26" } });
   step(`${method}: 25 a page, "1–25", "26–50", "51–${total} of ${total} models" by Next and Previous, each the API's rows; reload and back keep each`);
 
-  // 50 a page: the size goes into the URL and stays with the next page.
+  // 10 a page: the size goes into the URL and stays with the next page. (No 50: 50 rows of
+  // models with their quotes take a page past 5,000 px at L.)
   await open(methodUrl);
-  await follow("50 models a page");
-  await checkPage("50 a page", { ...list, from: 1, size: 50, text: `1–50 of ${total} models`, want: { size: "50", after: null } });
-  if ((await page.locator("nav.pager strong[aria-current]").innerText()) !== "50") fail("the page size shown is not 50");
+  const offered = await page.locator("nav.pager .sizes").innerText();
+  if (offered.replace(/\s+/g, " ").trim() !== "· show 10 · 25 a page") fail(`${method}'s pager offers ${JSON.stringify(offered)}`);
+  await follow("10 models a page");
+  await checkPage("10 a page", { ...list, from: 1, size: 10, text: `1–10 of ${total} models`, want: { size: "10", after: null } });
+  if ((await page.locator("nav.pager strong[aria-current]").innerText()) !== "10") fail("the page size shown is not 10");
   await page.reload();
   await settled();
-  await checkPage("50 a page, reloaded", { ...list, from: 1, size: 50, text: `1–50 of ${total} models`, want: { size: "50" } });
-  await follow(`Next ${rest} models`);
-  await checkPage("50 a page, the second", { ...list, from: 51, size: 50, text: `51–${total} of ${total} models`, want: { size: "50", after: true, from: "51" } });
+  await checkPage("10 a page, reloaded", { ...list, from: 1, size: 10, text: `1–10 of ${total} models`, want: { size: "10" } });
+  await follow("Next 10 models");
+  await checkPage("10 a page, the second", { ...list, from: 11, size: 10, text: `11–20 of ${total} models`, want: { size: "10", after: true, from: "11" } });
   // Back to 25 a page from there: the page keeps its first item.
   await follow("25 models a page");
-  await checkPage("25 a page from item 51", { ...list, from: 51, size: 25, text: `51–${total} of ${total} models`, want: { size: null, after: true, from: "51" } });
+  await checkPage("25 a page from item 11", { ...list, from: 11, size: 25, text: `11–35 of ${total} models`, want: { size: null, after: true, from: "11" } });
   await checkWidths("method-paged");
-  step(`${method}: "50 models a page" puts size=50 in the URL, kept by reload and by the next page; back at 25 the page keeps its first item`);
+  step(`${method}: "10 models a page" puts size=10 in the URL, kept by reload and by the next page; back at 25 the page keeps its first item`);
 
   // Each row shows its first 3 pieces of evidence and says how many more it has.
   await open(methodUrl);

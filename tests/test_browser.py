@@ -16,6 +16,7 @@ from collections.abc import Callable
 from html import unescape
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -556,8 +557,9 @@ def test_the_changes_page_lists_page_by_page_in_headless_chromium(
 ) -> None:
     """Three releases: the fixtures, a next version with 30 changes of each kind (more than a
     page of 50 in some lists), and one after that. /changes?since=1&until=2 shows 10 rows a
-    list, each list saying where it is ("1-10 of 90 nodes", an en dash); at 50 a list (its
-    size link), each list walked by its own "Next" links shows exactly the reference's
+    list, each list saying where it is ("1-10 of 90 nodes", an en dash), one list's next
+    page leaving the others where they are; at 50 a list (its size link: that list alone),
+    each list walked by its own "Next" links shows exactly the reference's
     changes from the first folder to the second (not to the newest), each once, in full
     pages but the last, each page saying which rows it shows."""
     url = new_database(backend, "paging")
@@ -641,7 +643,7 @@ def test_the_method_page_pages_in_headless_chromium(
 ) -> None:
     """A method with 60 models: its page lists them 25 a page by cursor, says where it is
     ("26-50 of 60 models", with an en dash), pages by its next and previous links and at
-    50 a page by its size link, every page the API's rows and its URL a page of its own
+    10 a page by its size link, every page the API's rows and its URL a page of its own
     (reload, back); a model with 31 methods pages the same way (browser/browser-test.mjs,
     method-paging)."""
     url = new_database(backend, "method_paging")
@@ -656,7 +658,12 @@ def test_the_method_page_pages_in_headless_chromium(
         "26-50 of 60 models",
         "51-60 of 60 models",
     ]
-    assert "1-50 of 60 models" in shown
+    assert [position for position in shown if position.startswith(("1-10 ", "11-"))] == [
+        "1-10 of 60 models",
+        "1-10 of 60 models",
+        "11-20 of 60 models",
+        "11-35 of 60 models",
+    ]
     assert shown[-4:] == [
         "1-25 of 31 methods",
         "26-31 of 31 methods",
@@ -697,8 +704,9 @@ def test_pages_at_m_size_in_headless_chromium(
 ) -> None:
     """Issue 27's short pages at size, on one server: every page kind at its biggest (the
     node with the most methods, the root with the most sub-branches, the method with the
-    most models, the changes of a release with hundreds) is at most 5,000 px tall at
-    1280 x 800, passes axe-core and does not scroll sideways at 390 px; each page's HTML
+    most models, the changes of a release with hundreds), and each paged list at the
+    largest page size its pager offers, is at most 5,000 px tall at 1280 x 800 and does not
+    scroll sideways at 390 px; at its default size each passes axe-core; each page's HTML
     carries its title and description; the seed page is still exactly the seed's; the
     changes page shows 10 rows a list and says where each is; a changed method's history
     says which field changed."""
@@ -708,4 +716,35 @@ def test_pages_at_m_size_in_headless_chromium(
     summary = _drive("sizes", url, str(SEED_PAGE), artifacts=tmp_path / "screenshots")
     print(f"page heights at M on {backend}: {summary['heights']}")
     assert max(summary["heights"].values()) <= 5_000
+    # Each paged list's largest page size was measured: lists of tall rows (By-model rows,
+    # a method's models, a model's methods) offer 10 or 25 rows, one-line lists up to 100,
+    # the changes page 50 (one list alone: past 10, four lists would pass 5,000 px).
+    largest = summary["largest"]
+    offered = {
+        "node with the most methods filed": [10, 25],
+        "root with the most sub-branches": [10, 25],
+        "method with the most models": [10, 25],
+        "model": [10, 25],
+        "search": [25, 50, 100],
+        "models": [25, 50, 100],
+        "methods": [25, 50, 100],
+        "changes": [10, 25, 50],
+    }
+    for name, sizes in offered.items():
+        assert largest[name]["sizes"] == sizes, (name, largest[name])
+        for path in largest[name]["pages"]:
+            assert summary["heights"][path] <= 5_000, (name, path)
+    assert all(
+        "size=100" in path
+        for name in ("search", "models", "methods")
+        for path in largest[name]["pages"]
+    )
+    changes = largest["changes"]["pages"]
+    assert {parse_qs(urlsplit(path).query)["type"][0] for path in changes} == {
+        "nodes",
+        "methods",
+        "models",
+        "treatments",
+    }
+    assert all("size=50" in path for path in changes)
     assert set(summary["changesPositions"]) == {"nodes", "methods", "models", "treatments"}

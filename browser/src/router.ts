@@ -13,25 +13,38 @@ function releaseNumber(value: string | null): number | null {
   return value && /^\d+$/.test(value) ? Number(value) : null;
 }
 
-/** The page sizes a paged list offers; the first is the default. */
-export const PAGE_SIZES = [25, 50, 100] as const;
+/** The page size a list opens at, unless its URL says another it offers; none in its URLs. */
+export const DEFAULT_PAGE_SIZE = 25;
+
+/** The page sizes of a list of one-line rows (search results, /models, /methods): 100 of
+ * them keep a page under 5,000 px at 1280 px wide. */
+export const PAGE_SIZES = [DEFAULT_PAGE_SIZE, 50, 100] as const;
+
+/** The page sizes of a list whose rows run to several lines: a node's By-model rows (up to
+ * 12 methods each), a method's models and a model's methods (up to 3 quotes each). At L, 25
+ * of them are about 2,500 px, and 50 would take a page past 5,000 px: a reader who wants
+ * more at once downloads the whole list. */
+export const TALL_ROW_PAGE_SIZES = [10, DEFAULT_PAGE_SIZE] as const;
 
 /** Where a paged list is, from the URL: ``?after=`` (the cursor of the item before the page)
  * or ``?before=`` (of the item after it), ``&from=`` the position of its first item (1 for
  * the first page, which has no cursor; cursors are opaque, so the links that make them say
- * where they lead) and ``&size=`` (25, the default, 50 or 100). */
+ * where they lead) and ``&size=`` (one of the sizes the list offers; 25 when not given). */
 export type Place = { after: string | null; before: string | null; from: number; size: number };
 
 /** The URL parameters of a list's place: `after`, `before` and `from`; each list of the changes
  * page has its own (`nodes`, `nodes-before`, `nodes-from`: see `changesPlaces`). */
 type PlaceNames = { after: string; before: string; from: string };
 
+/** Where a list is from the URL's ``query``: a size the list does not offer (a link from
+ * before it offered fewer) is the ``initial`` one. */
 export function place(
   query: URLSearchParams,
   sizes: readonly number[] = PAGE_SIZES,
   names: PlaceNames = { after: "after", before: "before", from: "from" },
+  initial: number = DEFAULT_PAGE_SIZE,
 ): Place {
-  const size = sizes.find((allowed) => String(allowed) === query.get("size")) ?? sizes[0];
+  const size = sizes.find((allowed) => String(allowed) === query.get("size")) ?? initial;
   const after = query.get(names.after) || null;
   const before = after ? null : query.get(names.before) || null;
   const given = query.get(names.from);
@@ -42,7 +55,8 @@ export function place(
 }
 
 /** The page sizes of the changes page's lists; the first is the default. Four lists show at
- * once, so a short page: 10 rows each keeps the page under 5,000 px at 1280 px wide. */
+ * once, so a short page: 10 rows each keeps the page under 5,000 px at 1280 px wide, and a
+ * larger page shows its list alone (`?type=`; see pages/changes.tsx). */
 export const CHANGES_PAGE_SIZES = [10, 25, 50] as const;
 
 /** Each list of the changes page at its own place, one page size for all (``?size=``):
@@ -51,7 +65,7 @@ export const CHANGES_PAGE_SIZES = [10, 25, 50] as const;
  * methods, models and treatments. */
 export function changesPlaces(query: URLSearchParams): Places {
   const at = (list: ChangeType) =>
-    place(query, CHANGES_PAGE_SIZES, { after: list, before: `${list}-before`, from: `${list}-from` });
+    place(query, CHANGES_PAGE_SIZES, { after: list, before: `${list}-before`, from: `${list}-from` }, CHANGES_PAGE_SIZES[0]);
   return { nodes: at("nodes"), methods: at("methods"), models: at("models"), treatments: at("treatments") };
 }
 
@@ -75,7 +89,7 @@ export function placeQuery(at: Place, params = new URLSearchParams()): string {
   if (at.after) params.set("after", at.after);
   else if (at.before) params.set("before", at.before);
   if (at.after || at.before) params.set("from", String(at.from));
-  if (at.size !== PAGE_SIZES[0]) params.set("size", String(at.size));
+  if (at.size !== DEFAULT_PAGE_SIZE) params.set("size", String(at.size));
   const query = params.toString();
   return query ? `?${query}` : "";
 }
@@ -175,9 +189,10 @@ export function route(url: URL): Route {
   const [, kind, ...rest] = path.split("/");
   const slug = decoded(rest.join("/").replace(/\/+$/, ""));
   if (slug) {
-    if (kind === "nodes") return { page: "node", path: slug, place: place(query), sort: query.get("sort") };
-    if (kind === "models" && !slug.includes("/")) return { page: "model", slug, place: place(query) };
-    if (kind === "methods" && !slug.includes("/")) return { page: "method", slug, place: place(query) };
+    const at = place(query, TALL_ROW_PAGE_SIZES);
+    if (kind === "nodes") return { page: "node", path: slug, place: at, sort: query.get("sort") };
+    if (kind === "models" && !slug.includes("/")) return { page: "model", slug, place: at };
+    if (kind === "methods" && !slug.includes("/")) return { page: "method", slug, place: at };
   }
   return { page: "missing", path };
 }

@@ -102,12 +102,14 @@ function shownRange(list: PagedList, at: Place): [number, number] {
 
 /** A paged list's controls, under it (the node page's By-model table, the method page's
  * models, the model page's methods): where the page is ("26–50 of 594 models"), the page
- * size (25, 50 or 100), and links to the first, previous and next pages. Each is a URL
+ * sizes the list offers (router.ts: PAGE_SIZES or TALL_ROW_PAGE_SIZES), and links to the first, previous and next pages. Each is a URL
  * (``url`` of a place: the position, cursor and size in its query, the list's heading,
  * ``anchor``, as its fragment), so a reload or a shared link shows the same page; a page
  * reached that way opens at the list. ``children``: more controls (the node page's orders),
  * between the position and the links. ``sizes``: the page sizes offered, when a list cannot
- * have them all (the releases index: the API's cost limit allows 25 releases' changes). */
+ * have them all (tall rows; the releases index: the API's cost limit allows 25 releases'
+ * changes); ``sizesNote``: what a size link does besides (the changes page's: shows the list
+ * alone). */
 /** The choices of one setting as links separated by " · ", the current one marked
  * (aria-current) and not a link: page sizes, orders, kinds of change, types of hit. */
 export function Choices<T>({
@@ -150,6 +152,7 @@ export function Pager({
   url,
   children,
   sizes = PAGE_SIZES,
+  sizesNote,
 }: {
   list: PagedList;
   at: Place;
@@ -159,6 +162,7 @@ export function Pager({
   url: (place: Place) => string;
   children?: ComponentChildren;
   sizes?: readonly number[];
+  sizesNote?: string;
 }) {
   useEffect(() => {
     if (window.location.hash === `#${anchor}`) document.getElementById(anchor)?.scrollIntoView();
@@ -204,7 +208,7 @@ export function Pager({
     <nav aria-label={label} class="table-controls pager">
       <p>
         <span class="position">{where}</span>
-        {totalCount > sizes[0] && sizes.length > 1 ? (
+        {totalCount > Math.min(...sizes) && sizes.length > 1 ? (
           <span class="sizes">
             {" · show "}
             <Choices
@@ -214,7 +218,7 @@ export function Pager({
               url={(size) => link(resized(size))}
               describe={(size) => `${size} ${noun[1]} a page`}
             />{" "}
-            a page
+            a page{sizesNote ? ` ${sizesNote}` : ""}
           </span>
         ) : null}
       </p>

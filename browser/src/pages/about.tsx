@@ -109,10 +109,12 @@ export function AboutPage() {
         <p>
           On a node’s page, the By-model table has one row per model that treats a method of the branch. The row
           starts with the model’s name and its strongest treatment anywhere in the branch, then lists the branch’s
-          methods that the model treats, each with its own badge, strongest first. Long rows show their first 20
+          methods that the model treats, each with its own badge, strongest first. Long rows show their first 12
           methods and link to the model for the rest. Rows are newest model first (models without a release date
           last); you can order them by name, by strength or by how many methods they have. Long tables come a page
           at a time: the links under the table move between pages, and each page has its own address you can share.
+          You can choose 10 or 25 rows a page (up to 100 in the indexes and search, whose rows are one line each);
+          to have every row at once, download the table as CSV or JSON.
         </p>
       </section>
 

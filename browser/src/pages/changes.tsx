@@ -69,6 +69,9 @@ type Changes = ReturnType<typeof answeredLists>;
 /** The page sizes offered between releases further apart than one: their comparison costs
  * more, and the API's cost limit allows 25 rows a list (50 between a release and the next). */
 const FAR_PAGE_SIZES = CHANGES_PAGE_SIZES.filter((size) => size <= 25);
+/** The page size of each list while all four show: 25 rows each would take the page past
+ * 5,000 px at 1280 px wide (at L, 5,955 px). A larger size shows its list alone. */
+const OVERVIEW_PAGE_SIZE = CHANGES_PAGE_SIZES[0];
 /** How many of a removal's knock-on removals it names (it says how many more). */
 const KNOCK_ON_NAMED = 3;
 const LISTS = CHANGE_TYPES;
@@ -165,6 +168,7 @@ function Section({
   at,
   url,
   sizes,
+  alone,
   children,
 }: {
   list: List;
@@ -174,6 +178,7 @@ function Section({
   at: Place;
   url: (list: List, place: Place | null) => string;
   sizes: readonly number[];
+  alone: boolean;
   children: ComponentChildren;
 }) {
   if (!connection.totalCount) return null;
@@ -206,6 +211,7 @@ function Section({
         anchor={anchor}
         url={(place) => url(list, place)}
         sizes={sizes}
+        sizesNote={alone ? undefined : `(past ${OVERVIEW_PAGE_SIZE}: ${noun} alone)`}
       />
       <Downloads page={url(list, null)} table={list} label={title} />
     </section>
@@ -314,13 +320,15 @@ function Lists({
   places,
   url,
   sizes,
+  alone,
 }: {
   changes: Changes;
   places: Places;
   url: (list: List, place: Place | null) => string;
   sizes: readonly number[];
+  alone: boolean;
 }) {
-  const sections = { url, sizes };
+  const sections = { url, sizes, alone };
   return (
     <>
       <Section list="nodes" title="Nodes" columns={["Node", "Change", "Details"]} connection={changes.nodes} at={places.nodes} {...sections}>
@@ -410,8 +418,9 @@ export function ChangesPage({
   type: ChangeType | null;
 }) {
   const sizes = since !== null && until === since + 1 ? CHANGES_PAGE_SIZES : FAR_PAGE_SIZES;
-  // A size the comparison cannot have (50 between releases far apart): the largest it can.
-  const size = Math.min(asked.nodes.size, sizes[sizes.length - 1]);
+  // A size the comparison cannot have (50 between releases far apart): the largest it can;
+  // with every list on the page, the overview's.
+  const size = Math.min(asked.nodes.size, type === null ? OVERVIEW_PAGE_SIZE : sizes[sizes.length - 1]);
   const places = Object.fromEntries(LISTS.map((list) => [list, { ...asked[list], size }])) as Places;
   const paging = (list: List) => {
     const { first, after, last, before } = pageArguments(places[list]);
@@ -479,6 +488,8 @@ export function ChangesPage({
    * page, for a download), the other lists where they are, at its size (one for all). */
   const url = (list: List, place: Place | null) => {
     if (!place) return changesUrl(from, to, {}, kind, type);
+    // A larger page than the overview's: this list alone, from the same row.
+    if (type === null && place.size > OVERVIEW_PAGE_SIZE) return changesUrl(from, to, { [list]: place }, kind, list);
     const others = LISTS.map((other) => [other, { ...places[other], size: place.size }]);
     return changesUrl(from, to, { ...Object.fromEntries(others), [list]: place }, kind, type);
   };
@@ -509,7 +520,7 @@ export function ChangesPage({
         <p>No change of this kind between them.</p>
       ) : null}
       <Contents changes={changes} />
-      <Lists changes={changes} places={places} url={url} sizes={sizes} />
+      <Lists changes={changes} places={places} url={url} sizes={sizes} alone={type !== null} />
     </>
   );
 }

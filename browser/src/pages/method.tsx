@@ -7,7 +7,7 @@ import { answered, cursorRefused } from "../api";
 import { Downloads } from "../downloads";
 import { Gone, History } from "../history";
 import { answeredSoFar, useQuery } from "../query";
-import { href, pageArguments, type Place, placeQuery } from "../router";
+import { href, pageArguments, type Place, placeQuery, TALL_ROW_PAGE_SIZES } from "../router";
 import { useLatestRelease } from "../site-nav";
 import {
   ApiProblem,
@@ -121,6 +121,7 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
                 at={place}
                 noun={["model", "models"]}
                 label="Treatments by model: pages"
+                sizes={TALL_ROW_PAGE_SIZES}
                 anchor="treatments"
                 url={pageUrl}
               />

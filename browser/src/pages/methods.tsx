@@ -132,9 +132,11 @@ export function MethodsPage({ place, query }: { place: Place; query: URLSearchPa
                       <a href={href.method(method.slug)}>{method.name}</a>
                     </th>
                     <td>
-                      <a class="path" href={href.node(method.node.slugPath)}>
-                        {method.node.path}
-                      </a>
+                      <div class="filed-at">
+                        <a class="path" href={href.node(method.node.slugPath)} dir="ltr" title={method.node.path}>
+                          {method.node.path}
+                        </a>
+                      </div>
                     </td>
                     <td>{method.strongest ? <Badge strength={method.strongest} /> : <span class="count">none</span>}</td>
                     <td class="number">{thousands(method.modelCount)}</td>

@@ -6,7 +6,7 @@ import { answered, cursorRefused } from "../api";
 import { Downloads } from "../downloads";
 import { Gone, History } from "../history";
 import { answeredSoFar, useQuery } from "../query";
-import { href, pageArguments, type Place, placeQuery } from "../router";
+import { href, pageArguments, type Place, placeQuery, TALL_ROW_PAGE_SIZES } from "../router";
 import { useLatestRelease } from "../site-nav";
 import {
   ApiProblem,
@@ -154,6 +154,7 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
               at={place}
               noun={["method", "methods"]}
               label="Methods: pages"
+              sizes={TALL_ROW_PAGE_SIZES}
               anchor="methods"
               url={pageUrl}
             />

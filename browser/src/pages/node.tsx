@@ -12,7 +12,7 @@ import { answered, cursorRefused } from "../api";
 import { Downloads } from "../downloads";
 import { Gone, History } from "../history";
 import { answeredSoFar, useQuery } from "../query";
-import { href, pageArguments, type Place, placeQuery } from "../router";
+import { href, pageArguments, type Place, placeQuery, TALL_ROW_PAGE_SIZES } from "../router";
 import { useLatestRelease } from "../site-nav";
 import { Markdown } from "../markdown";
 import {
@@ -114,6 +114,7 @@ function ByModel({ node, sort, place }: { node: Node; sort: string; place: Place
         at={place}
         noun={["model", "models"]}
         label="By-model table"
+        sizes={TALL_ROW_PAGE_SIZES}
         anchor="by-model"
         url={(at) => pageUrl(node.slugPath, sort, at)}
       >
