@@ -6,7 +6,8 @@
 //     serious or critical violation, light and dark); the seed node's text is the seed
 //     page's; one GraphQL round trip per page, persisted-query GETs; links, back, forward
 //     and reload; search by keyboard only; 360 to 1,600 px wide; an API error's message; the
-//     adoption charts of the seed node and a method have the API's periods as bars.
+//     adoption charts of the seed node and a method have the API's periods as bars; a word a
+//     list does not take (/methods?sort=sideways) is a 400 page that says which.
 //   node browser-test.mjs BASE_URL changes ARTIFACTS_DIR
 //     after the fixtures and an edited copy of them (tests/test_browser.py's edits): the home
 //     page shows release 2 and its counts, the changes page lists the edits with links, and
@@ -430,6 +431,25 @@ async function fixtures(seedFile) {
   expectFailed(404);
   clean("unknown path");
   step("an unknown path: HTTP 404, \"There is no page here\" with links home, to search, the indexes and help; axe clean");
+
+  // A word the list does not take: HTTP 400, and the page says which, not the list in its
+  // first order; its link opens the list as it starts, and back comes to the refusal again.
+  await open("/methods?sort=sideways", 400);
+  const refused = await page.locator("main").innerText();
+  if (!refused.includes("Not a page of this list") || !refused.includes("`sort` must be one of") || !refused.includes("got 'sideways'")) {
+    fail(`/methods?sort=sideways says: ${refused}`);
+  }
+  if ((await page.locator("main table").count()) !== 0) fail("/methods?sort=sideways shows a table");
+  if ((await page.title()) !== "Not a page of this list · Taxonomy browser") fail(`the refused page's title: ${await page.title()}`);
+  await checkAxe("refused word");
+  expectFailed(400);
+  clean("refused word");
+  await page.getByRole("link", { name: "Open the list as it starts" }).click();
+  await page.waitForURL(`${base}/methods`);
+  await page.locator("main table.index tbody tr").first().waitFor();
+  await page.goBack();
+  await page.locator("main h1", { hasText: "Not a page of this list" }).waitFor();
+  step("a word the list does not take (/methods?sort=sideways): HTTP 400, the page says which and links the list as it starts; axe clean");
   await pageType("search", "/search?q=parallel", "parallel");
   await searchFacets("parallel");
   const hits = (await api('{ search(query: "parallel", first: 1, types: [METHODS]) { totalCount nodes { ... on Method { name } } } }')).search;

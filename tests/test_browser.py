@@ -166,6 +166,58 @@ def test_a_place_in_a_list_that_is_none_is_a_400(tiny: Api, path: str, said: str
     assert said in unescape(description.group(1))
 
 
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        ("/nodes/alpha?sort=sideways", "`sort` must be one of newest, name, strongest, methods"),
+        ("/models?sort=__proto__", "`sort` must be one of name, release; got '__proto__'"),
+        ("/models?sort=release&dir=up", "`dir` must be one of asc, desc; got 'up'"),
+        ("/models?released-from=2024-02-30", "`released-from` must be a day written YYYY-MM-DD"),
+        ("/methods?strength=strong", "`strength` must be one of core, used, mentioned"),
+        ("/search?q=adam&type=papers", "`type` must be one of nodes, methods, models, sources"),
+        ("/changes?since=1&kind=deleted", "`kind` must be one of added, removed, moved"),
+        ("/changes?since=1&type=edges", "`type` must be one of nodes, methods, models, treatments"),
+    ],
+)
+def test_a_word_the_list_does_not_take_is_a_400_that_says_which(
+    tiny: Api, path: str, said: str
+) -> None:
+    """Issue 27 item 6: an order, a direction, a day, a kind or a type that the page's list
+    does not take was a 200 whose script quietly showed the list in its first order, or
+    every kind. Now it is a 400 that says which word, in its download's words (the same
+    reading: api.download.tables), in the page's description and in its body, which its
+    script shows (`data-refused`) with a link to the list as it starts."""
+    page = tiny.client.get(path, headers={"accept": "text/html"})
+    assert page.status_code == 400, path
+    assert assets(page.text)
+    description = re.search(r'<meta name="description" content="([^"]*)">', page.text)
+    refused = re.search(r'<main data-refused="([^"]*)">', page.text)
+    assert description, page.text
+    assert refused, page.text
+    assert said in unescape(description.group(1))
+    assert unescape(refused.group(1)) == unescape(description.group(1))
+    assert f'<a href="{path.split("?")[0]}">Open the list as it starts</a>' in page.text
+    download = tiny.client.get(f"/download{path.split('?')[0]}.csv?{path.split('?')[1]}")
+    if not path.startswith("/changes?"):  # (the changes page's download is one list's)
+        assert download.status_code == 400
+        assert said in download.text
+
+
+def test_the_words_each_list_takes_are_a_200(tiny: Api) -> None:
+    for path in (
+        "/nodes/alpha?sort=strongest",
+        "/models?sort=release&dir=asc&released-from=2024-01-01",
+        "/methods?sort=models&strength=core",
+        "/search?q=adam&type=methods",
+        "/changes?since=1&kind=changed&type=methods",
+        "/models/newest",
+        "/methods/alpha?sort=anything",  # a method's page has one order: its words are none
+    ):
+        page = tiny.client.get(path, headers={"accept": "text/html"})
+        assert page.status_code == 200, path
+        assert "data-refused" not in page.text
+
+
 def test_a_place_from_an_answer_is_a_200(tiny: Api) -> None:
     """The cursors the API gives, with their positions and a page size, are places."""
     answer = tiny.post("{ models(first: 1) { pageInfo { endCursor } } }")

@@ -400,8 +400,15 @@ CHANGE_LISTS: dict[str, tuple[tuple[str, ...], str, Columns]] = {
 }
 
 
+def changes_words(params: Params) -> str | None:
+    """The changes page's `?kind=` (the API's name of it) and `?type=` (one of its lists),
+    checked: what the page and its downloads take alike."""
+    params.choice("type", {name: name for name in CHANGE_LISTS}, None)
+    return params.choice("kind", CHANGE_KINDS, None)
+
+
 def _changes_variables(params: Params) -> dict[str, object]:
-    kind = params.choice("kind", CHANGE_KINDS, None)
+    kind = changes_words(params)
     return {
         "since": params.release("since", required=True),
         "until": params.release("until", required=False),
@@ -448,11 +455,17 @@ query DownloadChanges{list_name.title()}(
 SEARCH_TYPES = {kind.name.lower(): kind.name for kind in SearchType}
 
 
+def search_words(params: Params) -> str | None:
+    """The search page's `?type=` (the API's name of it), checked: the page (which may have
+    no words yet) and its download take it alike."""
+    return params.choice("type", SEARCH_TYPES, None)
+
+
 def _search_variables(params: Params) -> dict[str, object]:
     query = params.text("q")
     if query is None:
         raise BadParameterError("`q` is required: the words to search for")
-    kind = params.choice("type", SEARCH_TYPES, None)
+    kind = search_words(params)
     return {"query": query, "types": None if kind is None else [kind]}
 
 

@@ -21,6 +21,17 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.staticfiles import StaticFiles
 from strawberry import Schema
 
+from api.download.tables import (
+    METHOD_MODELS,
+    METHODS,
+    MODEL_METHODS,
+    MODELS,
+    NODE_BY_MODEL,
+    BadParameterError,
+    Params,
+    changes_words,
+    search_words,
+)
 from api.edge.middleware import ASGIApp, Message, Receive, Scope, Send
 from api.edge.persisted_queries import load_allowlist
 from api.endpoint import graphiql
@@ -225,6 +236,28 @@ _GONE = """<main>
     </main>"""
 
 
+# A page whose URL has a word or a place its list does not take (HTTP 400). Its script
+# reads the reason from `data-refused` and shows it in the same words while the reader is
+# at this URL (browser/src/main.tsx): the page then never quietly shows another order or
+# another list than the link asked for.
+_REFUSED_TITLE = "Not a page of this list"
+_REFUSED = """<main data-refused="{reason}">
+      <h1>{title}</h1>
+      <p>{reason}</p>
+      <p><a href="{path}">Open the list as it starts</a>, or start from
+      <a href="/">the home page</a> or <a href="/search">search</a>.</p>
+    </main>"""
+
+
+def _refused_page(request: Request, reason: str) -> tuple[str, PageMeta]:
+    """The body of the 400 page of a URL whose list does not take what it says (``reason``),
+    and its title and description."""
+    body = _REFUSED.format(
+        reason=escape(reason), title=_REFUSED_TITLE, path=escape(quote(request.url.path))
+    )
+    return body, PageMeta(_REFUSED_TITLE, reason)
+
+
 def _gone_page(kind: str, former: dict[str, Any]) -> tuple[str, PageMeta]:
     """The body of the 410 page of the removed ``kind`` record ``former``, and its title
     and description."""
@@ -272,15 +305,38 @@ def _bad_place(request: Request) -> str | None:
     return None
 
 
-def _meta(
-    request: Request, status: int, subject: dict[str, Any] | None, wrong: str | None = None
-) -> PageMeta:
+# Each page's words (an order and its direction, a filter, a kind or a type of record) are
+# read as the download of its table reads them (api.download.tables: the same parameters),
+# so that a word the page does not take is a 400 that says which, not a page that quietly
+# shows something else. By kind (the URL's first segment) and whether it names a subject.
+_WORDS: dict[tuple[str, bool], Callable[[Params], object]] = {
+    ("nodes", True): NODE_BY_MODEL.variables,
+    ("models", True): MODEL_METHODS.variables,
+    ("methods", True): METHOD_MODELS.variables,
+    ("models", False): MODELS.variables,
+    ("methods", False): METHODS.variables,
+    ("search", False): search_words,
+    ("changes", False): changes_words,
+}
+
+
+def _bad_word(request: Request, kind: str) -> str | None:
+    """What is wrong with a word of the page's URL that its list does not take (a sort, a
+    direction, a day, a kind or a type), in its download's words; None when nothing is."""
+    words = _WORDS.get((kind, bool(request.path_params)))
+    if words is None:
+        return None
+    try:
+        words(Params(request.path_params, request.query_params))
+    except BadParameterError as exc:
+        return f"The link's {exc}."
+    return None
+
+
+def _meta(request: Request, status: int, subject: dict[str, Any] | None) -> PageMeta:
     """The title and description of a page that is there (``status`` 200), or says what
-    is wrong: no such subject (404), a release that is no number or a place in a list
-    that is none (400: ``wrong`` says which)."""
+    is wrong: no such subject (404), a release that is no number (400)."""
     if status == 400:
-        if wrong is not None:
-            return PageMeta("Not a page of this list", wrong)
         return PageMeta("Not a release number", "A release is a whole number: /changes?since=1.")
     return page_meta(request, subject) if status == 200 else NO_PAGE
 
@@ -296,7 +352,7 @@ def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[Response]]:
         kind = request.url.path.split("/")[1]
         status = 200
         subject = former = None
-        wrong = _bad_place(request)
+        wrong = _bad_place(request) or _bad_word(request, kind)
         if wrong is not None:
             status = 400
         elif kind == "changes":
@@ -323,8 +379,10 @@ def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[Response]]:
         if former is not None:
             status = 410
             html, policy = browser_page(*_gone_page(kind, former))
+        elif wrong is not None:
+            html, policy = browser_page(*_refused_page(request, wrong))
         else:
-            html, policy = browser_page(meta=_meta(request, status, subject, wrong))
+            html, policy = browser_page(meta=_meta(request, status, subject))
         return HTMLResponse(
             html,
             status_code=status,

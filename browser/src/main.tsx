@@ -55,9 +55,31 @@ function Page({ at }: { at: Route }) {
   }
 }
 
+/** The URL this document was loaded at, and why the server refused it (HTTP 400: a word or
+ * a place its list does not take; api/pages/browser.py puts the reason in `data-refused`). */
+const loaded = {
+  href: window.location.href,
+  refused: document.querySelector("#app main[data-refused]")?.getAttribute("data-refused") ?? null,
+};
+
+/** A page the server refused, in its words, while the reader is at that URL: never the
+ * list in another order, or another list, than the link asked for. */
+function Refused({ reason, path }: { reason: string; path: string }) {
+  return (
+    <Problem title="Not a page of this list">
+      <p>{reason}</p>
+      <p>
+        <a href={path}>Open the list as it starts</a>, or go on from here:
+      </p>
+      <WaysOn />
+    </Problem>
+  );
+}
+
 function App() {
   const url = useLocation();
   const at = route(url);
+  const refused = loaded.refused !== null && url.href === loaded.href ? loaded.refused : null;
   const ownSearch = at.page === "home" || at.page === "search";
   return (
     <>
@@ -72,7 +94,7 @@ function App() {
         {ownSearch ? null : <SearchBox key={url.href} id="site-search" />}
       </header>
       <main id="main">
-        <Page at={at} />
+        {refused === null ? <Page at={at} /> : <Refused reason={refused} path={url.pathname} />}
       </main>
       <footer class="site">
         <p>
