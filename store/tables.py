@@ -154,6 +154,10 @@ class TreatmentRow(SQLModel, table=True):
         # the branch's methods (a root's By-model rows would otherwise probe every method
         # of the root once per model on the page).
         Index("ix_treatment_model_id_node_pre", "model_id", "node_pre"),
+        # A page of a model's treatments, strongest first then by method name, is an index
+        # range scan that stops after the page: at size L, sorting a model's 44,783
+        # treatments joined to their methods took 0.16-0.3 s for every page.
+        Index("ix_treatment_model_strength_name", "model_id", "strength_rank", "method_name_rank"),
     )
 
     method_id: int = Field(foreign_key="method.id", primary_key=True)
@@ -163,6 +167,9 @@ class TreatmentRow(SQLModel, table=True):
     # The pre-order position (NodeRow.pre) of the node the method is filed at, copied here
     # so that "in the branch of N" is N.pre <= node_pre <= N.last, with no join.
     node_pre: int
+    # The method's MethodRow.name_rank, copied here so that the order above, whose ties go
+    # by method name, needs no join.
+    method_name_rank: int
 
 
 class MethodStatsRow(SQLModel, table=True):

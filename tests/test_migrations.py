@@ -479,3 +479,39 @@ def test_0013_fills_the_methods_orders_as_a_load_does_and_goes_back(
         }
     finally:
         engine.dispose()
+
+
+def test_0014_copies_the_methods_name_ranks_as_a_load_does_and_goes_back(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Downgraded to 0013 and upgraded again, a loaded database gets each treatment's
+    method name rank as the load derived it (store.derive), with the index of a model's
+    treatments by strength and name."""
+    url = new_database(backend, "treatment_order")
+    load_directory(tiny_folder, url)
+    ranks = (
+        "SELECT treatment.model_id, treatment.method_id, treatment.method_name_rank, "
+        "method.name_rank FROM treatment JOIN method ON method.id = treatment.method_id "
+        "ORDER BY treatment.model_id, treatment.method_id"
+    )
+    index = "ix_treatment_model_strength_name"
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            derived = [tuple(row) for row in connection.execute(text(ranks))]
+        assert len(derived) > 3
+        assert all(row[2] == row[3] for row in derived)
+        assert len({row[2] for row in derived}) > 1
+        migrate.downgrade(url, "0013")
+        columns = {column["name"] for column in inspect(engine).get_columns("treatment")}
+        assert "method_name_rank" not in columns
+        assert index not in {i["name"] for i in inspect(engine).get_indexes("treatment")}
+        migrate.upgrade(url)
+        with engine.connect() as connection:
+            assert [tuple(row) for row in connection.execute(text(ranks))] == derived
+        indexes = {i["name"]: i["column_names"] for i in inspect(engine).get_indexes("treatment")}
+        assert indexes[index] == ["model_id", "strength_rank", "method_name_rank"]
+        nullable = {c["name"]: c["nullable"] for c in inspect(engine).get_columns("treatment")}
+        assert nullable["method_name_rank"] is False
+    finally:
+        engine.dispose()

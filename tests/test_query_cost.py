@@ -41,6 +41,20 @@ query ($within: ID!) {
 }
 """
 
+# A page of the prolific model's treatments (its first, or the one after): the same
+# methods in both datasets (`Filler 00000` ... come first by name), read off the index by
+# model, strength and method name rank, whatever the model's other treatments.
+TREATMENTS_PAGE = """
+query ($after: String) {
+  model(slug: "prolific") {
+    treatments(first: 2, after: $after) {
+      nodes { method { name } strength }
+      pageInfo { endCursor hasNextPage hasPreviousPage }
+    }
+  }
+}
+"""
+
 
 def _write(folder: Path, filler: int) -> Path:
     """Roots `big` (one method of `newest` and ``filler`` of `prolific`) and `small` (one
@@ -107,13 +121,25 @@ def _within_id(api: Api) -> str:
     return node_id
 
 
+def _after_first_page(api: Api) -> dict[str, Any]:
+    first = api.query(TREATMENTS_PAGE, {"after": None})
+    return {"after": first["model"]["treatments"]["pageInfo"]["endCursor"]}
+
+
 @pytest.mark.parametrize(
     ("document", "variables"),
     [
         (BY_MODEL_PAGE, lambda api: {"slug": "big"}),
         (TREATMENTS_WITHIN, lambda api: {"within": _within_id(api)}),
+        (TREATMENTS_PAGE, lambda api: {"after": None}),
+        (TREATMENTS_PAGE, _after_first_page),
     ],
-    ids=["by-model-row-in-a-large-branch", "model-treatments-within-a-small-branch"],
+    ids=[
+        "by-model-row-in-a-large-branch",
+        "model-treatments-within-a-small-branch",
+        "model-treatments-first-page",
+        "model-treatments-second-page",
+    ],
 )
 def test_work_does_not_grow_with_what_the_answer_leaves_out(
     document: str,
