@@ -21,6 +21,7 @@ request that errs or times out counts as an error, and any error makes the run i
 import argparse
 import json
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -44,6 +45,7 @@ PAGES_PER_KIND = 500
 SEQUENCE = 20_000  # requests drawn; wrk's connections walk it from spread-out offsets
 CLIENTS = MANY_CLIENTS
 SECONDS = 30.0
+THREADS = 2  # wrk's threads, each with its share of the connections
 # The scales `make bench` measures this at (bench/run.py).
 SCALES = ("S", "M")
 SEARCH_WORDS = ("parallel", "attention", "transformer", "dropout", "pipeline", "expert",
@@ -51,8 +53,11 @@ SEARCH_WORDS = ("parallel", "attention", "transformer", "dropout", "pipeline", "
 
 # wrk: each connection walks the sequence from its own offset; any answer that is not a
 # 200 carrying "data" without "errors" is counted as an error (wrk's own status count
-# covers non-2xx only).
+# covers non-2xx only). With stop_after above 0, each of wrk's threads stops after that
+# many answers (thread:stop(), wrk's SCRIPTING), so a run can be sized by its answers
+# rather than by the clock.
 _SCRIPT = """
+local stop_after = %(stop_after)d
 local paths = {}
 for line in io.lines(%(paths_file)s) do paths[#paths + 1] = line end
 local counter = 0
@@ -68,6 +73,7 @@ end
 function init(args)
   position = offset
   bad = 0
+  answered = 0
 end
 
 function request()
@@ -80,6 +86,12 @@ function response(status, headers, body)
   if status ~= 200 or string.find(body, '"errors"', 1, true) or
      not string.find(body, '"data"', 1, true) then
     bad = bad + 1
+  end
+  answered = answered + 1
+  if stop_after > 0 and answered == stop_after then
+    io.write("stopped\\n")
+    io.flush()
+    wrk.thread:stop()
   end
 end
 
@@ -200,32 +212,58 @@ def repeated_share(drawn: list[str]) -> float:
 
 
 def run(
-    system: System, scale: str, drawn: list[str], *, clients: int, seconds: float
+    system: System,
+    scale: str,
+    drawn: list[str],
+    *,
+    clients: int,
+    seconds: float,
+    stop_after: int = 0,
 ) -> ManyClients:
+    """wrk's THREADS send ``drawn`` with ``clients`` connections for ``seconds``, or,
+    with ``stop_after``, until each thread has that many answers (``seconds`` the cap)."""
     with tempfile.TemporaryDirectory(prefix="bench-many-") as scratch:
         paths_file = Path(scratch) / "paths.txt"
         paths_file.write_text("\n".join(drawn) + "\n", encoding="utf-8")
         script = Path(scratch) / "mix.lua"
-        script.write_text(_SCRIPT % {"paths_file": json.dumps(str(paths_file))})
-        completed = subprocess.run(
-            [
-                "wrk",
-                "-t2",
-                f"-c{clients}",
-                f"-d{seconds:g}s",
-                "--timeout",
-                "10s",
-                "-s",
-                str(script),
-                system.base,
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
+        script.write_text(
+            _SCRIPT % {"paths_file": json.dumps(str(paths_file)), "stop_after": stop_after}
         )
-    if completed.returncode != 0:
-        raise RuntimeError(f"wrk failed: {completed.stderr.strip() or completed.stdout.strip()}")
-    summary = json.loads(completed.stdout.strip().splitlines()[-1])
+        errors_file = Path(scratch) / "stderr.txt"
+        with (
+            errors_file.open("w") as stderr,
+            subprocess.Popen(
+                [
+                    "wrk",
+                    f"-t{THREADS}",
+                    f"-c{clients}",
+                    f"-d{seconds:g}s",
+                    "--timeout",
+                    "10s",
+                    "-s",
+                    str(script),
+                    system.base,
+                ],
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                text=True,
+            ) as process,
+        ):
+            assert process.stdout is not None
+            output = []
+            stopped = 0
+            for line in process.stdout:
+                output.append(line)
+                stopped += line == "stopped\n"
+                if stop_after and stopped == THREADS:
+                    # wrk's main thread sleeps out -d even when every thread has stopped;
+                    # SIGINT wakes it to report, as Ctrl-C does.
+                    process.send_signal(signal.SIGINT)
+        if process.returncode != 0:
+            raise RuntimeError(
+                f"wrk failed: {errors_file.read_text().strip() or ''.join(output).strip()}"
+            )
+    summary = json.loads(output[-1])
     errors = sum(summary[k] for k in ("connect", "read", "write", "status", "timeout", "invalid"))
     duration = summary["duration_us"] / 1e6
     return ManyClients(

@@ -45,14 +45,19 @@ def test_the_browsers_pages_are_asked_for_and_every_answer_checked(running: Syst
     }
     for kind, share in many_clients.PAGE_MIX.items():
         assert abs(shares[kind] - share) < 0.02, (kind, shares[kind])
-    clean = many_clients.run(running, "S", drawn, clients=8, seconds=2)
-    assert clean.requests > 50
+    # Sized by answers, not by the clock: how many a busy machine answers in a second is
+    # the benchmark's figure, not this test's (60 s is only the cap).
+    clean = many_clients.run(running, "S", drawn, clients=8, seconds=60, stop_after=40)
+    assert clean.requests >= 40 * many_clients.THREADS
     assert clean.errors == 0
     assert 0 < clean.repeated_share < 1
     # An answer with errors counts as an error: here a document the server does not know,
-    # one path in 11, so that each of wrk's threads asks for it within its first 11
-    # requests however slowly a busy machine answers (it was last of 51, and a thread that
-    # made fewer than 37 requests in the second never reached it).
+    # one path in 11. Each thread walks the 11 in turn and stops after 22 answers, at most
+    # one request still in flight on each of its other connections, so each thread's
+    # answers include the unknown document at least once.
     unknown = many_clients._path("BrowserNode", "0" * 64, {"path": "optimization"})
-    erring = many_clients.run(running, "S", [unknown, *drawn[:10]], clients=4, seconds=1)
-    assert erring.errors > 0
+    erring = many_clients.run(
+        running, "S", [unknown, *drawn[:10]], clients=2, seconds=60, stop_after=22
+    )
+    assert erring.requests >= 22 * many_clients.THREADS
+    assert erring.errors >= many_clients.THREADS
