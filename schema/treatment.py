@@ -121,10 +121,18 @@ class ModelTreatment(RowBacked, Entity):
     async def methods_connection(
         self, info: Info, paging: Paging = FIRST_PAGE
     ) -> Connection[MethodTreatment] | None:
-        if paging.is_first_page:
+        # A row's first page comes with the other rows' (one statement), unless the branch
+        # holds so many of the model's treatments that it is best read in order on its own.
+        in_branch = self.row.method_count
+        if paging.is_first_page and in_branch < treatments.SCAN_FROM:
             return await self._first_methods(info, paging)
         return await model_treatments_connection(
-            info, paging, model=self.model_row, max_rank=WEAKEST_RANK, within=self.node_pair.node
+            info,
+            paging,
+            model=self.model_row,
+            max_rank=WEAKEST_RANK,
+            within=self.node_pair.node,
+            in_branch=in_branch,
         )
 
     async def _first_methods(self, info: Info, paging: Paging) -> Connection[MethodTreatment]:
@@ -160,15 +168,26 @@ def method_treatments(
 
 
 async def model_treatments_connection(
-    info: Info, paging: Paging, *, model: ModelRow, max_rank: int, within: NodeRow | None
+    info: Info,
+    paging: Paging,
+    *,
+    model: ModelRow,
+    max_rank: int,
+    within: NodeRow | None,
+    in_branch: int | None = None,
 ) -> Connection[MethodTreatment]:
     """A page of the methods ``model`` treats at ``max_rank`` or stronger (in the branch of
-    ``within`` when given), strongest first, then by method name."""
+    ``within`` when given, which holds ``in_branch`` of any strength if the caller knows)."""
     reader, model_id = info.context.reader, model.id
     assert model_id is not None  # a row read from the database
     request = PageRequest.of(info, TREATMENTS_LIST, paging)
     page = await treatments.model_treatments_page(
-        reader, model_id=model_id, max_rank=max_rank, within=within, window=request.window
+        reader,
+        model_id=model_id,
+        max_rank=max_rank,
+        within=within,
+        in_branch=in_branch,
+        window=request.window,
     )
     if selects(info, "nodes", "method", "node") or selects(info, "edges", "node", "method", "node"):
         # The methods' nodes in one batch now, so that each `node` is at hand (a model's
@@ -176,6 +195,8 @@ async def model_treatments_connection(
         await info.context.loaders.node_by_id.fetch_ahead([row.method.node_id for row in page.rows])
 
     async def count() -> int:
+        if in_branch is not None and max_rank == WEAKEST_RANK:
+            return in_branch
         return await treatments.model_treatments_count(
             reader, model_id=model_id, max_rank=max_rank, within=within
         )

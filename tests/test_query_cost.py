@@ -55,10 +55,37 @@ query ($after: String) {
 }
 """
 
+# The prolific model's first methods in the large root (the first `Filler`s by name, in
+# both datasets), as a By-model row lists them and as a page of its treatments there:
+# with 10,000 in the branch, read in order off the (model, strength, name rank) index;
+# with 100, sorted off the (model, node_pre) index (store.treatments.SCAN_FROM). Sorting
+# the 10,000 read them all for every page.
+BY_MODEL_ROWS_METHODS = """
+query ($slug: String!) {
+  node(slug: $slug) {
+    byModel(first: 2, orderBy: {field: METHOD_COUNT}) {
+      nodes { model { name } methodsConnection(first: 2) { nodes { method { name } } } }
+    }
+  }
+}
+"""
+TREATMENTS_IN_BRANCH_PAGE = """
+query ($after: String) {
+  model(slug: "prolific") {
+    treatments(branch: {slug: "big"}, first: 2, after: $after) {
+      nodes { method { name } strength }
+      pageInfo { endCursor hasNextPage hasPreviousPage }
+    }
+  }
+}
+"""
+
+STRENGTHS = ("core", "used", "mentioned")
+
 
 def _write(folder: Path, filler: int) -> Path:
-    """Roots `big` (one method of `newest` and ``filler`` of `prolific`) and `small` (one
-    method of `prolific`)."""
+    """Roots `big` (one method of `newest` and ``filler`` of `prolific`, their strengths in
+    turn) and `small` (one method of `prolific`)."""
     methods = [
         {"slug": "newest-method", "name": "Newest method", "node": "big"},
         {"slug": "small-method", "name": "Small method", "node": "small"},
@@ -66,7 +93,10 @@ def _write(folder: Path, filler: int) -> Path:
     evidence = [
         {"model": "newest", "method": "newest-method", "strength": "core"},
         {"model": "prolific", "method": "small-method", "strength": "used"},
-    ] + [{"model": "prolific", "method": f"filler-{i}", "strength": "used"} for i in range(filler)]
+    ] + [
+        {"model": "prolific", "method": f"filler-{i}", "strength": STRENGTHS[i % 3]}
+        for i in range(filler)
+    ]
     files: dict[str, list[dict[str, Any]]] = {
         "nodes": [
             {"slug": "big", "name": "Big", "parent": None, "matching_aids": []},
@@ -121,9 +151,13 @@ def _within_id(api: Api) -> str:
     return node_id
 
 
-def _after_first_page(api: Api) -> dict[str, Any]:
-    first = api.query(TREATMENTS_PAGE, {"after": None})
+def _after_first_page(api: Api, document: str = TREATMENTS_PAGE) -> dict[str, Any]:
+    first = api.query(document, {"after": None})
     return {"after": first["model"]["treatments"]["pageInfo"]["endCursor"]}
+
+
+def _after_first_page_in_branch(api: Api) -> dict[str, Any]:
+    return _after_first_page(api, TREATMENTS_IN_BRANCH_PAGE)
 
 
 @pytest.mark.parametrize(
@@ -133,12 +167,18 @@ def _after_first_page(api: Api) -> dict[str, Any]:
         (TREATMENTS_WITHIN, lambda api: {"within": _within_id(api)}),
         (TREATMENTS_PAGE, lambda api: {"after": None}),
         (TREATMENTS_PAGE, _after_first_page),
+        (BY_MODEL_ROWS_METHODS, lambda api: {"slug": "big"}),
+        (TREATMENTS_IN_BRANCH_PAGE, lambda api: {"after": None}),
+        (TREATMENTS_IN_BRANCH_PAGE, _after_first_page_in_branch),
     ],
     ids=[
         "by-model-row-in-a-large-branch",
         "model-treatments-within-a-small-branch",
         "model-treatments-first-page",
         "model-treatments-second-page",
+        "by-model-rows-methods-of-a-large-branch",
+        "model-treatments-in-a-large-branch-first-page",
+        "model-treatments-in-a-large-branch-second-page",
     ],
 )
 def test_work_does_not_grow_with_what_the_answer_leaves_out(
@@ -162,6 +202,52 @@ def test_work_does_not_grow_with_what_the_answer_leaves_out(
     # 100 times the data left out; the work may wobble (page sizes, B-tree depth), not grow.
     assert costs["large"] < 2 * costs["small"], costs
 
+
+TREATMENTS_IN_BIG = """
+query ($first: Int, $after: String, $last: Int, $before: String) {
+  model(slug: "prolific") {
+    treatments(branch: {slug: "big"}, first: $first, after: $after, last: $last, before: $before) {
+      totalCount
+      nodes { method { name } strength }
+      pageInfo { startCursor endCursor hasNextPage hasPreviousPage }
+    }
+  }
+}
+"""
+
+
+def test_a_large_branchs_treatments_page_both_ways_in_the_lists_order(
+    backend: str, datasets: dict[str, Path], api_for: Callable[[str, str], Api]
+) -> None:
+    """The 10,000 treatments of `prolific` in `big` are read in order off the (model,
+    strength, name rank) index (store.treatments.SCAN_FROM): their pages, forward from the
+    start to the end and back from the end, hold the list's rows in its order, strongest
+    first then by name, each once, on both databases."""
+    api = api_for(backend, str(datasets["large"]))
+    expected = [
+        (STRENGTHS[rank].upper(), f"Filler {i:05d}")
+        for rank, i in sorted((i % 3, i) for i in range(10_000))
+    ]
+
+    def page(**window: Any) -> tuple[list[tuple[str, str]], dict[str, Any], int]:
+        found = api.query(TREATMENTS_IN_BIG, window)["model"]["treatments"]
+        rows = [(row["strength"], row["method"]["name"]) for row in found["nodes"]]
+        return rows, found["pageInfo"], found["totalCount"]
+
+    # Forward to the end, a page of 100 at a time: every row once, in order.
+    rows, info, total = page(first=100)
+    assert (info["hasPreviousPage"], total) == (False, 10_000)
+    walked = rows
+    while info["hasNextPage"]:
+        rows, info, _ = page(first=100, after=info["endCursor"])
+        assert info["hasPreviousPage"]
+        walked += rows
+    assert walked == expected
+    # Back from the end.
+    rows, info, _ = page(last=100)
+    assert (rows, info["hasNextPage"], info["hasPreviousPage"]) == (expected[-100:], False, True)
+    rows, info, _ = page(last=100, before=info["startCursor"])
+    assert (rows, info["hasNextPage"]) == (expected[-200:-100], True)
 
 ALL_METHODS_PAGE = """
 query ($order: MethodOrder!) {
