@@ -136,6 +136,19 @@ def test_several_operations_without_a_name_are_refused_naming_them(tiny: Api) ->
     assert versioned(single.json()) == {"data": {"taxonomy": {"nodeCount": 5}}}
 
 
+@pytest.mark.parametrize("name", [5, ["Roots"], {"name": "Roots"}, True])
+def test_an_operation_name_that_is_no_string_is_refused_as_such(tiny: Api, name: object) -> None:
+    """GraphQL over HTTP: `operationName` is a string. A number was looked for as a name
+    ("Unknown operation named '5'"); now the request is refused for what it is."""
+    for document in (TWO_OPERATIONS, "query Only { taxonomy { nodeCount } }"):
+        response = tiny.client.post("/graphql", json={"query": document, "operationName": name})
+        assert response.status_code == 400
+        error = _error(response)
+        assert error["extensions"]["code"] == "BAD_REQUEST"
+        assert f"`operationName` is {type(name).__name__}" in error["message"]
+        assert "not a string" in error["message"]
+
+
 def test_the_cap_on_validation_errors_is_a_named_limit(tiny: Api) -> None:
     document = "{ " + " ".join(f"f{i}" for i in range(1_000)) + " }"
     response = tiny.client.post("/graphql", json={"query": document})

@@ -249,6 +249,7 @@ def test_a_large_branchs_treatments_page_both_ways_in_the_lists_order(
     rows, info, _ = page(last=100, before=info["startCursor"])
     assert (rows, info["hasNextPage"]) == (expected[-200:-100], True)
 
+
 ALL_METHODS_PAGE = """
 query ($order: MethodOrder!) {
   methods(first: 5, orderBy: $order) { totalCount nodes { name } }
