@@ -73,8 +73,12 @@ async def evidence_page(
     return await paging.keyset_page(
         reader,
         _selected(selection),
-        # Ids are file order, which a load renumbers: a cursor does not outlive a load.
-        [SortKey(_RANK), SortKey(col(EvidenceRow.id), stands_for=())],
+        # Ids are file order, which a load renumbers: found again by its content's key at
+        # the same line, a cursor outlives a load that leaves the file's evidence in place.
+        [
+            SortKey(_RANK),
+            SortKey(col(EvidenceRow.id), stands_for=(col(EvidenceRow.key), col(EvidenceRow.id))),
+        ],
         window,
         rows=EvidenceRow,
     )

@@ -12,6 +12,7 @@ from sqlmodel import col
 from store import paging
 from store.batches import PairsIn, rows_of_pairs, rows_where_in
 from store.methods import contains
+from store.nodes import IN_PRE_ORDER
 from store.paging import Page, Sort, SortKey, Template, Window
 from store.reader import Reader
 from store.rows import AnySelect
@@ -124,7 +125,9 @@ async def sources_page(reader: Reader, *, model_id: int, window: Window) -> Page
     return await paging.keyset_page(
         reader,
         _sources_of(model_id),
-        [SortKey(col(SourceRow.id), stands_for=())],
+        # File order: the id is a source's line in the file. Found again by its slug at
+        # the same line, a cursor outlives a load that leaves the file's sources in place.
+        [SortKey(col(SourceRow.id), stands_for=(col(SourceRow.slug), col(SourceRow.id)))],
         window,
         rows=SourceRow,
     )
@@ -179,7 +182,7 @@ async def branches_page(
     return await paging.keyset_page(
         reader,
         _branches_at(model_id, level),
-        [SortKey(col(NodeRow.pre), stands_for=())],
+        IN_PRE_ORDER,
         window,
         rows=BranchOfModel,
     )

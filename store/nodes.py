@@ -148,9 +148,11 @@ _BELOW = Template(
     "below",
     {},
 )
-# Pre-order numbers are renumbered by a load that adds or moves a node, and a node's place
-# among its new neighbours says nothing of the old: a cursor here does not outlive a load.
-_IN_PRE_ORDER = [SortKey(col(NodeRow.pre), stands_for=())]
+# Pre-order numbers are renumbered by a load that adds or moves a node. A node's place in
+# pre-order (children by name) follows from its names path and slug path: found again by
+# those, a cursor outlives a load that leaves its node where it was (renamed or moved, or
+# an ancestor renamed, it is no longer found so, and the cursor has expired).
+IN_PRE_ORDER = [SortKey(col(NodeRow.pre), stands_for=(col(NodeRow.path), col(NodeRow.slug_path)))]
 _NO_DEPTH_LIMIT = 2**31 - 1
 
 
@@ -167,7 +169,7 @@ async def nodes_below_page(
     """A page of the nodes below ``node`` (at most ``max_depth`` levels down when given:
     1 for its children) with their counts, in pre-order."""
     return await paging.keyset_page(
-        reader, _below(node, max_depth), _IN_PRE_ORDER, window, rows=NodeWithStats
+        reader, _below(node, max_depth), IN_PRE_ORDER, window, rows=NodeWithStats
     )
 
 

@@ -38,7 +38,22 @@ LISTS = {
     " treatments(first: 1, after: $a) { nodes { slug: id } pageInfo { endCursor } } } }",
     "releases": "query($a: String) { releases(first: 1, after: $a) {"
     " nodes { slug: number } pageInfo { endCursor } } }",
+    # In file order (evidence, sources) and in pre-order (the tree's lists, a model's
+    # branches): positions a load renumbers, found again by what they stand for.
+    "a model's evidence": 'query($a: String) { model(slug: "newest") {'
+    " evidence(first: 1, after: $a) { nodes { slug: id } pageInfo { endCursor } } } }",
+    "a model's sources": 'query($a: String) { model(slug: "newest") {'
+    " sourcesConnection(first: 1, after: $a) { nodes { slug } pageInfo { endCursor } } } }",
+    "descendants": 'query($a: String) { node(slug: "alpha") {'
+    " descendantsConnection(first: 1, after: $a) { nodes { slug } pageInfo { endCursor } } } }",
+    "children": 'query($a: String) { node(slug: "alpha") {'
+    " childrenConnection(first: 1, after: $a) { nodes { slug } pageInfo { endCursor } } } }",
+    "a model's branches": 'query($a: String) { model(slug: "tie-b") {'
+    " branchesConnection(level: 1, first: 1, after: $a) { nodes { slug: id }"
+    " pageInfo { endCursor } } } }",
 }
+# A second document of `newest`, so that its sources have a second page.
+SECOND_SOURCE = {"slug": "newest-card", "model": "newest", "title": "Card", "kind": "model_card"}
 
 
 def _read(folder: Path, name: str) -> list[dict[str, Any]]:
@@ -60,6 +75,8 @@ def loaded(
     page after its first), and the dataset's folder to change and load again."""
     folder = tmp_path / "tiny"
     write_tiny(folder)
+    files = _files(folder)
+    write_files(folder, {**files, "sources": [*files["sources"], SECOND_SOURCE]})
     url = new_database(backend, "cursors")
     load_directory(folder, url)
     load_directory(folder, url)
@@ -180,16 +197,11 @@ def test_a_cursor_whose_row_moved_or_left_is_expired(
 @pytest.mark.parametrize(
     "document",
     [
-        # Evidence in file order and a node's descendants in pre-order: positions a load
-        # renumbers with nothing to find them again by; a search's ranked offsets likewise.
-        'query($a: String) { model(slug: "newest") { evidence(first: 1, after: $a) {'
-        " pageInfo { endCursor } } } }",
-        'query($a: String) { node(slug: "alpha") { descendantsConnection(first: 1, after: $a)'
-        " { pageInfo { endCursor } } } }",
+        # A search's ranked offsets: nothing finds a hit's place again after a load.
         'query($a: String) { search(query: "method", first: 1, after: $a)'
         " { pageInfo { endCursor } } }",
     ],
-    ids=["evidence", "descendants", "search"],
+    ids=["search"],
 )
 def test_lists_whose_positions_do_not_outlive_a_load_say_so(
     loaded: tuple[TestClient, str, Path], document: str
@@ -202,3 +214,51 @@ def test_lists_whose_positions_do_not_outlive_a_load_say_so(
     (error,) = _page(client, document, cursor)["errors"]
     assert error["extensions"]["code"] == "CURSOR_EXPIRED", error
     assert "start again from the first page" in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("node", "change"),
+    [
+        ("beta", {"name": "Zbeta"}),  # renamed: now listed after Delta
+        ("beta", {"parent": "zeta"}),  # moved out of the branch
+        ("delta", {"parent": "beta"}),  # moved within the branch
+    ],
+    ids=["renamed", "moved-out", "moved-within"],
+)
+def test_a_cursor_in_pre_order_whose_node_was_renamed_or_moved_is_expired(
+    loaded: tuple[TestClient, str, Path], node: str, change: dict[str, str]
+) -> None:
+    """Alpha's descendants in pre-order: beta, Gamma, Delta. A cursor at a node whose names
+    path or slug path changed would go on from wherever the node now sorts: expired."""
+    client, url, folder = loaded
+    document = LISTS["descendants"]
+    cursor = None
+    while True:
+        page = _connection(_page(client, document, cursor)["data"])
+        cursor = page["pageInfo"]["endCursor"]
+        if page["nodes"][0]["slug"] == node:
+            break
+    files = _files(folder)
+    files["nodes"] = [n | change if n["slug"] == node else n for n in files["nodes"]]
+    _reload(client, url, write_files(folder.parent / "changed", files))
+    body = _page(client, document, cursor)
+    (error,) = body["errors"]
+    assert error["extensions"]["code"] == "CURSOR_EXPIRED", error
+    assert "no longer in the list with the values it had" in error["message"]
+
+
+def test_a_cursor_in_file_order_expires_when_lines_before_it_change(
+    loaded: tuple[TestClient, str, Path],
+) -> None:
+    """Newest's evidence in file order: a line added at the top of evidence.jsonl moves
+    every line down, so the cursor's item is no longer at its line: expired, where going on
+    from the item's new line could repeat or skip rows."""
+    client, url, folder = loaded
+    document = LISTS["a model's evidence"]
+    cursor, _ = _first_cursor(client, document)
+    files = _files(folder)
+    first = {"model": "tie-a", "method": "m-zed", "strength": "used", "source": "tie-a-report"}
+    files["evidence"] = [first, *files["evidence"]]
+    _reload(client, url, write_files(folder.parent / "changed", files))
+    (error,) = _page(client, document, cursor)["errors"]
+    assert error["extensions"]["code"] == "CURSOR_EXPIRED", error
