@@ -8,7 +8,7 @@ SQLAlchemy, Alembic, Strawberry and uvicorn take seconds to import, and `taxonom
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -319,9 +319,7 @@ def releases_command(database_url: str | None, as_json: bool) -> None:
 
     settings = _settings(database_url, reading=True)
     found = _report(settings.database_url, history_report.releases)
-    lines = (
-        history_report.json_lines(None, found) if as_json else history_report.release_lines(found)
-    )
+    lines = history_report.json_lines(found) if as_json else history_report.release_lines(found)
     for line in lines:
         click.echo(line)
 
@@ -343,14 +341,25 @@ def changes_command(database_url: str | None, since: int, until: int | None, as_
                 "releases there are"
             )
     settings = _settings(database_url, reading=True)
-    head, rows = _report(
-        settings.database_url, lambda url: history_report.changes(url, since, until)
-    )
-    lines = (
-        history_report.json_lines(head, rows)
+    head_lines, row_lines = (
+        (history_report.json_head_lines, history_report.json_lines)
         if as_json
-        else history_report.change_lines(head, rows)
+        else (history_report.change_head_lines, history_report.change_row_lines)
     )
+    # Printed as they are read: at size L a load's changes are over 150,000 lines.
+    _report(
+        settings.database_url,
+        lambda url: history_report.changes(
+            url,
+            since,
+            until,
+            lambda head: _echo(head_lines(head)),
+            lambda rows: _echo(row_lines(rows)),
+        ),
+    )
+
+
+def _echo(lines: Iterable[str]) -> None:
     for line in lines:
         click.echo(line)
 
