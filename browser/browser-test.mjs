@@ -7,7 +7,10 @@
 //     page's; one GraphQL round trip per page, persisted-query GETs; links, back, forward
 //     and reload; search by keyboard only; 360 to 1,600 px wide; an API error's message; the
 //     adoption charts of the seed node and a method have the API's periods as bars; a word a
-//     list does not take (/methods?sort=sideways) is a 400 page that says which.
+//     list does not take (/methods?sort=sideways) is a 400 page that says which; the 404
+//     and 400 pages have a search box that searches and a link home; a node's sub-branches
+//     are under their own heading, before the By-model table; the model page has its History
+//     section; a paper that is a model and its source (Mistral 7B) is one search result.
 //   node browser-test.mjs BASE_URL changes ARTIFACTS_DIR
 //     after the fixtures and an edited copy of them (tests/test_browser.py's edits): the home
 //     page shows release 2 and its counts, the changes page lists the edits with links, and
@@ -24,7 +27,8 @@
 //     most 5,000 px tall at 1280 x 800, passes axe-core at 1280 and 390 px wide and does
 //     not scroll sideways at 390 px (the 404, 400 and 410 pages too), its HTML
 //     carries its title and description; the seed page is still the seed's; the changes
-//     page shows 10 rows a list; a changed method's history says which field changed.
+//     page shows 10 rows a list; a changed method's and a changed model's History say which
+//     field changed; the root with the most sub-branches has them all under their heading.
 //   node browser-test.mjs BASE_URL hostile ARTIFACTS_DIR
 //     names made of markup and script (tests/test_browser.py's dataset) show as text, and a
 //     description's `javascript:` link as its text alone; the server keeps no persisted
@@ -302,6 +306,48 @@ async function checkAdoption(name, field) {
   return undatedModels;
 }
 
+/** The open node page's sub-branches: under their own heading ("Sub-branches N", N the
+ * API's children), every child there (the folded ones too), the section before the By-model
+ * table; a leaf has no such heading. */
+async function checkSubBranches(name, slugPath) {
+  const { node } = await api("query ($path: String!) { node(path: $path) { children { name } } }", { path: slugPath });
+  const heading = page.locator("main h2#sub-branches");
+  if (!node.children.length) {
+    if (await heading.count()) fail(`${name}: a leaf shows a Sub-branches heading`);
+    step(`${name}: no sub-branches, no Sub-branches heading`);
+    return;
+  }
+  const said = (await heading.innerText()).replace(/\s+/g, " ").trim();
+  if (said !== `Sub-branches ${NUMBER.format(node.children.length)}`) fail(`${name}: the sub-branches' heading says ${JSON.stringify(said)}, the API has ${node.children.length}`);
+  const names = await page.locator("section:has(> h2#sub-branches) .outline-name").allTextContents();
+  if (JSON.stringify(names) !== JSON.stringify(node.children.map((child) => child.name))) fail(`${name}: under Sub-branches ${JSON.stringify(names)}, not the API's children`);
+  const before = await page.evaluate(() => {
+    const branches = document.getElementById("sub-branches");
+    const byModel = document.getElementById("by-model");
+    return Boolean(branches && byModel && branches.compareDocumentPosition(byModel) & Node.DOCUMENT_POSITION_FOLLOWING);
+  });
+  if (!before) fail(`${name}: the sub-branches are not placed before the By-model table`);
+  step(`${name}: its ${node.children.length} sub-branches under their own heading, before the By-model table`);
+}
+
+/** The open page that is no page (404, 400, 410): a search box that searches, and a link
+ * home in its text. */
+async function checkWaysOn(name) {
+  const box = page.getByRole("search").getByRole("combobox", { name: "Search nodes, methods and models" });
+  if (!(await box.isVisible())) fail(`${name}: no search box`);
+  if (!(await page.locator('main a[href="/"]').count())) fail(`${name}: no link home`);
+  const before = page.url();
+  await box.fill("pipeline");
+  await box.press("Enter");
+  await page.waitForURL(`${base}/search?q=pipeline`);
+  await page.locator("main h1", { hasText: "Search: pipeline" }).waitFor();
+  await page.waitForLoadState("networkidle");
+  await page.goBack();
+  await page.waitForURL(before);
+  await page.locator("main h1").waitFor();
+  step(`${name}: a search box (it searches) and a link home`);
+}
+
 const SEED_PATH = "/nodes/optimization/training-parallelism";
 
 /** The open seed page's text is the seed's (``seedFile``), line for line; its By-model rows
@@ -331,6 +377,7 @@ async function fixtures(seedFile) {
   // The seed page, first: its text is the seed's, line for line.
   await pageType("node", seedPath, "optimization :: training parallelism");
   const rows = await checkSeed(seedFile);
+  await checkSubBranches("the seed page (a leaf)", "optimization/training-parallelism");
   await checkAdoption("the seed page", 'node(path: "optimization/training-parallelism")');
   // What the badges and the counts mean, one link away.
   for (const [link, to] of [["What these mean", "/about#strengths"], ["What these counts mean", "/about#counts"]]) {
@@ -401,6 +448,9 @@ async function fixtures(seedFile) {
   await pageType("model", "/models/kimi-k3", "Kimi K3");
   const kimi = (await api('{ model(slug: "kimi-k3") { treatments(first: 1) { totalCount nodes { method { name } } } } }')).model.treatments;
   await checkDownloads("the model page's methods", { path: "/download/models/kimi-k3", total: kimi.totalCount, key: "method", first: kimi.nodes[0].method.name });
+  const history = (await page.locator("section.history:has(> h2#history)").innerText()).replace(/\n+/g, "\n");
+  if (!/^History\nThis model is in the taxonomy since release 1, loaded .+; no release since has changed it\.$/.test(history)) fail(`the model's History section: ${JSON.stringify(history)}`);
+  step("the model page's History section says since which release it is there, and that none changed it");
   await checkNarrow("model");
   await pageType("method", "/methods/expert-parallelism", "Expert Parallelism");
   const treated = (await api('{ method(slug: "expert-parallelism") { treatmentsConnection(first: 1) { totalCount nodes { model { name } } } } }')).method.treatmentsConnection;
@@ -435,6 +485,7 @@ async function fixtures(seedFile) {
   if ((await page.title()) !== "There is no page here · Taxonomy browser") fail(`the unknown path's title: ${await page.title()}`);
   await checkAxe("unknown path");
   await checkNarrow("unknown path");
+  await checkWaysOn("an unknown path (404)");
   await shot("unknown path");
   expectFailed(404);
   clean("unknown path");
@@ -452,6 +503,7 @@ async function fixtures(seedFile) {
   await checkAxe("refused word");
   await checkNarrow("refused word");
   expectFailed(400);
+  await checkWaysOn("a refused word (400)");
   clean("refused word");
   await page.getByRole("link", { name: "Open the list as it starts" }).click();
   await page.waitForURL(`${base}/methods`);
@@ -463,12 +515,28 @@ async function fixtures(seedFile) {
   await searchFacets("parallel");
   await checkNarrow("search");
   const hits = (await api('{ search(query: "parallel", first: 1, types: [METHODS]) { totalCount nodes { ... on Method { name } } } }')).search;
+  // A paper that is a model and that model's source (the fixtures' Mistral 7B) is one row,
+  // the model's; asked for sources alone, it is there as its source.
+  await open("/search?q=mistral+7b");
+  const paperRows = async () => page.locator('ol.results > li:has(> a[href="/models/mistral-7b"])').evaluateAll((items) => items.map((item) => item.querySelector(".kind").textContent));
+  const paper = await paperRows();
+  if (JSON.stringify(paper) !== JSON.stringify(["model"])) fail(`search "mistral 7b": the paper's rows are ${JSON.stringify(paper)}, not one model row`);
+  // Not go(): the results' count is a status line, which settled() waits to see gone.
+  await page.getByRole("navigation", { name: "Result types" }).getByRole("link", { name: "Sources (1)", exact: true }).click();
+  await page.waitForURL((url) => url.searchParams.get("type") === "sources");
+  await page.getByRole("navigation", { name: "Result types" }).locator("[aria-current=true]", { hasText: "Sources (1)" }).waitFor();
+  await page.waitForLoadState("networkidle");
+  const asSource = await paperRows();
+  if (JSON.stringify(asSource) !== JSON.stringify(["source"])) fail(`search "mistral 7b", sources alone: the paper's rows are ${JSON.stringify(asSource)}`);
+  step('search "mistral 7b": the paper that is a model and its source is one row, the model; sources alone show it as its source');
+  await open("/search?q=parallel&type=methods");
   await checkDownloads("search, methods only", { path: "/download/search", want: { q: "parallel", type: "methods" }, total: hits.totalCount, key: "name", first: hits.nodes[0].name });
   await pageType("unknown node", "/nodes/optimization/no-such-node", "No node", 404, 2);
   if (!(await page.locator("main").innerText()).includes("This taxonomy has no node at optimization/no-such-node")) {
     fail("the unknown node's page does not say so");
   }
   await checkNarrow("unknown node");
+  await checkWaysOn("an unknown node (404)");
   await pageType("unknown model", "/models/no-such-model", "No model", 404, 2);
   await indexes();
 
@@ -501,6 +569,7 @@ async function fixtures(seedFile) {
   const rowsOf = () => page.locator(".by-model tbody tr").count();
   if ((await rowsOf()) !== 25) fail(`the first page of architecture has ${await rowsOf()} rows`);
   if ((await position()) !== "1–25 of 27 models") fail(`the first page of architecture says ${await position()}`);
+  await checkSubBranches("architecture", "architecture");
   const undated = await checkAdoption("architecture", 'node(path: "architecture")');
   if (!undated) fail("architecture has no undated models in the fixtures: the undated note is untested");
   await checkNarrow("architecture");
@@ -1211,14 +1280,16 @@ async function sizes(seedFile) {
     roots { slugPath counts { methodsFiledHere childCount } children { slugPath counts { methodsFiledHere } } }
     changes(since: 1, until: 2) {
       changed: methods(combined: true, kinds: [CHANGED], first: 1) { nodes { slug fieldChanges { field } } }
-      removed: methods(combined: true, kinds: [REMOVED], first: 1) { nodes { slug } } } }`);
+      removed: methods(combined: true, kinds: [REMOVED], first: 1) { nodes { slug } }
+      changedModel: models(combined: true, kinds: [CHANGED], first: 1) { nodes { slug fieldChanges { field } } } } }`);
   const nodes = found.roots.flatMap((root) => [root, ...root.children]);
   const mostFiled = nodes.reduce((most, node) => (node.counts.methodsFiledHere > most.counts.methodsFiledHere ? node : most));
   const widest = found.roots.reduce((most, root) => (root.counts.childCount > most.counts.childCount ? root : most));
   const [top] = found.top.nodes;
   const [changed] = found.changes.changed.nodes;
   const [removed] = found.changes.removed.nodes;
-  if (!changed?.fieldChanges.length || !removed) fail(`no changed or removed method in release 2: ${JSON.stringify(found.changes)}`);
+  const [changedModel] = found.changes.changedModel.nodes;
+  if (!changed?.fieldChanges.length || !removed || !changedModel?.fieldChanges.length) fail(`no changed or removed method or changed model in release 2: ${JSON.stringify(found.changes)}`);
   const pages = [
     ["home", "/"],
     ["seed node", SEED_PATH],
@@ -1303,6 +1374,16 @@ async function sizes(seedFile) {
     fail(`the changed method's history does not say its ${field} changed: ${JSON.stringify(entries)}`);
   }
   step(`the changed method's history says which field changed: ${JSON.stringify(entries)}`);
+  // A changed model's History section: since when it is there, and which field changed.
+  await open(`/models/${changedModel.slug}`);
+  const modelHistory = (await page.locator("section.history:has(> h2#history)").innerText()).replace(/\n+/g, "\n");
+  const modelField = changedModel.fieldChanges[0].field;
+  if (!modelHistory.includes("This model is in the taxonomy since release 1, loaded ") || !/\nRelease 2 \([^)]*\): changed; /.test(modelHistory) || !modelHistory.includes(`; ${modelField}`)) {
+    fail(`the changed model's History does not say since when it is there and that its ${modelField} changed: ${JSON.stringify(modelHistory)}`);
+  }
+  step(`the changed model's History section: ${JSON.stringify(modelHistory)}`);
+  await open(`/nodes/${widest.slugPath}`);
+  await checkSubBranches("the root with the most sub-branches at M", widest.slugPath);
 
   // Search results page as every list does: 25 a page, where they are, next and previous.
   const { totalCount } = (await api('{ search(query: "attention", first: 1) { totalCount } }')).search;

@@ -761,8 +761,9 @@ def test_pages_at_m_size_in_headless_chromium(
     scroll sideways at 390 px; at its default size each passes axe-core at 1280 and at
     390 px wide (the 404, 400 and 410 pages too); each page's HTML
     carries its title and description; the seed page is still exactly the seed's; the
-    changes page shows 10 rows a list and says where each is; a changed method's history
-    says which field changed.
+    changes page shows 10 rows a list and says where each is; a changed method's and a
+    changed model's history say which field changed; the root with the most sub-branches
+    lists them all under their own heading, before its By-model table.
 
     On SQLite only, as the real datasets' run: a page's height and layout follow from the
     API's answers, which are the same on both databases (tests/test_reference.py and the
