@@ -348,6 +348,21 @@ async function checkWaysOn(name) {
   step(`${name}: a search box (it searches) and a link home`);
 }
 
+/** The open method page's models table: its columns (model, organization, release date,
+ * treatment, evidence) and each row's model, organization and release date the API's
+ * ("unknown" where it has none). */
+async function checkMethodModels(slug) {
+  const { method } = await api('query ($slug: String!) { method(slug: $slug) { treatmentsConnection(first: 25) { nodes { model { name organization releaseDate } } } } }', { slug });
+  const table = page.locator("section:has(> #treatments) table");
+  const heads = await table.locator("thead th").allTextContents();
+  if (JSON.stringify(heads) !== JSON.stringify(["Model", "organization", "released", "treatment", "evidence"])) fail(`${slug}'s models table has the columns ${JSON.stringify(heads)}`);
+  const shown = await table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.children].slice(0, 3).map((cell) => cell.textContent.trim())));
+  const wanted = method.treatmentsConnection.nodes.map(({ model }) => [model.name, model.organization ?? "unknown", model.releaseDate ?? "unknown"]);
+  if (JSON.stringify(shown) !== JSON.stringify(wanted)) fail(`${slug}'s models table shows ${JSON.stringify(shown)}, not the API's ${JSON.stringify(wanted)}`);
+  if (!wanted.some((row) => row[1] !== "unknown") || !wanted.some((row) => row[2] !== "unknown")) fail(`${slug}: no model with an organization and a release date to show`);
+  step(`${slug}'s models table: each model's organization and release date in columns of their own, the API's (${wanted.length} rows)`);
+}
+
 const SEED_PATH = "/nodes/optimization/training-parallelism";
 
 /** The open seed page's text is the seed's (``seedFile``), line for line; its By-model rows
@@ -454,6 +469,7 @@ async function fixtures(seedFile) {
   await checkNarrow("model");
   await pageType("method", "/methods/expert-parallelism", "Expert Parallelism");
   const treated = (await api('{ method(slug: "expert-parallelism") { treatmentsConnection(first: 1) { totalCount nodes { model { name } } } } }')).method.treatmentsConnection;
+  await checkMethodModels("expert-parallelism");
   await checkDownloads("the method page's models", { path: "/download/methods/expert-parallelism", total: treated.totalCount, key: "model", first: treated.nodes[0].model.name });
   await checkAdoption("the method page", 'method(slug: "expert-parallelism")');
   await checkNarrow("method");
