@@ -454,6 +454,9 @@ def test_the_browser_in_headless_chromium(
         assert (tmp_path / "screenshots" / f"{name}.png").is_file()
     for name in ("help", "help-390px", "unknown path", "method-390px", "architecture-390px"):
         assert (tmp_path / "screenshots" / f"{name}.png").is_file()
+    # Each page kind at 390 px wide, where axe-core ran too (browser-test.mjs, checkNarrow).
+    for name in ("home", "search", "unknown path", "refused word", "unknown node"):
+        assert (tmp_path / "screenshots" / f"{name}-390px.png").is_file()
 
 
 def _deepest_node(folder: Path) -> str:
@@ -755,10 +758,12 @@ def test_pages_at_m_size_in_headless_chromium(
     node with the most methods, the root with the most sub-branches, the method with the
     most models, the changes of a release with hundreds), and each paged list at the
     largest page size its pager offers, is at most 5,000 px tall at 1280 x 800 and does not
-    scroll sideways at 390 px; at its default size each passes axe-core; each page's HTML
+    scroll sideways at 390 px; at its default size each passes axe-core at 1280 and at
+    390 px wide (the 404, 400 and 410 pages too); each page's HTML
     carries its title and description; the seed page is still exactly the seed's; the
-    changes page shows 10 rows a list and says where each is; a changed method's history
-    says which field changed.
+    changes page shows 10 rows a list and says where each is; a changed method's and a
+    changed model's history say which field changed; the root with the most sub-branches
+    lists them all under their own heading, before its By-model table.
 
     On SQLite only, as the real datasets' run: a page's height and layout follow from the
     API's answers, which are the same on both databases (tests/test_reference.py and the

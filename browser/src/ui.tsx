@@ -373,6 +373,18 @@ export function ApiProblem({ message }: { message: string }) {
  * `evidenceConnection(first:)`); it says how many more it has. */
 export const EVIDENCE_PER_ROW = 3;
 
+/** A model's organization and release date as two cells of a table of models ("unknown"
+ * where the data has none). */
+export function ModelFactCells({ model }: { model: { organization: string | null; releaseDate: string | null } }) {
+  const unknown = <span class="count">unknown</span>;
+  return (
+    <>
+      <td>{model.organization ?? unknown}</td>
+      <td class="date">{model.releaseDate ?? unknown}</td>
+    </>
+  );
+}
+
 /** "2 more pieces of evidence": a treatment's evidence past the pieces shown. */
 export function MoreEvidence({ evidence }: { evidence: { totalCount: number; nodes: readonly unknown[] } }) {
   const more = evidence.totalCount - evidence.nodes.length;

@@ -17,6 +17,7 @@ import {
   Heading,
   Loading,
   MoreEvidence,
+  ModelFactCells,
   EVIDENCE_PER_ROW,
   PageGone,
   Pager,
@@ -90,10 +91,12 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
             <>
               <StrengthLegend />
               <TableScroll label="Treatments by model: table">
-                <table>
+                <table class="by-model-of-method">
                   <thead>
                     <tr>
                       <th scope="col">Model</th>
+                      <th scope="col">organization</th>
+                      <th scope="col">released</th>
                       <th scope="col">treatment</th>
                       <th scope="col">evidence</th>
                     </tr>
@@ -103,8 +106,8 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
                       <tr key={treatment.id}>
                         <th scope="row">
                           <a href={href.model(treatment.model.slug)}>{treatment.model.name}</a>
-                          {treatment.model.releaseDate ? <span class="count"> {treatment.model.releaseDate}</span> : null}
                         </th>
+                        <ModelFactCells model={treatment.model} />
                         <td>
                           <Badge strength={treatment.strength} />
                         </td>

@@ -18,7 +18,7 @@ import { Downloads } from "../downloads";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place } from "../router";
 import { useLatestRelease } from "../site-nav";
-import { Heading, Loading, Pager, TableScroll, thousands, useTitle } from "../ui";
+import { Heading, Loading, ModelFactCells, Pager, TableScroll, thousands, useTitle } from "../ui";
 
 const COLUMNS: readonly Column<ModelOrderField>[] = [
   { key: "name", label: "Model", field: "NAME", natural: "asc" },
@@ -107,8 +107,7 @@ export function ModelsPage({ place, query }: { place: Place; query: URLSearchPar
                     <th scope="row">
                       <a href={href.model(model.slug)}>{model.name}</a>
                     </th>
-                    <td>{model.organization ?? <span class="count">unknown</span>}</td>
-                    <td class="date">{model.releaseDate ?? <span class="count">unknown</span>}</td>
+                    <ModelFactCells model={model} />
                     <td class="number">
                       {thousands(
                         answered(model.branches, "model.branches").reduce((sum, branch) => sum + branch.methodCount, 0),
