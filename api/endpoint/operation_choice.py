@@ -40,12 +40,6 @@ _cached_names = lru_cache(maxsize=1024)(_names)
 def unchosen(names: tuple[str | None, ...], operation_name: object) -> str | None:
     """Why a request for a document with operations ``names`` does not say which to run;
     None when it does (it names one, or the document has one)."""
-    if operation_name is not None and not isinstance(operation_name, str):
-        # GraphQL over HTTP: `operationName` is a string; 5 would be looked for as a name.
-        return (
-            f"`operationName` is {type(operation_name).__name__} ({operation_name!r}), not a "
-            "string: send the name of the operation to run, or leave it out"
-        )
     if operation_name is not None or len(names) < 2:
         return None
     listed = ", ".join(name or "(anonymous)" for name in names)

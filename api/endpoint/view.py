@@ -92,6 +92,14 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         document = request_data.query
         names = operation_names(document, self.max_tokens) if isinstance(document, str) else ()
         chosen = request_data.operation_name
+        if chosen is not None and not isinstance(chosen, str):
+            # GraphQL over HTTP: `operationName` is a string. A malformed request, as a
+            # body that is not JSON is: 400 whatever the media type (5 was looked up).
+            raise HTTPException(
+                400,
+                f"`operationName` is {type(chosen).__name__} ({chosen!r}), not a string: "
+                "send the name of the operation to run, or leave it out",
+            )
         record(
             request.scope, operation=chosen if chosen is not None or len(names) != 1 else names[0]
         )
