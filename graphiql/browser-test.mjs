@@ -1,6 +1,6 @@
 // Drives GraphiQL in Debian's headless Chromium with every request that is not to this
 // machine blocked: GraphiQL opens, its documentation explorer lists the types, the sample
-// query runs and its result shows. tests/test_graphiql_browser.py runs it against a live
+// query runs and its result shows, with its cost (`extensions.cost`). tests/test_graphiql_browser.py runs it against a live
 // `taxonomy serve`:  node browser-test.mjs BASE_URL SCREENSHOT.png
 import { chromium } from "playwright-core";
 
@@ -58,6 +58,14 @@ try {
     throw new Error(`unexpected result: ${text.slice(0, 2000)}`);
   }
   step(`the result shows ${data.data.node.name}, ${data.data.node.byModel.nodes.length} models (Kimi K3 among them)`);
+
+  // The response pane shows the answer whole, its cost too (docs/api-guide.md, "What a
+  // query costs"): what the query was counted at, what it spent, and the limit.
+  const cost = data.extensions?.cost;
+  if (!cost || !(cost.requested > 0) || cost.spent < cost.requested || !(cost.limit > 0)) {
+    throw new Error(`the response pane shows no cost: ${JSON.stringify(data.extensions)}`);
+  }
+  step(`the response pane shows the cost: requested ${cost.requested}, spent ${cost.spent}, limit ${cost.limit}`);
 
   // A dialog opens and closes (GraphiQL then writes its one inline style, which the
   // page's Content-Security-Policy allows by hash: api/endpoint/graphiql.py).

@@ -44,6 +44,10 @@ class CostMeter:
     def __post_init__(self) -> None:
         self.spent = self.requested
 
+    def nothing_ran(self) -> None:
+        """The operation was refused before any field ran: it spent nothing."""
+        self.spent = 0
+
     def charge(self, parent_type: str, key: str, items: int) -> None:
         beyond = items - LIST_ESTIMATE
         if beyond <= 0:

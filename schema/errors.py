@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from graphql import GraphQLError
 from strawberry.extensions import SchemaExtension
 
-from schema.scalars import ScalarValueError
 from store.database_errors import PoolTimeout, connection_lost
 from store.paging import ExpiredPositionError, PositionError
 from store.reader import StatementTimeoutError
@@ -111,7 +110,6 @@ _NOT_OURS = (
     PositionError,
     ExpiredPositionError,
     PoolTimeout,
-    ScalarValueError,
 )
 
 

@@ -369,6 +369,24 @@ def _as_graphql(schema: BaseSchema) -> GraphQLSchema:
     return built
 
 
+# The largest cost an answer reports: nested pages of `first: 2147483647` multiply past 64
+# bits (which the JSON encoder refuses), and JavaScript reads an integer beyond 2^53 - 1
+# inexactly; a cost this large is over any limit anyway.
+MOST_REPORTED = 2**53 - 1
+
+
+def _nothing_ran(result: object) -> bool:
+    """Whether ``result`` answers a request error: no data, and no error on a field (the
+    refusal for cost, variables that fail coercion, an unknown operation). A field's error
+    that nulls the whole answer has a path: that request ran."""
+    errors = getattr(result, "errors", None)
+    return (
+        getattr(result, "data", None) is None
+        and bool(errors)
+        and all(error.path is None for error in errors or ())
+    )
+
+
 def cost_limiter(max_cost: int) -> type[SchemaExtension]:
     """An extension class that refuses, before execution, queries costing over ``max_cost``,
     and tells every answer
@@ -378,14 +396,32 @@ def cost_limiter(max_cost: int) -> type[SchemaExtension]:
         # The execution's cost, once worked out (this instance is the request's own).
         meter: CostMeter | None = None
 
+        def worked_out(self) -> CostMeter | None:
+            """The operation's cost and the request's limit; None without a document."""
+            context = self.execution_context
+            if context.graphql_document is None:
+                return None
+            cost, item_costs = query_cost(
+                _as_graphql(context.schema),
+                context.graphql_document,
+                context.operation_name,
+                context.variables,
+            )
+            limit = getattr(context.context, "cost_limit", None) or max_cost
+            return CostMeter(limit, min(cost, MOST_REPORTED), item_costs)
+
         def get_results(self) -> dict[str, object]:
             """`extensions.cost` of the answer: the cost worked out before it ran, what it
             spent (that, plus the charges of lists without `first` for what they
-            returned), the limit, and the rule's two figures it was worked out with
-            (docs/api-guide.md, "What a query costs")."""
+            returned; 0 when nothing ran), the limit, and the rule's two figures it was
+            worked out with (docs/api-guide.md, "What a query costs"). None for a
+            document that did not parse."""
             meter = self.meter
-            if meter is None:
-                return {}
+            if meter is None:  # refused before execution: the document did not validate
+                meter = self.worked_out()
+                if meter is None:
+                    return {}
+                meter.nothing_ran()
             return {
                 "cost": {
                     "requested": meter.requested,
@@ -398,16 +434,10 @@ def cost_limiter(max_cost: int) -> type[SchemaExtension]:
 
         def on_execute(self) -> Iterator[None]:
             context = self.execution_context
-            if context.graphql_document is not None and context.result is None:
-                cost, item_costs = query_cost(
-                    _as_graphql(context.schema),
-                    context.graphql_document,
-                    context.operation_name,
-                    context.variables,
-                )
-                limit = getattr(context.context, "cost_limit", None) or max_cost
-                self.meter = CostMeter(limit, cost, item_costs)
-                if cost > limit:
+            meter = self.meter = self.worked_out() if context.result is None else None
+            if meter is not None:
+                if meter.requested > meter.limit:
+                    cost, limit = meter.requested, meter.limit
                     error = LimitError(
                         f"query cost {cost:,} exceeds the limit `max_cost` of {limit:,}: "
                         f"each list multiplies the objects above it by its `first` or `last` "
@@ -421,7 +451,9 @@ def cost_limiter(max_cost: int) -> type[SchemaExtension]:
                     )
                     context.result = GraphQLExecutionResult(data=None, errors=[error])
                 elif context.context is not None and hasattr(context.context, "cost"):
-                    context.context.cost = self.meter
+                    context.context.cost = meter
             yield
+            if meter is not None and _nothing_ran(context.result):
+                meter.nothing_ran()
 
     return CostLimiter

@@ -38,6 +38,7 @@ from schema.pagination import (
     connection_of,
     paged,
 )
+from schema.readable import RefuseUnreadable
 from schema.refs import MethodRef, ModelTreatmentRef
 from store import nodes, treatments
 from store.nodes import NodeWithStats
@@ -252,7 +253,7 @@ class Node(Slugged, FirstSeen):
         description="The By-model table: one row per model with evidence in the branch, "
         "headed by its strongest treatment there. By default newest release first, undated "
         "models after them, ties by name case-insensitively.",
-        extensions=[Paged()],
+        extensions=[RefuseUnreadable(), Paged()],
     )
     async def by_model(
         self,

@@ -27,6 +27,7 @@ from schema.node import Node, children_levels
 from schema.node_ref import node_by_path
 from schema.organization import BranchArgument, Organization, organizations
 from schema.pagination import FIRST_PAGE, Connection, Paged, Paging
+from schema.readable import RefuseUnreadable
 from schema.search import SearchConnection, SearchType, search
 from schema.taxonomy import TaxonomySummary, taxonomy_summary
 
@@ -109,7 +110,7 @@ class Query:
 
     @strawberry.field(
         description="All models, a page at a time; by name unless `orderBy` says.",
-        extensions=[Paged()],
+        extensions=[RefuseUnreadable(), Paged()],
     )
     async def models(
         self,
@@ -210,7 +211,8 @@ class Query:
         "two retained releases (`since` = `until` is no change). Give the releases by number "
         "(`since`, `until`) or by the moments they were served at (`from`, `to`: the release "
         "then served, the newest loaded at or before it). The first release records no "
-        "changes: it has no release before it."
+        "changes: it has no release before it.",
+        extensions=[RefuseUnreadable()],
     )
     async def changes(
         self,

@@ -1,8 +1,15 @@
 """The `Date` and `DateTime` scalars, with `@specifiedBy` naming the format they are
 written in, so that client generators (gql.tada, graphql-codegen, Apollo Kotlin) and
-GraphiQL can tell what a value looks like instead of treating it as unknown."""
+GraphiQL can tell what a value looks like instead of treating it as unknown.
+
+A value they cannot read is not refused by GraphQL's validation (which would refuse the
+whole request): it is read as an Unreadable, which schema.readable refuses on the field
+it was given to, with BAD_USER_INPUT, its siblings answered (docs/api-guide.md, "Errors
+stay on their field"). Inline and as a variable alike: a literal goes through
+``parse_value`` too (graphql-core's default ``parse_literal`` reads it as JSON-like first)."""
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TypeVar
 
@@ -12,9 +19,12 @@ from strawberry.types.scalar import ScalarDefinition
 T = TypeVar("T")
 
 
-class ScalarValueError(ValueError):
-    """A value the client sent that a scalar refuses: graphql-core reports it with where it
-    is in the document, and schema.errors codes it as the client's (not INTERNAL)."""
+@dataclass(frozen=True)
+class Unreadable:
+    """A value a scalar could not read, and why, in place of the value it would have been."""
+
+    value: object
+    why: str
 
 
 # RFC 3339 §5.6: `full-date` (2025-07-01) and `date-time` (2025-07-01T12:00:00+00:00),
@@ -26,18 +36,20 @@ def _isoformat(value: date) -> str:
     return value.isoformat()
 
 
-def _parser(kind: str, example: str, parse: Callable[[str], T]) -> Callable[[object], T]:
+def _parser(
+    kind: str, example: str, parse: Callable[[str], T]
+) -> Callable[[object], T | Unreadable]:
     """``parse`` for values a client sent, written inline or as variables alike: what it
-    refuses is the client's error, said as such, never a fault of ours (a bare ValueError
-    or TypeError was answered INTERNAL)."""
+    cannot read is an Unreadable saying what a ``kind`` looks like (never an exception,
+    which graphql-core turns into a refusal of the whole request)."""
 
-    def parse_value(value: object) -> T:
+    def parse_value(value: object) -> T | Unreadable:
         if not isinstance(value, str):
-            raise ScalarValueError(f"a {kind} is written as a string, e.g. {example!r}")
+            return Unreadable(value, f"not a string, as a {kind} is written: e.g. {example!r}")
         try:
             return parse(value)
         except ValueError as exc:
-            raise ScalarValueError(f"not a {kind}, e.g. {example!r}: {exc}") from None
+            return Unreadable(value, f"not a {kind}, written like {example!r} ({exc})")
 
     return parse_value
 

@@ -26,7 +26,7 @@ from api.commands.generate_next import next_version
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 
-from conftest import ROOT, TS_CLIENT
+from conftest import BACKENDS, ROOT, TS_CLIENT
 from processes import running_server
 
 CHECK = TS_CLIENT / "apollo-cache-check.mjs"
@@ -62,13 +62,17 @@ VARIABLES: dict[str, dict[str, Any]] = {
 }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module", params=BACKENDS)
 def endpoint(
-    new_database: Callable[[str, str], str], tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest,
+    new_database: Callable[[str, str], str],
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[str]:
     """A `taxonomy serve` of the fixtures and a next version of them (two releases, so the
-    changes page and the home page's latest release have changes), shared by the module."""
-    url = new_database("sqlite", "apollo")
+    changes page and the home page's latest release have changes), shared by the module's
+    tests on each backend (conftest's BACKENDS, as the `backend` fixture takes them: this
+    one outlives a test)."""
+    url = new_database(str(request.param), "apollo")
     second = tmp_path_factory.mktemp("apollo-next")
     next_version(DEFAULT_FIXTURES_DIR, second, seed=26, each=5)
     for folder in (DEFAULT_FIXTURES_DIR, second):

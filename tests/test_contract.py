@@ -220,19 +220,65 @@ def test_taxonomy_summary(tiny: Api) -> None:
     assert len(summary["checksum"]) == 64
 
 
-@pytest.mark.parametrize("written", ['"2024-13-45"', '"nope"', "5"])
-def test_a_bad_date_is_the_clients_error_inline_or_as_a_variable(tiny: Api, written: str) -> None:
-    """A value the Date scalar refuses is a coded client's error that points at where it
-    was written, the same whether written inline or passed as a variable: never INTERNAL
-    (an inline one once was). (DateTime is only ever an answer's.)"""
-    inline = tiny.errors(f"{{ models(filter: {{releasedAfter: {written}}}) {{ totalCount }} }}")
-    variable = tiny.errors(
-        "query($v: Date) { models(filter: {releasedAfter: $v}) { totalCount } }",
-        {"v": json.loads(written)},
+@pytest.mark.parametrize("written", ['"2024-13-45"', '"nope"', "5", "NOPE"])
+def test_a_bad_date_is_the_clients_error_on_its_field_inline_or_as_a_variable(
+    tiny: Api, written: str
+) -> None:
+    """A value the Date scalar cannot read is BAD_USER_INPUT on the field it was given to,
+    naming the argument and what a Date looks like, its siblings answered: the same whether
+    written inline or passed as a variable, never INTERNAL (an inline one once was) nor a
+    refusal of the whole request (GRAPHQL_VALIDATION_FAILED, as it once was)."""
+    value = written if written != "NOPE" else '"NOPE"'  # an enum name, as a variable a string
+    inline = tiny.post(
+        f"{{ taxonomy {{ nodeCount }} models(filter: {{releasedAfter: {written}}}) "
+        "{ totalCount } }"
     )
-    for errors in (inline, variable):
-        (error,) = errors
-        assert error["extensions"] == {"code": "GRAPHQL_VALIDATION_FAILED"}, error
-        assert "Expected value of type 'Date'" in error["message"], error
-        assert "e.g. '2025-07-01'" in error["message"], error
+    variable = tiny.post(
+        "query($v: Date) { taxonomy { nodeCount } models(filter: {releasedAfter: $v}) "
+        "{ totalCount } }",
+        {"v": json.loads(value)},
+    )
+    for body in (inline, variable):
+        assert body["data"]["taxonomy"]["nodeCount"] == 5, body
+        assert body["data"]["models"] is None, body
+        (error,) = body["errors"]
+        assert error["path"] == ["models"], error
+        assert error["extensions"] == {
+            "code": "BAD_USER_INPUT",
+            "argument": "filter.releasedAfter",
+        }, error
+        assert error["message"].startswith(f"`filter.releasedAfter`: {json.loads(value)!r} is "), (
+            error
+        )
+        assert "'2025-07-01'" in error["message"], error
         assert error["locations"], error
+    assert inline["errors"][0]["message"] == variable["errors"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("inline", "variable", "values"),
+    [
+        (
+            "{ taxonomy { nodeCount } methods(orderBy: {field: NOPE}) { totalCount } }",
+            "query($f: MethodOrderField!) { taxonomy { nodeCount } "
+            "methods(orderBy: {field: $f}) { totalCount } }",
+            {"f": "NOPE"},
+        ),
+        (
+            "{ taxonomy { nodeCount } methods(first: 3000000000) { totalCount } }",
+            "query($n: Int) { taxonomy { nodeCount } methods(first: $n) { totalCount } }",
+            {"n": 3_000_000_000},
+        ),
+    ],
+    ids=["unknown enum value", "Int beyond 32 bits"],
+)
+def test_an_unknown_enum_value_or_a_wide_int_refuses_the_request(
+    tiny: Api, inline: str, variable: str, values: dict[str, object]
+) -> None:
+    """What GraphQL's validation and variable coercion must refuse (the spec's "Values of
+    Correct Type", and `Int` is 32 bits) refuses the whole request, before anything runs,
+    inline or as a variable alike (docs/api-guide.md, "Errors stay on their field")."""
+    for body in (tiny.post(inline), tiny.post(variable, values)):
+        assert "data" not in body, body
+        (error,) = body["errors"]
+        assert error["extensions"]["code"] == "GRAPHQL_VALIDATION_FAILED", error

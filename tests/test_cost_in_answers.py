@@ -1,6 +1,7 @@
 """Every answer says what it cost (`extensions.cost`), as the API guide's "What a query
 costs" shows with an example that is run here, figures included; a refused query's answer
-too, beside its QUERY_TOO_COMPLEX error."""
+too, beside its QUERY_TOO_COMPLEX error, and one that did not validate or whose variables
+failed their types, with nothing spent."""
 
 import json
 import re
@@ -40,6 +41,7 @@ def test_an_answer_refused_for_its_cost_says_the_cost_and_the_limit(api: Api) ->
     each = WORK["Query.models"] + 100 * (1 + 1 + CONNECTION_WORK + 100 * (1 + 1))
     assert cost["requested"] == error["extensions"]["cost"] == 2 * each == 77_000
     assert cost["limit"] == 50_000
+    assert cost["spent"] == 0  # refused before it ran
     assert body.get("data") is None
 
 
@@ -62,3 +64,56 @@ def test_a_changes_field_changes_count_at_the_most_they_can_hold(api: Api) -> No
         full = _cost(api.post(f"{{ {page.format(record=record, more=more)} }}"))["requested"]
         assert MOST_COMPARED == 3
         assert full - bare == 10 * MOST_COMPARED == 30, record
+
+
+def test_the_guide_counts_field_changes_as_the_rule_does() -> None:
+    """The guide's figure for `fieldChanges` is the rule's (it once said 2)."""
+    said = re.findall(r"`fieldChanges`(?: by the|:) (\d+)", GUIDE.read_text(encoding="utf-8"))
+    assert len(said) == 2  # the two places that give it
+    assert {int(figure) for figure in said} == {MOST_COMPARED}
+
+
+def test_nothing_spent_when_nothing_ran(api: Api) -> None:
+    """Refused before any field ran (the document does not validate, its variables fail
+    their types): `spent` is 0, and the answer still says what the
+    operation would have cost and the limit."""
+    methods = "methods(first: $n) { totalCount }"
+    would_cost = WORK["Query.methods"] + 20
+    cases = [
+        ("{ methods(orderBy: {field: NOPE}) { totalCount } }", None),
+        ("{ methods(first: 3000000000) { totalCount } }", None),
+        (f"query($n: Int) {{ {methods} }}", {"n": 3_000_000_000}),
+        (f"query($n: Int!) {{ {methods} }}", {"n": "ten"}),
+    ]
+    for document, variables in cases:
+        body = api.post(document, variables)
+        assert body.get("data") is None, body
+        assert _cost(body) == {
+            "requested": would_cost,
+            "spent": 0,
+            "limit": 50_000,
+            "defaultPageSize": 20,
+            "listEstimate": 10,
+        }, document
+    # As the guide's example says.
+    assert '{"requested": 3220, "spent": 0, "limit": 50000, ...}' in SECTION
+    assert would_cost == 3220
+
+
+def test_a_cost_beyond_64_bits_is_reported_at_the_most_a_client_reads(api: Api) -> None:
+    """Nested pages of the largest `first` multiply past 64 bits: refused for its cost, with
+    the cost said as 2^53 - 1 (what JavaScript reads exactly), not a fault (it was 500)."""
+    huge = "2147483647"
+    document = (
+        f"{{ methods(first: {huge}) {{ nodes {{ evidence(first: {huge}) {{ nodes {{ model {{ "
+        f"evidence(first: {huge}) {{ nodes {{ method {{ evidence(first: {huge}) {{ totalCount "
+        "} } } } } } } } } }"
+    )
+    for body in (
+        api.post(document),
+        api.post("{ roots " + "{ children " * 30 + "{ name" + " }" * 31 + " }"),
+    ):
+        (error,) = body["errors"]
+        assert error["extensions"]["code"] == "QUERY_TOO_COMPLEX", error
+        assert _cost(body)["requested"] == 2**53 - 1
+        assert _cost(body)["spent"] == 0

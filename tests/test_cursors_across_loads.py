@@ -51,6 +51,21 @@ LISTS = {
     "a model's branches": 'query($a: String) { model(slug: "tie-b") {'
     " branchesConnection(level: 1, first: 1, after: $a) { nodes { slug: id }"
     " pageInfo { endCursor } } } }",
+    # What the second release changed (`loaded`: every name, and every treatment but one).
+    **{
+        f"changes: {kind}": "query($a: String) { changes(since: 1, until: 2) {"
+        f" {kind}(first: 2, after: $a) {{ nodes {{ {key} }} pageInfo {{ endCursor }} }} }} }}"
+        for kind, key in (
+            ("nodes", "slug"),
+            ("methods", "slug"),
+            ("models", "slug"),
+            ("treatments", "modelSlug methodSlug"),
+        )
+    },
+    "changes: methods by kind": "query($a: String) { changes(since: 1, until: 2) {"
+    " methods(first: 2, after: $a, orderBy: KIND) { nodes { slug } pageInfo { endCursor } } } }",
+    "a release's changes": "query($a: String) { release(number: 2) { changes {"
+    " models(first: 2, after: $a) { nodes { slug } pageInfo { endCursor } } } } }",
 }
 # A second document of `newest`, so that its sources have a second page.
 SECOND_SOURCE = {"slug": "newest-card", "model": "newest", "title": "Card", "kind": "model_card"}
@@ -71,14 +86,22 @@ def _files(folder: Path) -> dict[str, list[dict[str, Any]]]:
 def loaded(
     backend: str, new_database: Callable[[str, str], str], tmp_path: Path
 ) -> Iterator[tuple[TestClient, str, Path]]:
-    """A server on a database of the tiny dataset, loaded twice (so that `releases` has a
-    page after its first), and the dataset's folder to change and load again."""
+    """A server on a database of the tiny dataset as its second release (so that
+    `releases` has a page after its first), and the dataset's folder to change and load
+    again. The first release had other names for every node, method and model, and only
+    `mentioned` evidence, so that the second's `changes` lists have pages to follow."""
     folder = tmp_path / "tiny"
     write_tiny(folder)
     files = _files(folder)
     write_files(folder, {**files, "sources": [*files["sources"], SECOND_SOURCE]})
+    earlier = _files(folder)
+    for name in ("nodes", "methods", "models"):
+        for record in earlier[name]:
+            record["name"] = f"{record['name']} (earlier)"
+    for row in earlier["evidence"]:
+        row["strength"] = "mentioned"
     url = new_database(backend, "cursors")
-    load_directory(folder, url)
+    load_directory(write_files(tmp_path / "earlier", earlier), url)
     load_directory(folder, url)
     with serve(url, version_poll_seconds=0.05, response_cache=False) as client:
         yield client, url, folder

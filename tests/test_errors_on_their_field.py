@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from graphql import GraphQLObjectType, build_schema, is_non_null_type
+from graphql import (
+    GraphQLInputObjectType,
+    GraphQLObjectType,
+    build_schema,
+    get_named_type,
+    is_non_null_type,
+)
 
 from conftest import Api
 
@@ -46,9 +52,67 @@ def _row_refused(
     )
 
 
+def _adoption(arguments: str, last: str) -> list[tuple[str, str, list[Any], list[Any], str]]:
+    """`adoption` of a node and of a method given ``arguments``, beside its name."""
+    return [
+        (
+            f"{type_name}.adoption",
+            f'{{ {type_name.lower()}(slug: "{slug}") {{ name adoption({arguments}) '
+            "{ period } } }",
+            [type_name.lower(), "adoption"],
+            [type_name.lower(), "name"],
+            last,
+        )
+        for type_name, slug in (("Node", "alpha"), ("Method", "m-bravo"))
+    ]
+
+
+# Values the `Date` and `DateTime` scalars cannot read, as the variables `$date` and
+# `$moment`; every document of REFUSALS is posted with them (a variable its operation does
+# not declare is left alone).
+BAD_VALUES = {"date": "2024-13-45", "moment": "2025-07-01T25:00:00+00:00"}
+
+# Each field that takes a date or a moment, with VALUE where one of its arguments goes.
+_DATED = [
+    (
+        "Query.models",
+        "{ taxonomy { nodeCount } models(filter: {releasedAfter: VALUE}) { totalCount } }",
+        ["models"],
+        ["taxonomy", "nodeCount"],
+        "Date",
+    ),
+    (
+        "Query.changes",
+        "{ taxonomy { nodeCount } changes(from: VALUE) { isEmpty } }",
+        ["changes"],
+        ["taxonomy", "nodeCount"],
+        "DateTime",
+    ),
+    (
+        "Node.byModel",
+        '{ node(slug: "alpha") { name byModel(filter: {releasedBefore: VALUE}) { totalCount } } }',
+        ["node", "byModel"],
+        ["node", "name"],
+        "Date",
+    ),
+    *_adoption("to: VALUE", "Date"),
+]
+
+
+def _unreadable(
+    field: str, document: str, null_at: list[Any], sibling_at: list[Any], scalar: str
+) -> list[tuple[str, str, list[Any], list[Any], str]]:
+    """``field`` given a value its scalar cannot read, written inline and as a variable."""
+    variable = "date" if scalar == "Date" else "moment"
+    inline = document.replace("VALUE", f'"{BAD_VALUES[variable]}"')
+    passed = f"query(${variable}: {scalar}) " + document.replace("VALUE", f"${variable}")
+    return [(field, written, null_at, sibling_at, "BAD_USER_INPUT") for written in (inline, passed)]
+
+
 # One refused argument for every field that takes paging or keys, reached from a sibling the
 # answer must keep: (type.field, document, path of the null field, sibling path, code).
 REFUSALS: list[tuple[str, str, list[Any], list[Any], str]] = [
+    *[refusal for dated in _DATED for refusal in _unreadable(*dated)],
     (
         "Query.methods",
         "{ taxonomy { nodeCount } methods(first: -1) { totalCount } }",
@@ -125,17 +189,7 @@ REFUSALS: list[tuple[str, str, list[Any], list[Any], str]] = [
         ["model", "name"],
         "BAD_USER_INPUT",
     ),
-    *[
-        (
-            f"{type_name}.adoption",
-            f'{{ {type_name.lower()}(slug: "{slug}") {{ name'
-            ' adoption(from: "2025-01-01", to: "2024-01-01") { period } } }',
-            [type_name.lower(), "adoption"],
-            [type_name.lower(), "name"],
-            "BAD_USER_INPUT",
-        )
-        for type_name, slug in (("Node", "alpha"), ("Method", "m-bravo"))
-    ],
+    *_adoption('from: "2025-01-01", to: "2024-01-01"', "BAD_USER_INPUT"),
     _row_refused(
         "MethodTreatment",
         'method(slug: "m-bravo")',
@@ -172,6 +226,39 @@ def test_every_field_that_takes_arguments_is_nullable() -> None:
     assert _fields_with_arguments(non_null=True) == set()
 
 
+def _takes_a_date(type_: Any, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether an argument's ``type_`` is a `Date` or `DateTime`, or an input (or list)
+    that holds one."""
+    named = get_named_type(type_)
+    if named.name in ("Date", "DateTime"):
+        return True
+    return (
+        isinstance(named, GraphQLInputObjectType)
+        and named.name not in seen
+        and any(_takes_a_date(field.type, seen | {named.name}) for field in named.fields.values())
+    )
+
+
+def test_every_field_that_takes_a_date_is_tried_inline_and_as_a_variable() -> None:
+    """A value the date scalars cannot read reaches the field it was given to, refused
+    there (schema.readable): every field that takes one is given one in REFUSALS, both
+    ways."""
+    takes_dates = {
+        f"{type_name}.{field_name}"
+        for type_name, type_ in SCHEMA.type_map.items()
+        if isinstance(type_, GraphQLObjectType) and not type_name.startswith("__")
+        for field_name, field in type_.fields.items()
+        if any(_takes_a_date(argument.type) for argument in field.args.values())
+    }
+    inline = {
+        field for field, document, *_ in REFUSALS if any(v in document for v in BAD_VALUES.values())
+    }
+    passed = {
+        field for field, document, *_ in REFUSALS if "$date" in document or "$moment" in document
+    }
+    assert takes_dates == inline == passed
+
+
 def test_every_field_that_takes_paging_or_keys_is_tried() -> None:
     """Each nullable field whose arguments the server can refuse at run time (paging,
     cursors, keys, levels, date ranges) is in REFUSALS; those left out take only an enum
@@ -205,12 +292,12 @@ def _at(data: Any, path: list[Any]) -> Any:
 @pytest.mark.parametrize(
     ("field", "document", "null_at", "sibling_at", "code"),
     REFUSALS,
-    ids=[field for field, *_ in REFUSALS],
+    ids=[field + (" ($)" if "$" in document else "") for field, document, *_ in REFUSALS],
 )
 def test_a_refused_argument_nulls_its_field_alone(
     tiny: Api, field: str, document: str, null_at: list[Any], sibling_at: list[Any], code: str
 ) -> None:
-    body = tiny.post(document)
+    body = tiny.post(document, BAD_VALUES)
     (error,) = body["errors"]
     assert error["path"] == null_at, error
     assert error["extensions"]["code"] == code, error

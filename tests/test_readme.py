@@ -1,10 +1,12 @@
 """The example queries of the README and of docs/ run against the default fixtures without
-errors, and every link between them names a file that exists."""
+errors and read no deprecated field (what readers copy should be the current names), and
+every link between them names a file that exists."""
 
 import re
 from pathlib import Path
 
 import pytest
+from graphql import NoDeprecatedCustomRule, build_schema, parse, validate
 
 from conftest import Api
 
@@ -16,6 +18,9 @@ EXAMPLES = [
     for document in re.findall(r"```graphql\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
 ]
 LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
+
+
+SCHEMA = build_schema((ROOT / "schema.graphql").read_text(encoding="utf-8"))
 
 
 def test_readme_has_examples() -> None:
@@ -36,6 +41,16 @@ def test_the_readme_is_a_front_door() -> None:
 def test_readme_example_runs(api: Api, document: str) -> None:
     data = api.query(document)
     assert all(value is not None for value in data.values()), data
+
+
+@pytest.mark.parametrize(
+    "document",
+    [document for _, document in EXAMPLES],
+    ids=[f"{page}-{i}" for i, (page, _) in enumerate(EXAMPLES)],
+)
+def test_examples_use_no_deprecated_field(document: str) -> None:
+    deprecated = validate(SCHEMA, parse(document), [NoDeprecatedCustomRule])
+    assert [error.message for error in deprecated] == []
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])

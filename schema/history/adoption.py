@@ -16,6 +16,7 @@ from schema.dataloaders import Batched, Loaders
 from schema.enums import Interval, Strength, max_rank
 from schema.errors import BadUserInputError
 from schema.history.release_range import release_range
+from schema.readable import RefuseUnreadable
 from store.history import adoption
 
 MonthsLoader = Batched[adoption.Key, list[adoption.MonthFigures]]
@@ -145,7 +146,7 @@ def adoption_field(
     return declared(
         strawberry.field(
             resolver=resolve,
-            extensions=[MeteredList()],
+            extensions=[RefuseUnreadable(), MeteredList()],
             description=_SERIES_DESCRIPTION.format(what=what) + note,
             graphql_type=list[AdoptionPoint] | None,
         )
