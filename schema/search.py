@@ -161,15 +161,17 @@ async def search(
             "`types` is empty, so nothing could be found; leave it out to search every type"
         )
     kinds = sorted({_KINDS[kind] for kind in types}) if types else None
-    # Ranked hits have no stable sort key to resume from, so the cursor holds the offset,
-    # tied to the words and types so that a cursor of another search is refused.
     searched = "search:" + hashlib.sha256(f"{words}{kinds}".encode()).hexdigest()[:12]
-    list_name = cursor_list(searched, info.context.data_version)
     if not words:
-        return await _nothing_found(paging, list_name)
+        return await _nothing_found(paging, cursor_list(searched, info.context.data_version))
     searcher = await info.context.caches.searchers.searcher(
         info.context.reader, info.context.data_version
     )
+    # Ranked hits have no stable sort key to resume from, so the cursor holds the offset,
+    # tied to the words and types (a cursor of another search is refused) and to the
+    # catalogue's content: after a load that leaves every entry as it was, the hits are
+    # the same, in the same order, and the cursor goes on; after any other, it has expired.
+    list_name = cursor_list(searched, f"catalogue-{searcher.catalogue.digest}")
 
     async def count() -> int:
         return searcher.search(words, kinds, 0, 0).total
