@@ -363,6 +363,77 @@ async function checkMethodModels(slug) {
   step(`${slug}'s models table: each model's organization and release date in columns of their own, the API's (${wanted.length} rows)`);
 }
 
+/** The API's By-model rows of ``path`` (the first 25): their models' names, and how many. */
+async function apiByModel(path, variables = {}) {
+  const { node } = await api(
+    "query ($path: String!, $orderBy: ModelTreatmentOrder, $filter: ModelFilter) { node(path: $path) { byModel(first: 25, orderBy: $orderBy, filter: $filter) { totalCount nodes { model { name } } } } }",
+    { path, ...variables },
+  );
+  return { names: node.byModel.nodes.map((row) => row.model.name), total: node.byModel.totalCount };
+}
+
+/** The open node page's By-model table: its head's text, the heads that say they sort
+ * (aria-sort) and its rows' models, which are ``expected`` (the API's); the URL has ``want``
+ * (each parameter's value, null for none). */
+async function checkByModel(where, { expected, sorted, want }) {
+  const table = page.locator(".by-model table");
+  const head = (await table.locator("thead tr").innerText()).replace(/[▲▼]/g, "").replace(/\s+\t/g, "\t").trim();
+  if (head !== "Model\ttechniques") fail(`${where}: the By-model head reads ${JSON.stringify(head)}`);
+  const sorts = await table.locator("thead th[aria-sort]").evaluateAll((ths) =>
+    Object.fromEntries(ths.map((th) => [th.textContent.replace(/[▲▼]/g, "").trim(), th.getAttribute("aria-sort")])),
+  );
+  if (JSON.stringify(sorts) !== JSON.stringify(sorted)) fail(`${where}: aria-sort says ${JSON.stringify(sorts)}, not ${JSON.stringify(sorted)}`);
+  const shown = await table.locator("tbody tr th > a").allTextContents();
+  if (JSON.stringify(shown) !== JSON.stringify(expected.names)) fail(`${where}: the rows\n${JSON.stringify(shown)}\nare not the API's\n${JSON.stringify(expected.names)}`);
+  const url = new URL(page.url());
+  for (const [key, value] of Object.entries(want)) {
+    if (url.searchParams.get(key) !== value) fail(`${where}: the URL ${url.href} has ${key}=${url.searchParams.get(key)}, not ${value}`);
+  }
+  if (url.hash !== "#by-model" && Object.values(want).some((value) => value !== null)) fail(`${where}: the URL ${url.href} does not open at the table`);
+}
+
+/** A node's By-model table sorts by its heads (Model: name, techniques: how many methods;
+ * aria-sort and ?sort=&dir=, a second click the other way round) and narrows to one
+ * organization by its filter box (?org=, the order kept), each the API's rows; its downloads
+ * follow the order and the filter; a reload keeps them, and "Clear the filters" drops it. */
+async function checkByModelTable(slugPath) {
+  const path = `/nodes/${slugPath}`;
+  const heads = page.locator(".by-model thead");
+  await open(path);
+  await checkByModel(`${path}`, { expected: await apiByModel(slugPath), sorted: {}, want: { sort: null, dir: null, org: null } });
+  await go(heads.getByRole("link", { name: "Model", exact: true }));
+  const byName = { field: "NAME", direction: "ASC" };
+  await checkByModel(`${path} by name`, { expected: await apiByModel(slugPath, { orderBy: byName }), sorted: { Model: "ascending" }, want: { sort: "name", dir: "asc" } });
+  await go(heads.getByRole("link", { name: "Model", exact: true }));
+  const zToA = { field: "NAME", direction: "DESC" };
+  await checkByModel(`${path} by name, Z to A`, { expected: await apiByModel(slugPath, { orderBy: zToA }), sorted: { Model: "descending" }, want: { sort: "name", dir: "desc" } });
+  if (!(await page.locator(".by-model strong[aria-current=true]", { hasText: "name, Z to A" }).count())) fail(`${path}: "Ordered by" does not say "name, Z to A"`);
+  await go(heads.getByRole("link", { name: "techniques", exact: true }));
+  const most = { field: "METHOD_COUNT", direction: "DESC" };
+  const byMethods = await apiByModel(slugPath, { orderBy: most });
+  await checkByModel(`${path} by methods`, { expected: byMethods, sorted: { techniques: "descending" }, want: { sort: "methods", dir: "desc" } });
+  step(`${path}: the Model head sorts by name (aria-sort ascending, then descending: ?sort=name&dir=desc), techniques by how many methods; each the API's rows`);
+
+  // The filter box: the branch's organization with the most models (the API's facet).
+  const { organizations } = await api("query ($path: String!) { organizations(branch: { path: $path }) { name modelCount } }", { path: slugPath });
+  const org = [...organizations].sort((a, b) => b.modelCount - a.modelCount)[0];
+  await page.locator(".by-model").getByLabel("Organization").selectOption(org.name);
+  await go(page.locator(".by-model").getByRole("button", { name: "Filter", exact: true }));
+  const narrowed = await apiByModel(slugPath, { orderBy: most, filter: { organization: org.name } });
+  if (!narrowed.total || narrowed.total >= byMethods.total || narrowed.total !== org.modelCount) fail(`${path}: ${org.name} narrows ${byMethods.total} rows to ${narrowed.total} (its facet: ${org.modelCount})`);
+  const want = { sort: "methods", dir: "desc", org: org.name };
+  await checkByModel(`${path} of ${org.name}`, { expected: narrowed, sorted: { techniques: "descending" }, want });
+  if ((await position()) !== `${narrowed.total} models`) fail(`${path} of ${org.name} says ${await position()}`);
+  await checkDownloads(`${path} of ${org.name}, by methods`, { path: `/download${path}`, want: { sort: "methods", org: org.name }, total: narrowed.total, key: "model", first: narrowed.names[0] });
+  await page.reload();
+  await settled();
+  await checkByModel(`${path} of ${org.name}, reloaded`, { expected: narrowed, sorted: { techniques: "descending" }, want });
+  await checkAxe(`${path} of ${org.name}`);
+  await go(page.locator(".by-model").getByRole("link", { name: "Clear the filters", exact: true }));
+  await checkByModel(`${path} unfiltered`, { expected: byMethods, sorted: { techniques: "descending" }, want: { sort: "methods", org: null } });
+  step(`${path}: the filter box narrows the table to ${org.name}'s ${narrowed.total} models (?org=, the order kept), the API's; its downloads too; a reload keeps it, "Clear the filters" drops it`);
+}
+
 const SEED_PATH = "/nodes/optimization/training-parallelism";
 
 /** The open seed page's text is the seed's (``seedFile``), line for line; its By-model rows
@@ -574,12 +645,13 @@ async function fixtures(seedFile) {
   await page.locator("main h1", { hasText: "training parallelism" }).waitFor();
   if ((await page.title()) !== "optimization :: training parallelism · Taxonomy browser") fail(`title after reload: ${await page.title()}`);
   await page.getByRole("link", { name: "name", exact: true }).click();
-  await page.waitForURL(`${base}${seedPath}?sort=name#by-model`);
+  await page.waitForURL(`${base}${seedPath}?sort=name&dir=asc#by-model`);
   const first = await page.locator(".by-model tbody tr th").first().innerText();
   if (!first.startsWith("DeepSeek-V4-Flash")) fail(`sorted by name, the first row is ${first}`);
   await page.reload();
   if (!(await page.locator(".by-model tbody tr th").first().innerText()).startsWith("DeepSeek-V4-Flash")) fail("the order is lost on reload");
   await checkDownloads("the seed page sorted by name", { path: `/download${seedPath}`, want: { sort: "name" }, total: rows.length - 1, key: "model", first: "DeepSeek-V4-Flash" });
+  await checkByModelTable("optimization");
   // Paging the By-model table: 27 models in `architecture`, 25 a page.
   await open("/nodes/architecture");
   const rowsOf = () => page.locator(".by-model tbody tr").count();

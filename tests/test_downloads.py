@@ -32,8 +32,9 @@ from tiny_dataset import EVIDENCE, MODELS, write_files, write_tiny
 
 PAGE_INFO = "pageInfo { hasNextPage endCursor }"
 BY_MODEL = (
-    "query($path: String!, $orderBy: ModelTreatmentOrder, $after: String) {"
-    " node(path: $path) { byModel(first: 100, after: $after, orderBy: $orderBy) {"
+    "query($path: String!, $orderBy: ModelTreatmentOrder, $filter: ModelFilter,"
+    " $after: String) { node(path: $path) {"
+    " byModel(first: 100, after: $after, orderBy: $orderBy, filter: $filter) {"
     f" {PAGE_INFO} nodes {{ model {{ slug name }} strongest methodCount }} }} }} }}"
 )
 METHOD_MODELS = (
@@ -169,6 +170,25 @@ CASES: list[Case] = [
         "/download/nodes/optimization?sort=methods",
         BY_MODEL,
         {"path": "optimization", "orderBy": _order("METHOD_COUNT", "DESC")},
+        by_model_key,
+        _by_model,
+    ),
+    # The page's heads turn an order round (`&dir=`); its filter box narrows by organization.
+    (
+        "/download/nodes/optimization?sort=name&dir=desc&org=deepseek",
+        BY_MODEL,
+        {
+            "path": "optimization",
+            "orderBy": _order("NAME", "DESC"),
+            "filter": {"organization": "deepseek"},
+        },
+        by_model_key,
+        _by_model,
+    ),
+    (
+        f"/download/nodes/{SEED}?sort=newest&dir=asc",
+        BY_MODEL,
+        {"path": SEED, "orderBy": _order("RELEASE_DATE", "ASC")},
         by_model_key,
         _by_model,
     ),
@@ -398,6 +418,7 @@ BAD = [
     ("/download/models.csv?released-from=2025-02-30", "`released-from` must be a day"),
     ("/download/models.json?released-to=yesterday", "`released-to` must be a day"),
     (f"/download/nodes/{SEED}.csv?sort=oldest", "`sort` must be one of newest, name"),
+    (f"/download/nodes/{SEED}.json?dir=oldest", "`dir` must be one of asc, desc"),
     ("/download/changes/nodes.csv", "`since` is required"),
     ("/download/changes/models.json?since=one", "`since` must be a release number"),
     ("/download/changes/treatments.csv?since=1&kind=grown", "`kind` must be one of added"),

@@ -157,22 +157,24 @@ def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:120] or "download"
 
 
-# The node page's By-model table (`?sort=` as the page: browser/src/pages/node.tsx).
+# The node page's By-model table: `?sort=newest|name|strongest|methods`, `&dir=`, `?org=`
+# (browser/src/pages/node.tsx).
 NODE_ORDERS = {
-    "newest": None,
-    "name": {"field": "NAME", "direction": "ASC"},
-    "strongest": {"field": "STRONGEST", "direction": "DESC"},
-    "methods": {"field": "METHOD_COUNT", "direction": "DESC"},
+    "newest": ("RELEASE_DATE", "desc"),
+    "name": ("NAME", "asc"),
+    "strongest": ("STRONGEST", "desc"),
+    "methods": ("METHOD_COUNT", "desc"),
 }
 
 NODE_BY_MODEL = Table(
     route="nodes/{path:path}",
     document=f"""
 query DownloadNodeByModel(
-  $path: String!, $first: Int!, $after: String, $orderBy: ModelTreatmentOrder
+  $path: String!, $first: Int!, $after: String, $orderBy: ModelTreatmentOrder,
+  $filter: ModelFilter
 ) {{
   subject: node(path: $path) {{
-    rows: byModel(first: $first, after: $after, orderBy: $orderBy) {{
+    rows: byModel(first: $first, after: $after, orderBy: $orderBy, filter: $filter) {{
       {_PAGE_INFO}
       nodes {{
         model {{ slug name organization releaseDate }}
@@ -200,7 +202,8 @@ query DownloadNodeByModel(
     ),
     variables=lambda params: {
         "path": params.path["path"],
-        "orderBy": params.choice("sort", NODE_ORDERS, "newest"),
+        "orderBy": _order(params, NODE_ORDERS),
+        "filter": {"organization": params.text("org")},
     },
     filename=lambda params: f"by-model-{_slug(params.path['path'].replace('/', '-'))}",
     subject=lambda params: f"node {params.path['path']!r}",

@@ -26,6 +26,9 @@ export type IndexState<F extends string> = {
   column: Column<F> | null;
   dir: Direction;
   place: Place;
+  /** Where on its page the table is (a heading's id), for a table that is not the whole
+   * page (a node's By-model table): another order or filter opens there. */
+  anchor: string | null;
 };
 
 export function indexState<F extends string>(
@@ -34,6 +37,7 @@ export function indexState<F extends string>(
   filterNames: readonly string[],
   query: URLSearchParams,
   place: Place,
+  anchor: string | null = null,
 ): IndexState<F> {
   const column = columns.find((candidate) => candidate.key === query.get("sort")) ?? columns[0] ?? null;
   const given = query.get("dir");
@@ -43,7 +47,7 @@ export function indexState<F extends string>(
     const value = query.get(name)?.trim();
     if (value) filters[name] = value;
   }
-  return { path, columns, filters, column, dir, place };
+  return { path, columns, filters, column, dir, place, anchor };
 }
 
 /** The API's `orderBy` for the index's order (null: the API's own). */
@@ -76,24 +80,32 @@ export function indexUrl<F extends string>(
   return `${state.path}${placeQuery(at, params)}`;
 }
 
+/** ``url`` at the table's place on its page (its anchor), if the table has one. */
+export function atTable(state: IndexState<string>, url: string): string {
+  return state.anchor ? `${url}#${state.anchor}` : url;
+}
+
 /** A sortable column's head: a link to the index ordered by it (from its natural direction;
  * the other way round when it is the order already). The current order's head says which
- * way it sorts (`aria-sort`), and shows it with an arrow. */
+ * way it sorts (`aria-sort`), and shows it with an arrow. ``children``: the head's text when
+ * it is not the column's label. */
 export function SortHeader<F extends string>({
   state,
   column,
   numeric = false,
+  children,
 }: {
   state: IndexState<F>;
   column: Column<F>;
   numeric?: boolean;
+  children?: ComponentChildren;
 }) {
   const current = column === state.column;
   const next: Direction = current ? (state.dir === "asc" ? "desc" : "asc") : column.natural;
   return (
     <th scope="col" aria-sort={current ? (state.dir === "asc" ? "ascending" : "descending") : undefined} class={numeric ? "sortable number" : "sortable"}>
-      <a href={indexUrl(state, { column, dir: next })}>
-        {column.label}
+      <a href={atTable(state, indexUrl(state, { column, dir: next }))}>
+        {children ?? column.label}
         {current ? (
           <span class="arrow" aria-hidden="true">
             {state.dir === "asc" ? " ▲" : " ▼"}
@@ -125,14 +137,14 @@ export function FilterForm<F extends string>({
       const value = String(new FormData(form).get(name) ?? "").trim();
       if (value) filters[name] = value;
     }
-    navigate(indexUrl(state, { filters }));
+    navigate(atTable(state, indexUrl(state, { filters })));
   };
   return (
     <form class="filters" aria-label={label} onSubmit={submit} action={state.path} method="get">
       <div class="fields">{children}</div>
       <p class="actions">
         <button type="submit">Filter</button>
-        {filtered(state) ? <a href={indexUrl(state, { filters: {} })}>Clear the filters</a> : null}
+        {filtered(state) ? <a href={atTable(state, indexUrl(state, { filters: {} }))}>Clear the filters</a> : null}
       </p>
     </form>
   );
@@ -160,14 +172,14 @@ export function IndexProblem<F extends string>({
   const { after, before } = state.place;
   if (cursorRefused(error.code) && (after || before)) {
     const firstPage: Place = { after: null, before: null, from: 1, size: state.place.size };
-    return <PageGone message={error.message} firstPage={indexUrl(state, { place: firstPage })} />;
+    return <PageGone message={error.message} firstPage={atTable(state, indexUrl(state, { place: firstPage }))} />;
   }
   if (filtered(state) && (error.code === "BAD_USER_INPUT" || error.code === "NOT_FOUND")) {
     return (
       <Problem title="Not a filter this list takes">
         <p>{error.message}</p>
         <p>
-          <a href={indexUrl(state, { filters: {} })}>Show the list without filters</a>.
+          <a href={atTable(state, indexUrl(state, { filters: {} }))}>Show the list without filters</a>.
         </p>
       </Problem>
     );

@@ -27,7 +27,7 @@ function Page({ at }: { at: Route }) {
     case "about":
       return <AboutPage />;
     case "node":
-      return <NodePage key={at.path} path={at.path} place={at.place} sort={at.sort} />;
+      return <NodePage key={at.path} path={at.path} place={at.place} query={at.query} />;
     case "model":
       return <ModelPage key={at.slug} slug={at.slug} place={at.place} />;
     case "method":
