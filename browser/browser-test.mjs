@@ -434,6 +434,45 @@ async function checkByModelTable(slugPath) {
   step(`${path}: the filter box narrows the table to ${org.name}'s ${narrowed.total} models (?org=, the order kept), the API's; its downloads too; a reload keeps it, "Clear the filters" drops it`);
 }
 
+/** A method page's models table by its filter box: "Treatment at least: used or stronger"
+ * puts ?strength=used in the URL and shows the API's rows at that strength (fewer than all),
+ * in the API's one order, which the treatment head says (aria-sort descending, no head a
+ * sort link: the API has no other order for them); its downloads follow; "Clear the filters"
+ * shows them all again. */
+async function checkMethodFilter(slug) {
+  const path = `/methods/${slug}`;
+  const rowsOf = async (minStrength) =>
+    (await api("query ($slug: String!, $minStrength: Strength) { method(slug: $slug) { treatmentsConnection(first: 25, minStrength: $minStrength) { totalCount nodes { model { name } strength } } } }", { slug, minStrength })).method.treatmentsConnection;
+  const table = page.locator("section:has(> #treatments) table");
+  const check = async (where, expected, strength) => {
+    const shown = await table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [row.children[0].textContent.trim(), row.children[3].textContent.trim()]));
+    const wanted = expected.nodes.map((row) => [row.model.name, row.strength.toLowerCase()]);
+    if (JSON.stringify(shown) !== JSON.stringify(wanted)) fail(`${where}: the rows ${JSON.stringify(shown)} are not the API's ${JSON.stringify(wanted)}`);
+    const sorts = await table.locator("thead th[aria-sort]").evaluateAll((ths) => ths.map((th) => [th.textContent.trim(), th.getAttribute("aria-sort")]));
+    if (JSON.stringify(sorts) !== JSON.stringify([["treatment", "descending"]])) fail(`${where}: aria-sort says ${JSON.stringify(sorts)}`);
+    if (await table.locator("thead a").count()) fail(`${where}: a head links to an order the API does not have`);
+    const url = new URL(page.url());
+    if (url.searchParams.get("strength") !== strength) fail(`${where}: the URL ${url.href} has strength=${url.searchParams.get("strength")}, not ${strength}`);
+  };
+  await open(path);
+  const all = await rowsOf(null);
+  await check(path, all, null);
+  await page.locator("section:has(> #treatments)").getByLabel("Treatment at least").selectOption("used");
+  await go(page.locator("section:has(> #treatments)").getByRole("button", { name: "Filter", exact: true }));
+  const used = await rowsOf("USED");
+  if (!used.totalCount || used.totalCount >= all.totalCount) fail(`${path}: used or stronger does not narrow ${all.totalCount} models: ${used.totalCount}`);
+  await check(`${path}, used or stronger`, used, "used");
+  if (new URL(page.url()).hash !== "#treatments") fail(`${path}: the filtered page ${page.url()} does not open at the table`);
+  await checkDownloads(`${path}, used or stronger`, { path: `/download${path}`, want: { strength: "used" }, total: used.totalCount, key: "model", first: used.nodes[0].model.name });
+  await page.reload();
+  await settled();
+  await check(`${path}, used or stronger, reloaded`, used, "used");
+  await checkAxe(`${path}, used or stronger`);
+  await go(page.locator("section:has(> #treatments)").getByRole("link", { name: "Clear the filters", exact: true }));
+  await check(`${path}, unfiltered again`, all, null);
+  step(`${path}: its filter box narrows its ${all.totalCount} models to the API's ${used.totalCount} used or stronger (?strength=used), its downloads too; aria-sort descending on treatment, the API's one order`);
+}
+
 const SEED_PATH = "/nodes/optimization/training-parallelism";
 
 /** The open seed page's text is the seed's (``seedFile``), line for line; its By-model rows
@@ -544,6 +583,7 @@ async function fixtures(seedFile) {
   await checkDownloads("the method page's models", { path: "/download/methods/expert-parallelism", total: treated.totalCount, key: "model", first: treated.nodes[0].model.name });
   await checkAdoption("the method page", 'method(slug: "expert-parallelism")');
   await checkNarrow("method");
+  await checkMethodFilter("multi-token-prediction");
 
   // The help page: linked from every page's header (checkHeader), it says what the
   // strengths and the counts mean, and its sections are the links' targets.

@@ -38,8 +38,8 @@ BY_MODEL = (
     f" {PAGE_INFO} nodes {{ model {{ slug name }} strongest methodCount }} }} }} }}"
 )
 METHOD_MODELS = (
-    "query($slug: String!, $after: String) { method(slug: $slug) {"
-    f" treatmentsConnection(first: 100, after: $after) {{ {PAGE_INFO}"
+    "query($slug: String!, $minStrength: Strength, $after: String) { method(slug: $slug) {"
+    f" treatmentsConnection(first: 100, after: $after, minStrength: $minStrength) {{ {PAGE_INFO}"
     " nodes { strength model { slug } } } } }"
 )
 MODEL_METHODS = (
@@ -196,6 +196,14 @@ CASES: list[Case] = [
         "/download/methods/expert-parallelism",
         METHOD_MODELS,
         {"slug": "expert-parallelism"},
+        ("model_slug", "strength"),
+        _treatment("model"),
+    ),
+    # The method page's filter box: its models at least this strong.
+    (
+        "/download/methods/multi-token-prediction?strength=used",
+        METHOD_MODELS,
+        {"slug": "multi-token-prediction", "minStrength": "USED"},
         ("model_slug", "strength"),
         _treatment("model"),
     ),
@@ -419,6 +427,7 @@ BAD = [
     ("/download/models.json?released-to=yesterday", "`released-to` must be a day"),
     (f"/download/nodes/{SEED}.csv?sort=oldest", "`sort` must be one of newest, name"),
     (f"/download/nodes/{SEED}.json?dir=oldest", "`dir` must be one of asc, desc"),
+    ("/download/methods/expert-parallelism.csv?strength=strong", "`strength` must be one of core"),
     ("/download/changes/nodes.csv", "`since` is required"),
     ("/download/changes/models.json?since=one", "`since` must be a release number"),
     ("/download/changes/treatments.csv?since=1&kind=grown", "`kind` must be one of added"),

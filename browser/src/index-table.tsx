@@ -4,11 +4,21 @@
 // the page, and paging are every table's (ui.tsx: TableScroll, Pager).
 import type { ComponentChildren } from "preact";
 
+import type { Strength } from "../../clients/typescript/src/gql/graphql";
+
 import { cursorRefused } from "./api";
 import { navigate, type Place, placeQuery } from "./router";
 import { ApiProblem, PageGone, Problem } from "./ui";
 
 export type Direction = "asc" | "desc";
+
+/** A strength filter's choices (``?strength=``): the weakest treatment a row may have (on
+ * /methods, its strongest), strongest first. */
+export const STRENGTHS: readonly { value: string; label: string; strength: Strength }[] = [
+  { value: "core", label: "core", strength: "CORE" },
+  { value: "used", label: "used or stronger", strength: "USED" },
+  { value: "mentioned", label: "any (treated by a model)", strength: "MENTIONED" },
+];
 
 /** A column the API can order by: its key in the URL (``?sort=``), its head, the API's
  * order field and that field's natural direction (A to Z; the largest, strongest or newest
@@ -157,6 +167,33 @@ export function Field({ label, children }: { label: string; children: ComponentC
       <span>{label}</span>
       {children}
     </label>
+  );
+}
+
+/** The filter form's strength field (``?strength=``): ``none`` names the choice of no
+ * filter; ``choices``, the strengths offered (of STRENGTHS), ``chosen`` the applied one. */
+export function StrengthField({
+  label,
+  none,
+  choices = STRENGTHS,
+  chosen,
+}: {
+  label: string;
+  none: string;
+  choices?: readonly (typeof STRENGTHS)[number][];
+  chosen: (typeof STRENGTHS)[number] | null | undefined;
+}) {
+  return (
+    <Field label={label}>
+      <select name="strength">
+        <option value="">{none}</option>
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value} selected={choice === chosen}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </Field>
   );
 }
 

@@ -31,7 +31,7 @@ function Page({ at }: { at: Route }) {
     case "model":
       return <ModelPage key={at.slug} slug={at.slug} place={at.place} />;
     case "method":
-      return <MethodPage key={at.slug} slug={at.slug} place={at.place} />;
+      return <MethodPage key={at.slug} slug={at.slug} place={at.place} query={at.query} />;
     case "search":
       return <SearchPage q={at.q} place={at.place} type={at.type} />;
     case "changes":

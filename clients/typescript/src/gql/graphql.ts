@@ -213,6 +213,7 @@ export type BrowserMethodQueryVariables = Exact<{
   last?: number | null | undefined;
   before?: string | null | undefined;
   evidencePerRow?: number | null | undefined;
+  minStrength?: Strength | null | undefined;
 }>;
 
 
@@ -683,7 +684,7 @@ export const BrowserHomeDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserHomeQuery, BrowserHomeQueryVariables>;
 export const BrowserMethodDocument = new TypedDocumentString(`
-    query BrowserMethod($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3) {
+    query BrowserMethod($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3, $minStrength: Strength) {
   method(slug: $slug) {
     id
     name
@@ -738,7 +739,13 @@ export const BrowserMethodDocument = new TypedDocumentString(`
         slugPath
       }
     }
-    treatmentsConnection(first: $first, after: $after, last: $last, before: $before) {
+    treatmentsConnection(
+      first: $first
+      after: $after
+      last: $last
+      before: $before
+      minStrength: $minStrength
+    ) {
       totalCount
       pageInfo {
         hasNextPage
