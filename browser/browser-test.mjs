@@ -431,7 +431,12 @@ async function checkByModelTable(slugPath) {
   await checkAxe(`${path} of ${org.name}`);
   await go(page.locator(".by-model").getByRole("link", { name: "Clear the filters", exact: true }));
   await checkByModel(`${path} unfiltered`, { expected: byMethods, sorted: { techniques: "descending" }, want: { sort: "methods", org: null } });
-  step(`${path}: the filter box narrows the table to ${org.name}'s ${narrowed.total} models (?org=, the order kept), the API's; its downloads too; a reload keeps it, "Clear the filters" drops it`);
+  // An organization with no model in the branch (a hand-made link): no table, a way back.
+  await open(`${path}?org=No+Such+Lab`);
+  if (await page.locator(".by-model table").count()) fail(`${path}?org=No+Such+Lab shows a table`);
+  const none = page.locator(".by-model p", { hasText: "No model of this organization has evidence in this branch." });
+  if (!(await none.getByRole("link", { name: "Show every model" }).count())) fail(`${path}?org=No+Such+Lab does not say so`);
+  step(`${path}: the filter box narrows the table to ${org.name}'s ${narrowed.total} models (?org=, the order kept), the API's; its downloads too; a reload keeps it, "Clear the filters" drops it; an organization with none says so`);
 }
 
 /** A method page's models table by its filter box: "Treatment at least: used or stronger"

@@ -67,7 +67,8 @@ const MIN_STRENGTHS = STRENGTHS.filter((choice) => choice.strength !== "MENTIONE
 export function MethodPage({ slug, place, query }: { slug: string; place: Place; query: URLSearchParams }) {
   const state = indexState(href.method(slug), [], ["strength"], query, place, "treatments");
   const minimum = MIN_STRENGTHS.find((choice) => choice.value === state.filters.strength) ?? null;
-  const variables = { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW, minStrength: minimum?.strength ?? null };
+  const minStrength = minimum?.strength ?? null;
+  const variables = { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW, minStrength };
   const loaded = useQuery(BrowserMethodDocument, variables);
   useLatestRelease(answeredSoFar(loaded)?.latest);
   const method = loaded.state === "done" ? loaded.data.method : null;

@@ -51,10 +51,28 @@ type State = IndexState<ModelTreatmentOrderField>;
  * the seed page's, is the release date, which no column shows: the "Ordered by" links offer
  * each order, the heads their column's), and how "Ordered by" says each way round. */
 const COLUMNS: readonly (Column<ModelTreatmentOrderField> & { ways: [string, string] })[] = [
-  { key: "newest", label: "release date", field: "RELEASE_DATE", natural: "desc", ways: ["newest first", "oldest first"] },
+  {
+    key: "newest",
+    label: "release date",
+    field: "RELEASE_DATE",
+    natural: "desc",
+    ways: ["newest first", "oldest first"],
+  },
   { key: "name", label: "name", field: "NAME", natural: "asc", ways: ["name", "name, Z to A"] },
-  { key: "strongest", label: "strongest", field: "STRONGEST", natural: "desc", ways: ["strongest first", "weakest first"] },
-  { key: "methods", label: "methods", field: "METHOD_COUNT", natural: "desc", ways: ["most methods", "fewest methods"] },
+  {
+    key: "strongest",
+    label: "strongest",
+    field: "STRONGEST",
+    natural: "desc",
+    ways: ["strongest first", "weakest first"],
+  },
+  {
+    key: "methods",
+    label: "methods",
+    field: "METHOD_COUNT",
+    natural: "desc",
+    ways: ["most methods", "fewest methods"],
+  },
 ];
 const [, BY_NAME, , BY_METHODS] = COLUMNS;
 const FILTERS = ["org"] as const;
@@ -81,12 +99,51 @@ function RowMethods({ row }: { row: Row }) {
   );
 }
 
+/** The By-model table: each row a model, its strongest treatment in the branch and its
+ * first methods; its heads sort (by name, by how many methods). */
+function ByModelTable({ rows, state }: { rows: Row[]; state: State }) {
+  return (
+    <TableScroll label="By-model table">
+      <table>
+        <thead>
+          <tr>
+            <SortHeader state={state} column={BY_NAME}>
+              Model
+            </SortHeader>
+            <SortHeader state={state} column={BY_METHODS}>
+              techniques
+            </SortHeader>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <th scope="row">
+                <a href={href.model(row.model.slug)}>{row.model.name}</a> <Badge strength={row.strongest} />
+              </th>
+              <td>
+                <RowMethods row={row} />
+                <span class="row-end" aria-hidden="true">
+                  —
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
 function ByModel({ node, organizations, state }: { node: Node; organizations: Organizations; state: State }) {
   const byModel = answered(node.byModel, "node.byModel");
   const rows = byModel.nodes;
   const { org } = state.filters;
   const choices = organizations.map(({ name, modelCount }) => ({ name, label: `${name} (${thousands(modelCount)})` }));
-  if (org && !choices.some(({ name }) => name.toLowerCase() === org.toLowerCase())) choices.unshift({ name: org, label: org });
+  // An organization with no model here (a hand-made link) stays chosen, and shows no rows.
+  if (org && !choices.some(({ name }) => name.toLowerCase() === org.toLowerCase())) {
+    choices.unshift({ name: org, label: org });
+  }
   const sorted = COLUMNS.find((column) => column === state.column) ?? COLUMNS[0];
   return (
     <section aria-labelledby="by-model" class="by-model">
@@ -108,63 +165,37 @@ function ByModel({ node, organizations, state }: { node: Node; organizations: Or
           </select>
         </Field>
       </FilterForm>
-      {rows.length ? (
-        <TableScroll label="By-model table">
-          <table>
-            <thead>
-              <tr>
-                <SortHeader state={state} column={BY_NAME}>
-                  Model
-                </SortHeader>
-                <SortHeader state={state} column={BY_METHODS}>
-                  techniques
-                </SortHeader>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.id}>
-                  <th scope="row">
-                    <a href={href.model(row.model.slug)}>{row.model.name}</a> <Badge strength={row.strongest} />
-                  </th>
-                  <td>
-                    <RowMethods row={row} />
-                    <span class="row-end" aria-hidden="true">
-                      —
-                    </span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+      {rows.length || !filtered(state) ? (
+        <>
+          <ByModelTable rows={rows} state={state} />
+          <Pager
+            list={byModel}
+            at={state.place}
+            noun={["model", "models"]}
+            label="By-model table"
+            sizes={TALL_ROW_PAGE_SIZES}
+            anchor="by-model"
+            url={(at) => indexUrl(state, { place: at })}
+          >
+            <p>
+              Ordered by{" "}
+              <Choices
+                choices={COLUMNS}
+                current={sorted}
+                label={(column) => column.ways[column === sorted && state.dir !== column.natural ? 1 : 0]}
+                url={(column) => atTable(state, indexUrl(state, { column, dir: column.natural }))}
+              />
+              {filtered(state) ? `; only ${org}'s models` : ""}
+            </p>
+          </Pager>
+          <Downloads page={indexUrl(state)} label="By-model table" />
+        </>
       ) : (
         <p>
           No model of this organization has evidence in this branch.{" "}
           <a href={atTable(state, indexUrl(state, { filters: {} }))}>Show every model</a>.
         </p>
       )}
-      <Pager
-        list={byModel}
-        at={state.place}
-        noun={["model", "models"]}
-        label="By-model table"
-        sizes={TALL_ROW_PAGE_SIZES}
-        anchor="by-model"
-        url={(at) => indexUrl(state, { place: at })}
-      >
-        <p>
-          Ordered by{" "}
-          <Choices
-            choices={COLUMNS}
-            current={sorted}
-            label={(column) => column.ways[column === sorted && state.dir !== column.natural ? 1 : 0]}
-            url={(column) => atTable(state, indexUrl(state, { column, dir: column.natural }))}
-          />
-          {filtered(state) ? `; only ${org}'s models` : ""}
-        </p>
-      </Pager>
-      <Downloads page={indexUrl(state)} label="By-model table" />
     </section>
   );
 }
@@ -266,7 +297,8 @@ type Organizations = NonNullable<BrowserNodeQuery["organizations"]>;
 export function NodePage({ path, place, query }: { path: string; place: Place; query: URLSearchParams }) {
   const state = indexState(href.node(path), COLUMNS, FILTERS, query, place, "by-model");
   const { org } = state.filters;
-  const variables = { path, ...pageArguments(place), orderBy: orderBy(state), filter: org ? { organization: org } : null };
+  const filter = org ? { organization: org } : null;
+  const variables = { path, ...pageArguments(place), orderBy: orderBy(state), filter };
   const loaded = useQuery(BrowserNodeDocument, variables);
   useLatestRelease(answeredSoFar(loaded)?.latest);
   const node = loaded.state === "done" ? loaded.data.node : null;
