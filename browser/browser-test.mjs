@@ -363,6 +363,121 @@ async function checkMethodModels(slug) {
   step(`${slug}'s models table: each model's organization and release date in columns of their own, the API's (${wanted.length} rows)`);
 }
 
+/** The API's By-model rows of ``path`` (the first 25): their models' names, and how many. */
+async function apiByModel(path, variables = {}) {
+  const { node } = await api(
+    "query ($path: String!, $orderBy: ModelTreatmentOrder, $filter: ModelFilter) { node(path: $path) { byModel(first: 25, orderBy: $orderBy, filter: $filter) { totalCount nodes { model { name } } } } }",
+    { path, ...variables },
+  );
+  return { names: node.byModel.nodes.map((row) => row.model.name), total: node.byModel.totalCount };
+}
+
+/** The open node page's By-model table: its head's text, the heads that say they sort
+ * (aria-sort) and its rows' models, which are ``expected`` (the API's); the URL has ``want``
+ * (each parameter's value, null for none). */
+async function checkByModel(where, { expected, sorted, want }) {
+  const table = page.locator(".by-model table");
+  const head = (await table.locator("thead tr").innerText()).replace(/[▲▼]/g, "").replace(/\s+\t/g, "\t").trim();
+  if (head !== "Model\ttechniques") fail(`${where}: the By-model head reads ${JSON.stringify(head)}`);
+  const sorts = await table.locator("thead th[aria-sort]").evaluateAll((ths) =>
+    Object.fromEntries(ths.map((th) => [th.textContent.replace(/[▲▼]/g, "").trim(), th.getAttribute("aria-sort")])),
+  );
+  if (JSON.stringify(sorts) !== JSON.stringify(sorted)) fail(`${where}: aria-sort says ${JSON.stringify(sorts)}, not ${JSON.stringify(sorted)}`);
+  const shown = await table.locator("tbody tr th > a").allTextContents();
+  if (JSON.stringify(shown) !== JSON.stringify(expected.names)) fail(`${where}: the rows\n${JSON.stringify(shown)}\nare not the API's\n${JSON.stringify(expected.names)}`);
+  const url = new URL(page.url());
+  for (const [key, value] of Object.entries(want)) {
+    if (url.searchParams.get(key) !== value) fail(`${where}: the URL ${url.href} has ${key}=${url.searchParams.get(key)}, not ${value}`);
+  }
+  if (url.hash !== "#by-model" && Object.values(want).some((value) => value !== null)) fail(`${where}: the URL ${url.href} does not open at the table`);
+}
+
+/** A node's By-model table sorts by its heads (Model: name, techniques: how many methods;
+ * aria-sort and ?sort=&dir=, a second click the other way round) and narrows to one
+ * organization by its filter box (?org=, the order kept), each the API's rows; its downloads
+ * follow the order and the filter; a reload keeps them, and "Clear the filters" drops it. */
+async function checkByModelTable(slugPath) {
+  const path = `/nodes/${slugPath}`;
+  const heads = page.locator(".by-model thead");
+  await open(path);
+  await checkByModel(`${path}`, { expected: await apiByModel(slugPath), sorted: {}, want: { sort: null, dir: null, org: null } });
+  await go(heads.getByRole("link", { name: "Model", exact: true }));
+  const byName = { field: "NAME", direction: "ASC" };
+  await checkByModel(`${path} by name`, { expected: await apiByModel(slugPath, { orderBy: byName }), sorted: { Model: "ascending" }, want: { sort: "name", dir: "asc" } });
+  await go(heads.getByRole("link", { name: "Model", exact: true }));
+  const zToA = { field: "NAME", direction: "DESC" };
+  await checkByModel(`${path} by name, Z to A`, { expected: await apiByModel(slugPath, { orderBy: zToA }), sorted: { Model: "descending" }, want: { sort: "name", dir: "desc" } });
+  if (!(await page.locator(".by-model strong[aria-current=true]", { hasText: "name, Z to A" }).count())) fail(`${path}: "Ordered by" does not say "name, Z to A"`);
+  await go(heads.getByRole("link", { name: "techniques", exact: true }));
+  const most = { field: "METHOD_COUNT", direction: "DESC" };
+  const byMethods = await apiByModel(slugPath, { orderBy: most });
+  await checkByModel(`${path} by methods`, { expected: byMethods, sorted: { techniques: "descending" }, want: { sort: "methods", dir: "desc" } });
+  step(`${path}: the Model head sorts by name (aria-sort ascending, then descending: ?sort=name&dir=desc), techniques by how many methods; each the API's rows`);
+
+  // The filter box: the branch's organization with the most models (the API's facet).
+  const { organizations } = await api("query ($path: String!) { organizations(branch: { path: $path }) { name modelCount } }", { path: slugPath });
+  const org = [...organizations].sort((a, b) => b.modelCount - a.modelCount)[0];
+  await page.locator(".by-model").getByLabel("Organization").selectOption(org.name);
+  await go(page.locator(".by-model").getByRole("button", { name: "Filter", exact: true }));
+  const narrowed = await apiByModel(slugPath, { orderBy: most, filter: { organization: org.name } });
+  if (!narrowed.total || narrowed.total >= byMethods.total || narrowed.total !== org.modelCount) fail(`${path}: ${org.name} narrows ${byMethods.total} rows to ${narrowed.total} (its facet: ${org.modelCount})`);
+  const want = { sort: "methods", dir: "desc", org: org.name };
+  await checkByModel(`${path} of ${org.name}`, { expected: narrowed, sorted: { techniques: "descending" }, want });
+  if ((await position()) !== `${narrowed.total} models`) fail(`${path} of ${org.name} says ${await position()}`);
+  await checkDownloads(`${path} of ${org.name}, by methods`, { path: `/download${path}`, want: { sort: "methods", org: org.name }, total: narrowed.total, key: "model", first: narrowed.names[0] });
+  await page.reload();
+  await settled();
+  await checkByModel(`${path} of ${org.name}, reloaded`, { expected: narrowed, sorted: { techniques: "descending" }, want });
+  await checkAxe(`${path} of ${org.name}`);
+  await go(page.locator(".by-model").getByRole("link", { name: "Clear the filters", exact: true }));
+  await checkByModel(`${path} unfiltered`, { expected: byMethods, sorted: { techniques: "descending" }, want: { sort: "methods", org: null } });
+  // An organization with no model in the branch (a hand-made link): no table, a way back.
+  await open(`${path}?org=No+Such+Lab`);
+  if (await page.locator(".by-model table").count()) fail(`${path}?org=No+Such+Lab shows a table`);
+  const none = page.locator(".by-model p", { hasText: "No model of this organization has evidence in this branch." });
+  if (!(await none.getByRole("link", { name: "Show every model" }).count())) fail(`${path}?org=No+Such+Lab does not say so`);
+  step(`${path}: the filter box narrows the table to ${org.name}'s ${narrowed.total} models (?org=, the order kept), the API's; its downloads too; a reload keeps it, "Clear the filters" drops it; an organization with none says so`);
+}
+
+/** A method page's models table by its filter box: "Treatment at least: used or stronger"
+ * puts ?strength=used in the URL and shows the API's rows at that strength (fewer than all),
+ * in the API's one order, which the treatment head says (aria-sort descending, no head a
+ * sort link: the API has no other order for them); its downloads follow; "Clear the filters"
+ * shows them all again. */
+async function checkMethodFilter(slug) {
+  const path = `/methods/${slug}`;
+  const rowsOf = async (minStrength) =>
+    (await api("query ($slug: String!, $minStrength: Strength) { method(slug: $slug) { treatmentsConnection(first: 25, minStrength: $minStrength) { totalCount nodes { model { name } strength } } } }", { slug, minStrength })).method.treatmentsConnection;
+  const table = page.locator("section:has(> #treatments) table");
+  const check = async (where, expected, strength) => {
+    const shown = await table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [row.children[0].textContent.trim(), row.children[3].textContent.trim()]));
+    const wanted = expected.nodes.map((row) => [row.model.name, row.strength.toLowerCase()]);
+    if (JSON.stringify(shown) !== JSON.stringify(wanted)) fail(`${where}: the rows ${JSON.stringify(shown)} are not the API's ${JSON.stringify(wanted)}`);
+    const sorts = await table.locator("thead th[aria-sort]").evaluateAll((ths) => ths.map((th) => [th.textContent.trim(), th.getAttribute("aria-sort")]));
+    if (JSON.stringify(sorts) !== JSON.stringify([["treatment", "descending"]])) fail(`${where}: aria-sort says ${JSON.stringify(sorts)}`);
+    if (await table.locator("thead a").count()) fail(`${where}: a head links to an order the API does not have`);
+    const url = new URL(page.url());
+    if (url.searchParams.get("strength") !== strength) fail(`${where}: the URL ${url.href} has strength=${url.searchParams.get("strength")}, not ${strength}`);
+  };
+  await open(path);
+  const all = await rowsOf(null);
+  await check(path, all, null);
+  await page.locator("section:has(> #treatments)").getByLabel("Treatment at least").selectOption("used");
+  await go(page.locator("section:has(> #treatments)").getByRole("button", { name: "Filter", exact: true }));
+  const used = await rowsOf("USED");
+  if (!used.totalCount || used.totalCount >= all.totalCount) fail(`${path}: used or stronger does not narrow ${all.totalCount} models: ${used.totalCount}`);
+  await check(`${path}, used or stronger`, used, "used");
+  if (new URL(page.url()).hash !== "#treatments") fail(`${path}: the filtered page ${page.url()} does not open at the table`);
+  await checkDownloads(`${path}, used or stronger`, { path: `/download${path}`, want: { strength: "used" }, total: used.totalCount, key: "model", first: used.nodes[0].model.name });
+  await page.reload();
+  await settled();
+  await check(`${path}, used or stronger, reloaded`, used, "used");
+  await checkAxe(`${path}, used or stronger`);
+  await go(page.locator("section:has(> #treatments)").getByRole("link", { name: "Clear the filters", exact: true }));
+  await check(`${path}, unfiltered again`, all, null);
+  step(`${path}: its filter box narrows its ${all.totalCount} models to the API's ${used.totalCount} used or stronger (?strength=used), its downloads too; aria-sort descending on treatment, the API's one order`);
+}
+
 const SEED_PATH = "/nodes/optimization/training-parallelism";
 
 /** The open seed page's text is the seed's (``seedFile``), line for line; its By-model rows
@@ -473,6 +588,7 @@ async function fixtures(seedFile) {
   await checkDownloads("the method page's models", { path: "/download/methods/expert-parallelism", total: treated.totalCount, key: "model", first: treated.nodes[0].model.name });
   await checkAdoption("the method page", 'method(slug: "expert-parallelism")');
   await checkNarrow("method");
+  await checkMethodFilter("multi-token-prediction");
 
   // The help page: linked from every page's header (checkHeader), it says what the
   // strengths and the counts mean, and its sections are the links' targets.
@@ -574,12 +690,13 @@ async function fixtures(seedFile) {
   await page.locator("main h1", { hasText: "training parallelism" }).waitFor();
   if ((await page.title()) !== "optimization :: training parallelism · Taxonomy browser") fail(`title after reload: ${await page.title()}`);
   await page.getByRole("link", { name: "name", exact: true }).click();
-  await page.waitForURL(`${base}${seedPath}?sort=name#by-model`);
+  await page.waitForURL(`${base}${seedPath}?sort=name&dir=asc#by-model`);
   const first = await page.locator(".by-model tbody tr th").first().innerText();
   if (!first.startsWith("DeepSeek-V4-Flash")) fail(`sorted by name, the first row is ${first}`);
   await page.reload();
   if (!(await page.locator(".by-model tbody tr th").first().innerText()).startsWith("DeepSeek-V4-Flash")) fail("the order is lost on reload");
   await checkDownloads("the seed page sorted by name", { path: `/download${seedPath}`, want: { sort: "name" }, total: rows.length - 1, key: "model", first: "DeepSeek-V4-Flash" });
+  await checkByModelTable("optimization");
   // Paging the By-model table: 27 models in `architecture`, 25 a page.
   await open("/nodes/architecture");
   const rowsOf = () => page.locator(".by-model tbody tr").count();

@@ -170,6 +170,7 @@ def test_a_place_in_a_list_that_is_none_is_a_400(tiny: Api, path: str, said: str
     ("path", "said"),
     [
         ("/nodes/alpha?sort=sideways", "`sort` must be one of newest, name, strongest, methods"),
+        ("/nodes/alpha?sort=name&dir=down", "`dir` must be one of asc, desc; got 'down'"),
         ("/models?sort=__proto__", "`sort` must be one of name, release; got '__proto__'"),
         ("/models?sort=release&dir=up", "`dir` must be one of asc, desc; got 'up'"),
         ("/models?released-from=2024-02-30", "`released-from` must be a day written YYYY-MM-DD"),

@@ -32,13 +32,14 @@ from tiny_dataset import EVIDENCE, MODELS, write_files, write_tiny
 
 PAGE_INFO = "pageInfo { hasNextPage endCursor }"
 BY_MODEL = (
-    "query($path: String!, $orderBy: ModelTreatmentOrder, $after: String) {"
-    " node(path: $path) { byModel(first: 100, after: $after, orderBy: $orderBy) {"
+    "query($path: String!, $orderBy: ModelTreatmentOrder, $filter: ModelFilter,"
+    " $after: String) { node(path: $path) {"
+    " byModel(first: 100, after: $after, orderBy: $orderBy, filter: $filter) {"
     f" {PAGE_INFO} nodes {{ model {{ slug name }} strongest methodCount }} }} }} }}"
 )
 METHOD_MODELS = (
-    "query($slug: String!, $after: String) { method(slug: $slug) {"
-    f" treatmentsConnection(first: 100, after: $after) {{ {PAGE_INFO}"
+    "query($slug: String!, $minStrength: Strength, $after: String) { method(slug: $slug) {"
+    f" treatmentsConnection(first: 100, after: $after, minStrength: $minStrength) {{ {PAGE_INFO}"
     " nodes { strength model { slug } } } } }"
 )
 MODEL_METHODS = (
@@ -172,10 +173,37 @@ CASES: list[Case] = [
         by_model_key,
         _by_model,
     ),
+    # The page's heads turn an order round (`&dir=`); its filter box narrows by organization.
+    (
+        "/download/nodes/optimization?sort=name&dir=desc&org=deepseek",
+        BY_MODEL,
+        {
+            "path": "optimization",
+            "orderBy": _order("NAME", "DESC"),
+            "filter": {"organization": "deepseek"},
+        },
+        by_model_key,
+        _by_model,
+    ),
+    (
+        f"/download/nodes/{SEED}?sort=newest&dir=asc",
+        BY_MODEL,
+        {"path": SEED, "orderBy": _order("RELEASE_DATE", "ASC")},
+        by_model_key,
+        _by_model,
+    ),
     (
         "/download/methods/expert-parallelism",
         METHOD_MODELS,
         {"slug": "expert-parallelism"},
+        ("model_slug", "strength"),
+        _treatment("model"),
+    ),
+    # The method page's filter box: its models at least this strong.
+    (
+        "/download/methods/multi-token-prediction?strength=used",
+        METHOD_MODELS,
+        {"slug": "multi-token-prediction", "minStrength": "USED"},
         ("model_slug", "strength"),
         _treatment("model"),
     ),
@@ -398,6 +426,8 @@ BAD = [
     ("/download/models.csv?released-from=2025-02-30", "`released-from` must be a day"),
     ("/download/models.json?released-to=yesterday", "`released-to` must be a day"),
     (f"/download/nodes/{SEED}.csv?sort=oldest", "`sort` must be one of newest, name"),
+    (f"/download/nodes/{SEED}.json?dir=oldest", "`dir` must be one of asc, desc"),
+    ("/download/methods/expert-parallelism.csv?strength=strong", "`strength` must be one of core"),
     ("/download/changes/nodes.csv", "`since` is required"),
     ("/download/changes/models.json?since=one", "`since` must be a release number"),
     ("/download/changes/treatments.csv?since=1&kind=grown", "`kind` must be one of added"),

@@ -157,22 +157,24 @@ def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:120] or "download"
 
 
-# The node page's By-model table (`?sort=` as the page: browser/src/pages/node.tsx).
+# The node page's By-model table: `?sort=newest|name|strongest|methods`, `&dir=`, `?org=`
+# (browser/src/pages/node.tsx).
 NODE_ORDERS = {
-    "newest": None,
-    "name": {"field": "NAME", "direction": "ASC"},
-    "strongest": {"field": "STRONGEST", "direction": "DESC"},
-    "methods": {"field": "METHOD_COUNT", "direction": "DESC"},
+    "newest": ("RELEASE_DATE", "desc"),
+    "name": ("NAME", "asc"),
+    "strongest": ("STRONGEST", "desc"),
+    "methods": ("METHOD_COUNT", "desc"),
 }
 
 NODE_BY_MODEL = Table(
     route="nodes/{path:path}",
     document=f"""
 query DownloadNodeByModel(
-  $path: String!, $first: Int!, $after: String, $orderBy: ModelTreatmentOrder
+  $path: String!, $first: Int!, $after: String, $orderBy: ModelTreatmentOrder,
+  $filter: ModelFilter
 ) {{
   subject: node(path: $path) {{
-    rows: byModel(first: $first, after: $after, orderBy: $orderBy) {{
+    rows: byModel(first: $first, after: $after, orderBy: $orderBy, filter: $filter) {{
       {_PAGE_INFO}
       nodes {{
         model {{ slug name organization releaseDate }}
@@ -200,7 +202,8 @@ query DownloadNodeByModel(
     ),
     variables=lambda params: {
         "path": params.path["path"],
-        "orderBy": params.choice("sort", NODE_ORDERS, "newest"),
+        "orderBy": _order(params, NODE_ORDERS),
+        "filter": {"organization": params.text("org")},
     },
     filename=lambda params: f"by-model-{_slug(params.path['path'].replace('/', '-'))}",
     subject=lambda params: f"node {params.path['path']!r}",
@@ -208,16 +211,32 @@ query DownloadNodeByModel(
 )
 
 
-def _treatments(record: str, list_field: str, other: str, fields: str, columns: Columns) -> Table:
+# `?strength=`: the weakest treatment a row may have (/methods, a method's models).
+STRENGTHS = {"core": "CORE", "used": "USED", "mentioned": "MENTIONED"}
+
+
+def _treatments(
+    record: str, list_field: str, other: str, fields: str, columns: Columns, strength: bool = False
+) -> Table:
     """A ``record``'s treatments (the method page's models, the model page's methods) in
     the API's order, strongest first: the ``other`` record's ``fields`` (read by
-    ``columns``), the strength and how many pieces of evidence back it."""
+    ``columns``), the strength and how many pieces of evidence back it; at least as strong
+    as ``?strength=`` says where the page has that filter (``strength``)."""
+
+    def variables(params: Params) -> dict[str, object]:
+        found: dict[str, object] = {"slug": params.path["slug"]}
+        if strength:
+            found["minStrength"] = params.choice("strength", STRENGTHS, None)
+        return found
+
     return Table(
         route=f"{record}s/{{slug}}",
         document=f"""
-query Download{record.title()}{other.title()}s($slug: String!, $first: Int!, $after: String) {{
+query Download{record.title()}{other.title()}s(
+  $slug: String!, $first: Int!, $after: String, $minStrength: Strength
+) {{
   subject: {record}(slug: $slug) {{
-    rows: {list_field}(first: $first, after: $after) {{
+    rows: {list_field}(first: $first, after: $after, minStrength: $minStrength) {{
       {_PAGE_INFO}
       nodes {{
         strength
@@ -232,7 +251,7 @@ query Download{record.title()}{other.title()}s($slug: String!, $first: Int!, $af
             ("strength", lowered("strength")),
             ("evidence_count", at("evidenceConnection", "totalCount")),
         ),
-        variables=lambda params: {"slug": params.path["slug"]},
+        variables=variables,
         filename=lambda params: f"{record}-{_slug(params.path['slug'])}-{other}s",
         subject=lambda params: f"{record} {params.path['slug']!r}",
     )
@@ -249,6 +268,7 @@ METHOD_MODELS = _treatments(
         ("organization", at("model", "organization")),
         ("release_date", at("model", "releaseDate")),
     ),
+    strength=True,
 )
 MODEL_METHODS = _treatments(
     "model",
@@ -296,7 +316,6 @@ query DownloadModels($first: Int!, $after: String, $filter: ModelFilter, $orderB
 
 # /methods: `?sort=name|strongest|models`, `&dir=`, `?q=`, `?branch=`, `?strength=`
 # (browser/src/pages/methods.tsx).
-METHOD_STRENGTHS = {"core": "CORE", "used": "USED", "mentioned": "MENTIONED"}
 METHODS = Table(
     route="methods",
     document=f"""
@@ -320,7 +339,7 @@ query DownloadMethods(
         "filter": {
             "nameContains": params.text("q"),
             "branch": None if params.text("branch") is None else {"path": params.text("branch")},
-            "minStrength": params.choice("strength", METHOD_STRENGTHS, None),
+            "minStrength": params.choice("strength", STRENGTHS, None),
         },
         "orderBy": _order(
             params,

@@ -4,11 +4,21 @@
 // the page, and paging are every table's (ui.tsx: TableScroll, Pager).
 import type { ComponentChildren } from "preact";
 
+import type { Strength } from "../../clients/typescript/src/gql/graphql";
+
 import { cursorRefused } from "./api";
 import { navigate, type Place, placeQuery } from "./router";
 import { ApiProblem, PageGone, Problem } from "./ui";
 
 export type Direction = "asc" | "desc";
+
+/** A strength filter's choices (``?strength=``): the weakest treatment a row may have (on
+ * /methods, its strongest), strongest first. */
+export const STRENGTHS: readonly { value: string; label: string; strength: Strength }[] = [
+  { value: "core", label: "core", strength: "CORE" },
+  { value: "used", label: "used or stronger", strength: "USED" },
+  { value: "mentioned", label: "any (treated by a model)", strength: "MENTIONED" },
+];
 
 /** A column the API can order by: its key in the URL (``?sort=``), its head, the API's
  * order field and that field's natural direction (A to Z; the largest, strongest or newest
@@ -26,6 +36,9 @@ export type IndexState<F extends string> = {
   column: Column<F> | null;
   dir: Direction;
   place: Place;
+  /** Where on its page the table is (a heading's id), for a table that is not the whole
+   * page (a node's By-model table): another order or filter opens there. */
+  anchor: string | null;
 };
 
 export function indexState<F extends string>(
@@ -34,6 +47,7 @@ export function indexState<F extends string>(
   filterNames: readonly string[],
   query: URLSearchParams,
   place: Place,
+  anchor: string | null = null,
 ): IndexState<F> {
   const column = columns.find((candidate) => candidate.key === query.get("sort")) ?? columns[0] ?? null;
   const given = query.get("dir");
@@ -43,7 +57,7 @@ export function indexState<F extends string>(
     const value = query.get(name)?.trim();
     if (value) filters[name] = value;
   }
-  return { path, columns, filters, column, dir, place };
+  return { path, columns, filters, column, dir, place, anchor };
 }
 
 /** The API's `orderBy` for the index's order (null: the API's own). */
@@ -76,24 +90,32 @@ export function indexUrl<F extends string>(
   return `${state.path}${placeQuery(at, params)}`;
 }
 
+/** ``url`` at the table's place on its page (its anchor), if the table has one. */
+export function atTable(state: IndexState<string>, url: string): string {
+  return state.anchor ? `${url}#${state.anchor}` : url;
+}
+
 /** A sortable column's head: a link to the index ordered by it (from its natural direction;
  * the other way round when it is the order already). The current order's head says which
- * way it sorts (`aria-sort`), and shows it with an arrow. */
+ * way it sorts (`aria-sort`), and shows it with an arrow. ``children``: the head's text when
+ * it is not the column's label. */
 export function SortHeader<F extends string>({
   state,
   column,
   numeric = false,
+  children,
 }: {
   state: IndexState<F>;
   column: Column<F>;
   numeric?: boolean;
+  children?: ComponentChildren;
 }) {
   const current = column === state.column;
   const next: Direction = current ? (state.dir === "asc" ? "desc" : "asc") : column.natural;
   return (
     <th scope="col" aria-sort={current ? (state.dir === "asc" ? "ascending" : "descending") : undefined} class={numeric ? "sortable number" : "sortable"}>
-      <a href={indexUrl(state, { column, dir: next })}>
-        {column.label}
+      <a href={atTable(state, indexUrl(state, { column, dir: next }))}>
+        {children ?? column.label}
         {current ? (
           <span class="arrow" aria-hidden="true">
             {state.dir === "asc" ? " ▲" : " ▼"}
@@ -125,14 +147,14 @@ export function FilterForm<F extends string>({
       const value = String(new FormData(form).get(name) ?? "").trim();
       if (value) filters[name] = value;
     }
-    navigate(indexUrl(state, { filters }));
+    navigate(atTable(state, indexUrl(state, { filters })));
   };
   return (
     <form class="filters" aria-label={label} onSubmit={submit} action={state.path} method="get">
       <div class="fields">{children}</div>
       <p class="actions">
         <button type="submit">Filter</button>
-        {filtered(state) ? <a href={indexUrl(state, { filters: {} })}>Clear the filters</a> : null}
+        {filtered(state) ? <a href={atTable(state, indexUrl(state, { filters: {} }))}>Clear the filters</a> : null}
       </p>
     </form>
   );
@@ -148,6 +170,33 @@ export function Field({ label, children }: { label: string; children: ComponentC
   );
 }
 
+/** The filter form's strength field (``?strength=``): ``none`` names the choice of no
+ * filter; ``choices``, the strengths offered (of STRENGTHS), ``chosen`` the applied one. */
+export function StrengthField({
+  label,
+  none,
+  choices = STRENGTHS,
+  chosen,
+}: {
+  label: string;
+  none: string;
+  choices?: readonly (typeof STRENGTHS)[number][];
+  chosen: (typeof STRENGTHS)[number] | null | undefined;
+}) {
+  return (
+    <Field label={label}>
+      <select name="strength">
+        <option value="">{none}</option>
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value} selected={choice === chosen}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
 /** An index the API would not answer: a page of it whose cursor is gone (a new load), a
  * filter it refuses (a branch that is not there, a date that is no date), or its failure. */
 export function IndexProblem<F extends string>({
@@ -160,14 +209,14 @@ export function IndexProblem<F extends string>({
   const { after, before } = state.place;
   if (cursorRefused(error.code) && (after || before)) {
     const firstPage: Place = { after: null, before: null, from: 1, size: state.place.size };
-    return <PageGone message={error.message} firstPage={indexUrl(state, { place: firstPage })} />;
+    return <PageGone message={error.message} firstPage={atTable(state, indexUrl(state, { place: firstPage }))} />;
   }
   if (filtered(state) && (error.code === "BAD_USER_INPUT" || error.code === "NOT_FOUND")) {
     return (
       <Problem title="Not a filter this list takes">
         <p>{error.message}</p>
         <p>
-          <a href={indexUrl(state, { filters: {} })}>Show the list without filters</a>.
+          <a href={atTable(state, indexUrl(state, { filters: {} }))}>Show the list without filters</a>.
         </p>
       </Problem>
     );

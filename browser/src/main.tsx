@@ -27,11 +27,11 @@ function Page({ at }: { at: Route }) {
     case "about":
       return <AboutPage />;
     case "node":
-      return <NodePage key={at.path} path={at.path} place={at.place} sort={at.sort} />;
+      return <NodePage key={at.path} path={at.path} place={at.place} query={at.query} />;
     case "model":
       return <ModelPage key={at.slug} slug={at.slug} place={at.place} />;
     case "method":
-      return <MethodPage key={at.slug} slug={at.slug} place={at.place} />;
+      return <MethodPage key={at.slug} slug={at.slug} place={at.place} query={at.query} />;
     case "search":
       return <SearchPage q={at.q} place={at.place} type={at.type} />;
     case "changes":

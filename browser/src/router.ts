@@ -110,9 +110,9 @@ export function pageArguments(at: Place): {
 export type Route =
   | { page: "home" }
   | { page: "about" }
-  | { page: "node"; path: string; place: Place; sort: string | null }
+  | { page: "node"; path: string; place: Place; query: URLSearchParams }
   | { page: "model"; slug: string; place: Place }
-  | { page: "method"; slug: string; place: Place }
+  | { page: "method"; slug: string; place: Place; query: URLSearchParams }
   | { page: "search"; q: string; place: Place; type: SearchType | null }
   | {
       page: "changes";
@@ -190,9 +190,9 @@ export function route(url: URL): Route {
   const slug = decoded(rest.join("/").replace(/\/+$/, ""));
   if (slug) {
     const at = place(query, TALL_ROW_PAGE_SIZES);
-    if (kind === "nodes") return { page: "node", path: slug, place: at, sort: query.get("sort") };
+    if (kind === "nodes") return { page: "node", path: slug, place: at, query };
     if (kind === "models" && !slug.includes("/")) return { page: "model", slug, place: at };
-    if (kind === "methods" && !slug.includes("/")) return { page: "method", slug, place: at };
+    if (kind === "methods" && !slug.includes("/")) return { page: "method", slug, place: at, query };
   }
   return { page: "missing", path };
 }

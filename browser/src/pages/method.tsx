@@ -1,16 +1,27 @@
 // `/methods/<slug>`: a method, where it is filed, its strongest treatment, and the models
 // that treat it, a page at a time (?after= or ?before=, &from=, &size=: the shared Pager),
-// each with its first pieces of evidence and how many more it has.
+// each with its first pieces of evidence and how many more it has, filtered by strength
+// (?strength=core|used). The API has one order for them (strongest first, then by name):
+// the treatment head says so (aria-sort), and no head sorts.
 import { BrowserMethodDocument, type BrowserMethodQuery } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
-import { answered, cursorRefused } from "../api";
+import { answered } from "../api";
 import { Downloads } from "../downloads";
 import { Gone, History } from "../history";
+import {
+  atTable,
+  FilterForm,
+  filtered,
+  IndexProblem,
+  indexState,
+  indexUrl,
+  StrengthField,
+  STRENGTHS,
+} from "../index-table";
 import { answeredSoFar, useQuery } from "../query";
-import { href, pageArguments, type Place, placeQuery, TALL_ROW_PAGE_SIZES } from "../router";
+import { href, pageArguments, type Place, TALL_ROW_PAGE_SIZES } from "../router";
 import { useLatestRelease } from "../site-nav";
 import {
-  ApiProblem,
   Badge,
   Breadcrumb,
   ExternalLink,
@@ -19,7 +30,6 @@ import {
   MoreEvidence,
   ModelFactCells,
   EVIDENCE_PER_ROW,
-  PageGone,
   Pager,
   plural,
   StrengthLegend,
@@ -50,20 +60,21 @@ function EvidenceList({ answer }: { answer: Treatment["evidenceConnection"] }) {
   );
 }
 
-export function MethodPage({ slug, place }: { slug: string; place: Place }) {
-  const loaded = useQuery(BrowserMethodDocument, { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW });
+/** The strength filter's choices here: core, used or stronger (every model treats the
+ * method at least mentioned: that is no filter). */
+const MIN_STRENGTHS = STRENGTHS.filter((choice) => choice.strength !== "MENTIONED");
+
+export function MethodPage({ slug, place, query }: { slug: string; place: Place; query: URLSearchParams }) {
+  const state = indexState(href.method(slug), [], ["strength"], query, place, "treatments");
+  const minimum = MIN_STRENGTHS.find((choice) => choice.value === state.filters.strength) ?? null;
+  const minStrength = minimum?.strength ?? null;
+  const variables = { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW, minStrength };
+  const loaded = useQuery(BrowserMethodDocument, variables);
   useLatestRelease(answeredSoFar(loaded)?.latest);
   const method = loaded.state === "done" ? loaded.data.method : null;
   useTitle(method ? method.name : loaded.state === "loading" ? null : `No method ${slug}`);
-  const pageUrl = (at: Place) => `${href.method(slug)}${placeQuery(at)}`;
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "error") {
-    return cursorRefused(loaded.code) && (place.after || place.before) ? (
-      <PageGone message={loaded.message} firstPage={pageUrl({ ...place, after: null, before: null, from: 1 })} />
-    ) : (
-      <ApiProblem message={loaded.message} />
-    );
-  }
+  if (loaded.state === "error") return <IndexProblem state={state} error={loaded} />;
   if (!method) return <Gone kind="method" subject={slug} />;
   const { node } = method;
   const treatments = answered(method.treatmentsConnection, "method.treatmentsConnection");
@@ -87,9 +98,16 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
         {method.aliases.length ? <p>Also called: {method.aliases.join("; ")}.</p> : null}
         <section aria-labelledby="treatments">
           <h2 id="treatments">Treatments by model</h2>
-          {treatments.totalCount ? (
+          {method.modelCount ? (
             <>
               <StrengthLegend />
+              <FilterForm state={state} label="Filter the models">
+                <StrengthField label="Treatment at least" none="any" choices={MIN_STRENGTHS} chosen={minimum} />
+              </FilterForm>
+            </>
+          ) : null}
+          {treatments.totalCount ? (
+            <>
               <TableScroll label="Treatments by model: table">
                 <table class="by-model-of-method">
                   <thead>
@@ -97,7 +115,9 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
                       <th scope="col">Model</th>
                       <th scope="col">organization</th>
                       <th scope="col">released</th>
-                      <th scope="col">treatment</th>
+                      <th scope="col" aria-sort="descending">
+                        treatment
+                      </th>
                       <th scope="col">evidence</th>
                     </tr>
                   </thead>
@@ -126,10 +146,15 @@ export function MethodPage({ slug, place }: { slug: string; place: Place }) {
                 label="Treatments by model: pages"
                 sizes={TALL_ROW_PAGE_SIZES}
                 anchor="treatments"
-                url={pageUrl}
+                url={(at) => indexUrl(state, { place: at })}
               />
-              <Downloads page={href.method(slug)} label="Treatments by model" />
+              <Downloads page={indexUrl(state)} label="Treatments by model" />
             </>
+          ) : filtered(state) ? (
+            <p>
+              No model treats this method that strongly.{" "}
+              <a href={atTable(state, indexUrl(state, { filters: {} }))}>Show every model</a>.
+            </p>
           ) : (
             <p>No model's documents describe this method.</p>
           )}

@@ -5,7 +5,6 @@ import {
   BrowserMethodsDocument,
   type BrowserMethodsQuery,
   type MethodOrderField,
-  type Strength,
 } from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
 import {
@@ -18,6 +17,8 @@ import {
   indexUrl,
   orderBy,
   SortHeader,
+  StrengthField,
+  STRENGTHS,
 } from "../index-table";
 import { Downloads } from "../downloads";
 import { answeredSoFar, useQuery } from "../query";
@@ -31,12 +32,6 @@ const COLUMNS: readonly Column<MethodOrderField>[] = [
   { key: "models", label: "Model count", field: "MODEL_COUNT", natural: "desc" },
 ];
 const FILTERS = ["q", "branch", "strength"] as const;
-/** The strength filter's choices: the weakest treatment a method's strongest may be. */
-const STRENGTHS: { value: string; label: string; strength: Strength }[] = [
-  { value: "core", label: "core", strength: "CORE" },
-  { value: "used", label: "used or stronger", strength: "USED" },
-  { value: "mentioned", label: "any (treated by a model)", strength: "MENTIONED" },
-];
 
 type Root = BrowserMethodsQuery["roots"][number];
 
@@ -98,16 +93,7 @@ export function MethodsPage({ place, query }: { place: Place; query: URLSearchPa
         <Field label="Branch">
           <BranchChoices roots={loaded.data.roots} chosen={branch} />
         </Field>
-        <Field label="Strongest treatment">
-          <select name="strength">
-            <option value="">any, or none</option>
-            {STRENGTHS.map((choice) => (
-              <option key={choice.value} value={choice.value} selected={choice === minimum}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <StrengthField label="Strongest treatment" none="any, or none" chosen={minimum} />
       </FilterForm>
       <h2 id="methods-list">
         {thousands(total)} {total === 1 ? "method" : "methods"}

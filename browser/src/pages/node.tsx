@@ -1,29 +1,41 @@
 // `/nodes/<slug path>`: a node page as the seed page shows it (its text, line by line, is
 // the seed's: tests/test_browser.py compares them), then the branch's outline and the
 // methods filed at the node. The By-model table is paged (?after= or ?before=, &from=,
-// &size=: the shared Pager) and sortable (?sort=).
+// &size=: the shared Pager), sortable (?sort=newest|name|strongest|methods, &dir=asc|desc:
+// its heads and the "Ordered by" links) and filtered by organization (?org=).
 import {
   BrowserNodeDocument,
   type BrowserNodeQuery,
-  type ModelTreatmentOrder,
+  type ModelTreatmentOrderField,
 } from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
-import { answered, cursorRefused } from "../api";
+import { answered } from "../api";
 import { Downloads } from "../downloads";
 import { Gone, History } from "../history";
+import {
+  atTable,
+  type Column,
+  Field,
+  FilterForm,
+  filtered,
+  IndexProblem,
+  type IndexState,
+  indexState,
+  indexUrl,
+  orderBy,
+  SortHeader,
+} from "../index-table";
 import { answeredSoFar, useQuery } from "../query";
-import { href, pageArguments, type Place, placeQuery, TALL_ROW_PAGE_SIZES } from "../router";
+import { href, pageArguments, type Place, TALL_ROW_PAGE_SIZES } from "../router";
 import { useLatestRelease } from "../site-nav";
 import { Markdown } from "../markdown";
 import {
-  ApiProblem,
   Badge,
   Breadcrumb,
   Choices,
   Heading,
   helpUrl,
   Loading,
-  PageGone,
   Pager,
   plural,
   StrengthLegend,
@@ -33,21 +45,37 @@ import {
 } from "../ui";
 
 type Node = NonNullable<BrowserNodeQuery["node"]>;
+type State = IndexState<ModelTreatmentOrderField>;
 
-/** The By-model table's orders, by their name in the URL; the first is the API's default. */
-const ORDERS: { key: string; label: string; order: ModelTreatmentOrder | null }[] = [
-  { key: "newest", label: "newest first", order: null },
-  { key: "name", label: "name", order: { field: "NAME", direction: "ASC" } },
-  { key: "strongest", label: "strongest first", order: { field: "STRENGTH", direction: "DESC" } },
-  { key: "methods", label: "most methods", order: { field: "METHOD_COUNT", direction: "DESC" } },
+/** The By-model table's orders, by their name in the URL (the first, the API's default and
+ * the seed page's, is the release date, which no column shows: the "Ordered by" links offer
+ * each order, the heads their column's), and how "Ordered by" says each way round. */
+const COLUMNS: readonly (Column<ModelTreatmentOrderField> & { ways: [string, string] })[] = [
+  {
+    key: "newest",
+    label: "release date",
+    field: "RELEASE_DATE",
+    natural: "desc",
+    ways: ["newest first", "oldest first"],
+  },
+  { key: "name", label: "name", field: "NAME", natural: "asc", ways: ["name", "name, Z to A"] },
+  {
+    key: "strongest",
+    label: "strongest",
+    field: "STRONGEST",
+    natural: "desc",
+    ways: ["strongest first", "weakest first"],
+  },
+  {
+    key: "methods",
+    label: "methods",
+    field: "METHOD_COUNT",
+    natural: "desc",
+    ways: ["most methods", "fewest methods"],
+  },
 ];
-
-/** The node page at ``sort``'s order and ``at``'s page of the By-model table. */
-function pageUrl(slugPath: string, sort: string, at: Place): string {
-  const params = new URLSearchParams();
-  if (sort !== ORDERS[0].key) params.set("sort", sort);
-  return `${href.node(slugPath)}${placeQuery(at, params)}`;
-}
+const [, BY_NAME, , BY_METHODS] = COLUMNS;
+const FILTERS = ["org"] as const;
 
 type Row = NonNullable<Node["byModel"]>["nodes"][number];
 
@@ -71,11 +99,52 @@ function RowMethods({ row }: { row: Row }) {
   );
 }
 
-function ByModel({ node, sort, place }: { node: Node; sort: string; place: Place }) {
+/** The By-model table: each row a model, its strongest treatment in the branch and its
+ * first methods; its heads sort (by name, by how many methods). */
+function ByModelTable({ rows, state }: { rows: Row[]; state: State }) {
+  return (
+    <TableScroll label="By-model table">
+      <table>
+        <thead>
+          <tr>
+            <SortHeader state={state} column={BY_NAME}>
+              Model
+            </SortHeader>
+            <SortHeader state={state} column={BY_METHODS}>
+              techniques
+            </SortHeader>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <th scope="row">
+                <a href={href.model(row.model.slug)}>{row.model.name}</a> <Badge strength={row.strongest} />
+              </th>
+              <td>
+                <RowMethods row={row} />
+                <span class="row-end" aria-hidden="true">
+                  —
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+function ByModel({ node, organizations, state }: { node: Node; organizations: Organizations; state: State }) {
   const byModel = answered(node.byModel, "node.byModel");
   const rows = byModel.nodes;
-  // Another order opens at the table's first page, at the same page size.
-  const firstPage: Place = { after: null, before: null, from: 1, size: place.size };
+  const { org } = state.filters;
+  const choices = organizations.map(({ name, modelCount }) => ({ name, label: `${name} (${thousands(modelCount)})` }));
+  // An organization with no model here (a hand-made link) stays chosen, and shows no rows.
+  if (org && !choices.some(({ name }) => name.toLowerCase() === org.toLowerCase())) {
+    choices.unshift({ name: org, label: org });
+  }
+  const sorted = COLUMNS.find((column) => column === state.column) ?? COLUMNS[0];
   return (
     <section aria-labelledby="by-model" class="by-model">
       <h2 id="by-model">By model</h2>
@@ -84,51 +153,49 @@ function ByModel({ node, sort, place }: { node: Node; sort: string; place: Place
         model: its strongest treatment anywhere in the branch.
       </p>
       <StrengthLegend />
-      <TableScroll label="By-model table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Model</th>
-              <th scope="col">techniques</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                <th scope="row">
-                  <a href={href.model(row.model.slug)}>{row.model.name}</a> <Badge strength={row.strongest} />
-                </th>
-                <td>
-                  <RowMethods row={row} />
-                  <span class="row-end" aria-hidden="true">
-                    —
-                  </span>
-                </td>
-              </tr>
+      <FilterForm state={state} label="Filter the By-model table">
+        <Field label="Organization">
+          <select name="org">
+            <option value="">any</option>
+            {choices.map(({ name, label }) => (
+              <option key={name} value={name} selected={name.toLowerCase() === org?.toLowerCase()}>
+                {label}
+              </option>
             ))}
-          </tbody>
-        </table>
-      </TableScroll>
-      <Pager
-        list={byModel}
-        at={place}
-        noun={["model", "models"]}
-        label="By-model table"
-        sizes={TALL_ROW_PAGE_SIZES}
-        anchor="by-model"
-        url={(at) => pageUrl(node.slugPath, sort, at)}
-      >
+          </select>
+        </Field>
+      </FilterForm>
+      {rows.length || !filtered(state) ? (
+        <>
+          <ByModelTable rows={rows} state={state} />
+          <Pager
+            list={byModel}
+            at={state.place}
+            noun={["model", "models"]}
+            label="By-model table"
+            sizes={TALL_ROW_PAGE_SIZES}
+            anchor="by-model"
+            url={(at) => indexUrl(state, { place: at })}
+          >
+            <p>
+              Ordered by{" "}
+              <Choices
+                choices={COLUMNS}
+                current={sorted}
+                label={(column) => column.ways[column === sorted && state.dir !== column.natural ? 1 : 0]}
+                url={(column) => atTable(state, indexUrl(state, { column, dir: column.natural }))}
+              />
+              {filtered(state) ? `; only ${org}'s models` : ""}
+            </p>
+          </Pager>
+          <Downloads page={indexUrl(state)} label="By-model table" />
+        </>
+      ) : (
         <p>
-          Ordered by{" "}
-          <Choices
-            choices={ORDERS}
-            current={ORDERS.find((order) => order.key === sort) ?? null}
-            label={(order) => order.label}
-            url={(order) => `${pageUrl(node.slugPath, order.key, firstPage)}#by-model`}
-          />
+          No model of this organization has evidence in this branch.{" "}
+          <a href={atTable(state, indexUrl(state, { filters: {} }))}>Show every model</a>.
         </p>
-      </Pager>
-      <Downloads page={pageUrl(node.slugPath, sort, firstPage)} label="By-model table" />
+      )}
     </section>
   );
 }
@@ -225,21 +292,21 @@ function FiledHere({ node }: { node: Node }) {
   );
 }
 
-export function NodePage({ path, place, sort }: { path: string; place: Place; sort: string | null }) {
-  const chosen = ORDERS.find((order) => order.key === sort) ?? ORDERS[0];
-  const variables = { path, ...pageArguments(place), orderBy: chosen.order };
+type Organizations = NonNullable<BrowserNodeQuery["organizations"]>;
+
+export function NodePage({ path, place, query }: { path: string; place: Place; query: URLSearchParams }) {
+  const state = indexState(href.node(path), COLUMNS, FILTERS, query, place, "by-model");
+  const { org } = state.filters;
+  const filter = org ? { organization: org } : null;
+  const variables = { path, ...pageArguments(place), orderBy: orderBy(state), filter };
   const loaded = useQuery(BrowserNodeDocument, variables);
   useLatestRelease(answeredSoFar(loaded)?.latest);
   const node = loaded.state === "done" ? loaded.data.node : null;
   useTitle(node ? node.path : loaded.state === "loading" ? null : `No node ${path}`);
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "error") {
-    if (cursorRefused(loaded.code) && (place.after || place.before)) {
-      const first = { ...place, after: null, before: null, from: 1 };
-      return <PageGone message={loaded.message} firstPage={`${pageUrl(path, chosen.key, first)}#by-model`} />;
-    }
-    return <ApiProblem message={loaded.message} />;
-  }
+  // No such node: `node` is null, and the branch's organizations an error beside it.
+  if (!node && loaded.state === "error" && loaded.partial?.node === null) return <Gone kind="node" subject={path} />;
+  if (loaded.state === "error") return <IndexProblem state={state} error={loaded} />;
   if (!node) return <Gone kind="node" subject={path} />;
   const { counts } = node;
   return (
@@ -258,7 +325,7 @@ export function NodePage({ path, place, sort }: { path: string; place: Place; so
         ) : null}
         {node.description ? <Markdown text={node.description} /> : null}
         {node.children.length ? <SubBranches node={node} /> : null}
-        <ByModel node={node} sort={chosen.key} place={place} />
+        <ByModel node={node} organizations={loaded.data.organizations ?? []} state={state} />
         {node.children.length ? null : <Outline node={node} />}
         <FiledHere node={node} />
         <AdoptionChart

@@ -213,6 +213,7 @@ export type BrowserMethodQueryVariables = Exact<{
   last?: number | null | undefined;
   before?: string | null | undefined;
   evidencePerRow?: number | null | undefined;
+  minStrength?: Strength | null | undefined;
 }>;
 
 
@@ -261,11 +262,12 @@ export type BrowserNodeQueryVariables = Exact<{
   last?: number | null | undefined;
   before?: string | null | undefined;
   orderBy?: ModelTreatmentOrder | null | undefined;
+  filter?: ModelFilter | null | undefined;
   methodsPerRow?: number | null | undefined;
 }>;
 
 
-export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, undatedModels: number | null, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fromPath: string | null, toPath: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, release: { id: string, number: number, loadedAt: string } | null }> } | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, undatedModels: number | null, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fromPath: string | null, toPath: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, release: { id: string, number: number, loadedAt: string } | null }> } | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null, organizations: Array<{ name: string, modelCount: number }> | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserReleasesQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -682,7 +684,7 @@ export const BrowserHomeDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserHomeQuery, BrowserHomeQueryVariables>;
 export const BrowserMethodDocument = new TypedDocumentString(`
-    query BrowserMethod($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3) {
+    query BrowserMethod($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3, $minStrength: Strength) {
   method(slug: $slug) {
     id
     name
@@ -737,7 +739,13 @@ export const BrowserMethodDocument = new TypedDocumentString(`
         slugPath
       }
     }
-    treatmentsConnection(first: $first, after: $after, last: $last, before: $before) {
+    treatmentsConnection(
+      first: $first
+      after: $after
+      last: $last
+      before: $before
+      minStrength: $minStrength
+    ) {
       totalCount
       pageInfo {
         hasNextPage
@@ -992,7 +1000,7 @@ export const BrowserModelsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserModelsQuery, BrowserModelsQueryVariables>;
 export const BrowserNodeDocument = new TypedDocumentString(`
-    query BrowserNode($path: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $orderBy: ModelTreatmentOrder, $methodsPerRow: Int = 12) {
+    query BrowserNode($path: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $orderBy: ModelTreatmentOrder, $filter: ModelFilter, $methodsPerRow: Int = 12) {
   node(path: $path) {
     id
     name
@@ -1074,6 +1082,7 @@ export const BrowserNodeDocument = new TypedDocumentString(`
       last: $last
       before: $before
       orderBy: $orderBy
+      filter: $filter
     ) {
       totalCount
       pageInfo {
@@ -1105,6 +1114,10 @@ export const BrowserNodeDocument = new TypedDocumentString(`
         }
       }
     }
+  }
+  organizations(branch: {path: $path}) {
+    name
+    modelCount
   }
   latest: releases(first: 1) {
     nodes {
