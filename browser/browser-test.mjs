@@ -439,11 +439,42 @@ async function checkByModelTable(slugPath) {
   step(`${path}: the filter box narrows the table to ${org.name}'s ${narrowed.total} models (?org=, the order kept), the API's; its downloads too; a reload keeps it, "Clear the filters" drops it; an organization with none says so`);
 }
 
-/** A method page's models table by its filter box: "Treatment at least: used or stronger"
- * puts ?strength=used in the URL and shows the API's rows at that strength (fewer than all),
- * in the API's one order, which the treatment head says (aria-sort descending, no head a
- * sort link: the API has no other order for them); its downloads follow; "Clear the filters"
- * shows them all again. */
+/** A treatments list's filter box (a method's models, a model's methods) on the page at
+ * ``path``, in the section of heading ``anchor``: "Treatment at least: used or stronger" puts
+ * ?strength=used in the URL and opens at the list, which ``check`` finds the API's at that
+ * strength (``rowsOf``, fewer than all ``noun``); its downloads follow (the JSON's first
+ * row's ``key`` the first row's); a reload keeps it, axe finds nothing, "Clear the filters"
+ * shows them all again. The API's answers, unfiltered and used or stronger. */
+async function checkStrengthFilter({ path, anchor, noun, key, rowsOf, check }) {
+  const section = page.locator(`section:has(> #${anchor})`);
+  await open(path);
+  const all = await rowsOf(null);
+  await check(path, all, null);
+  await section.getByLabel("Treatment at least").selectOption("used");
+  await go(section.getByRole("button", { name: "Filter", exact: true }));
+  const used = await rowsOf("USED");
+  if (!used.totalCount || used.totalCount >= all.totalCount) fail(`${path}: used or stronger does not narrow ${all.totalCount} ${noun}: ${used.totalCount}`);
+  await check(`${path}, used or stronger`, used, "used");
+  if (new URL(page.url()).hash !== `#${anchor}`) fail(`${path}: the filtered page ${page.url()} does not open at the ${noun}`);
+  await checkDownloads(`${path}, used or stronger`, { path: `/download${path}`, want: { strength: "used" }, total: used.totalCount, key, first: used.nodes[0][key].name });
+  await page.reload();
+  await settled();
+  await check(`${path}, used or stronger, reloaded`, used, "used");
+  await checkAxe(`${path}, used or stronger`);
+  await go(section.getByRole("link", { name: "Clear the filters", exact: true }));
+  await check(`${path}, unfiltered again`, all, null);
+  return { all, used };
+}
+
+/** Whether the open page is at ``strength=`` ``strength`` (null: none). */
+function checkStrengthUrl(where, strength) {
+  const url = new URL(page.url());
+  if (url.searchParams.get("strength") !== strength) fail(`${where}: the URL ${url.href} has strength=${url.searchParams.get("strength")}, not ${strength}`);
+}
+
+/** A method page's models table by its filter box (checkStrengthFilter), in the API's one
+ * order, which the treatment head says (aria-sort descending, no head a sort link: the API
+ * has no other order for them). */
 async function checkMethodFilter(slug) {
   const path = `/methods/${slug}`;
   const rowsOf = async (minStrength) =>
@@ -456,26 +487,41 @@ async function checkMethodFilter(slug) {
     const sorts = await table.locator("thead th[aria-sort]").evaluateAll((ths) => ths.map((th) => [th.textContent.trim(), th.getAttribute("aria-sort")]));
     if (JSON.stringify(sorts) !== JSON.stringify([["treatment", "descending"]])) fail(`${where}: aria-sort says ${JSON.stringify(sorts)}`);
     if (await table.locator("thead a").count()) fail(`${where}: a head links to an order the API does not have`);
-    const url = new URL(page.url());
-    if (url.searchParams.get("strength") !== strength) fail(`${where}: the URL ${url.href} has strength=${url.searchParams.get("strength")}, not ${strength}`);
+    checkStrengthUrl(where, strength);
   };
-  await open(path);
-  const all = await rowsOf(null);
-  await check(path, all, null);
-  await page.locator("section:has(> #treatments)").getByLabel("Treatment at least").selectOption("used");
-  await go(page.locator("section:has(> #treatments)").getByRole("button", { name: "Filter", exact: true }));
-  const used = await rowsOf("USED");
-  if (!used.totalCount || used.totalCount >= all.totalCount) fail(`${path}: used or stronger does not narrow ${all.totalCount} models: ${used.totalCount}`);
-  await check(`${path}, used or stronger`, used, "used");
-  if (new URL(page.url()).hash !== "#treatments") fail(`${path}: the filtered page ${page.url()} does not open at the table`);
-  await checkDownloads(`${path}, used or stronger`, { path: `/download${path}`, want: { strength: "used" }, total: used.totalCount, key: "model", first: used.nodes[0].model.name });
-  await page.reload();
-  await settled();
-  await check(`${path}, used or stronger, reloaded`, used, "used");
-  await checkAxe(`${path}, used or stronger`);
-  await go(page.locator("section:has(> #treatments)").getByRole("link", { name: "Clear the filters", exact: true }));
-  await check(`${path}, unfiltered again`, all, null);
+  const { all, used } = await checkStrengthFilter({ path, anchor: "treatments", noun: "models", key: "model", rowsOf, check });
   step(`${path}: its filter box narrows its ${all.totalCount} models to the API's ${used.totalCount} used or stronger (?strength=used), its downloads too; aria-sort descending on treatment, the API's one order`);
+}
+
+/** A model page's methods by its filter box (checkStrengthFilter), strongest first, their
+ * count said over them. ``none``: a model none of whose methods is core, whose filtered page
+ * says so (the filter box kept, no downloads) and links to every method. */
+async function checkModelFilter(slug, none) {
+  const path = `/models/${slug}`;
+  const rowsOf = async (model, minStrength) =>
+    (await api("query ($slug: String!, $minStrength: Strength) { model(slug: $slug) { treatments(first: 25, minStrength: $minStrength) { totalCount nodes { method { name } strength } } } }", { slug: model, minStrength })).model.treatments;
+  const section = page.locator("section:has(> #methods)");
+  const check = async (where, expected, strength) => {
+    const shown = await section.locator("ul.evidence-list > li").evaluateAll((items) => items.map((item) => [item.querySelector("p > a").textContent.trim(), item.querySelector("p > .badge").textContent.trim()]));
+    const wanted = expected.nodes.map((row) => [row.method.name, row.strength.toLowerCase()]);
+    if (JSON.stringify(shown) !== JSON.stringify(wanted)) fail(`${where}: the methods ${JSON.stringify(shown)} are not the API's ${JSON.stringify(wanted)}`);
+    const said = (await section.locator("p").first().textContent()).trim();
+    const count = `${expected.totalCount} ${expected.totalCount === 1 ? "method" : "methods"}, strongest first.`;
+    if (said !== count) fail(`${where}: the section says ${JSON.stringify(said)}, not ${JSON.stringify(count)}`);
+    checkStrengthUrl(where, strength);
+  };
+  const { all, used } = await checkStrengthFilter({ path, anchor: "methods", noun: "methods", key: "method", rowsOf: (minStrength) => rowsOf(slug, minStrength), check });
+  step(`${path}: its filter box narrows its ${all.totalCount} methods to the API's ${used.totalCount} used or stronger (?strength=used), its downloads too; a reload keeps it, "Clear the filters" drops it`);
+
+  const nonePath = `/models/${none}`;
+  if ((await rowsOf(none, "CORE")).totalCount !== 0 || !(await rowsOf(none, null)).totalCount) fail(`${nonePath}: not a model with methods and none core`);
+  await open(`${nonePath}?strength=core`);
+  await check(`${nonePath}?strength=core`, { totalCount: 0, nodes: [] }, "core");
+  if (!(await section.getByLabel("Treatment at least").count())) fail(`${nonePath}?strength=core: no filter box`);
+  if (await section.locator(".downloads").count()) fail(`${nonePath}?strength=core: downloads of no rows`);
+  await go(section.getByRole("link", { name: "Show every method", exact: true }));
+  await check(`${nonePath}, unfiltered`, await rowsOf(none, null), null);
+  step(`${nonePath}?strength=core: no method that strong, the filter box kept, "Show every method" lists them all`);
 }
 
 const SEED_PATH = "/nodes/optimization/training-parallelism";
@@ -582,6 +628,7 @@ async function fixtures(seedFile) {
   if (!/^History\nThis model is in the taxonomy since release 1, loaded .+; no release since has changed it\.$/.test(history)) fail(`the model's History section: ${JSON.stringify(history)}`);
   step("the model page's History section says since which release it is there, and that none changed it");
   await checkNarrow("model");
+  await checkModelFilter("chinchilla-70b", "mimo-v2-6-pro");
   await pageType("method", "/methods/expert-parallelism", "Expert Parallelism");
   const treated = (await api('{ method(slug: "expert-parallelism") { treatmentsConnection(first: 1) { totalCount nodes { model { name } } } } }')).method.treatmentsConnection;
   await checkMethodModels("expert-parallelism");

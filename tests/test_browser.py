@@ -175,6 +175,7 @@ def test_a_place_in_a_list_that_is_none_is_a_400(tiny: Api, path: str, said: str
         ("/models?sort=release&dir=up", "`dir` must be one of asc, desc; got 'up'"),
         ("/models?released-from=2024-02-30", "`released-from` must be a day written YYYY-MM-DD"),
         ("/methods?strength=strong", "`strength` must be one of core, used, mentioned"),
+        ("/models/newest?strength=strong", "`strength` must be one of core, used, mentioned"),
         ("/search?q=adam&type=papers", "`type` must be one of nodes, methods, models, sources"),
         ("/changes?since=1&kind=deleted", "`kind` must be one of added, removed, moved"),
         ("/changes?since=1&type=edges", "`type` must be one of nodes, methods, models, treatments"),

@@ -43,8 +43,8 @@ METHOD_MODELS = (
     " nodes { strength model { slug } } } } }"
 )
 MODEL_METHODS = (
-    "query($slug: String!, $after: String) { model(slug: $slug) {"
-    f" treatments(first: 100, after: $after) {{ {PAGE_INFO}"
+    "query($slug: String!, $minStrength: Strength, $after: String) { model(slug: $slug) {"
+    f" treatments(first: 100, after: $after, minStrength: $minStrength) {{ {PAGE_INFO}"
     " nodes { strength method { slug } } } } }"
 )
 MODELS_LIST = (
@@ -211,6 +211,21 @@ CASES: list[Case] = [
         "/download/models/kimi-k3",
         MODEL_METHODS,
         {"slug": "kimi-k3"},
+        ("method_slug", "strength"),
+        _treatment("method"),
+    ),
+    # The model page's filter box: its methods at least this strong.
+    (
+        "/download/models/chinchilla-70b?strength=used",
+        MODEL_METHODS,
+        {"slug": "chinchilla-70b", "minStrength": "USED"},
+        ("method_slug", "strength"),
+        _treatment("method"),
+    ),
+    (
+        "/download/models/kimi-k3?strength=core",
+        MODEL_METHODS,
+        {"slug": "kimi-k3", "minStrength": "CORE"},
         ("method_slug", "strength"),
         _treatment("method"),
     ),
@@ -428,6 +443,7 @@ BAD = [
     (f"/download/nodes/{SEED}.csv?sort=oldest", "`sort` must be one of newest, name"),
     (f"/download/nodes/{SEED}.json?dir=oldest", "`dir` must be one of asc, desc"),
     ("/download/methods/expert-parallelism.csv?strength=strong", "`strength` must be one of core"),
+    ("/download/models/kimi-k3.json?strength=weak", "`strength` must be one of core, used"),
     ("/download/changes/nodes.csv", "`since` is required"),
     ("/download/changes/models.json?since=one", "`since` must be a release number"),
     ("/download/changes/treatments.csv?since=1&kind=grown", "`kind` must be one of added"),

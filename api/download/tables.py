@@ -211,24 +211,16 @@ query DownloadNodeByModel(
 )
 
 
-# `?strength=`: the weakest treatment a row may have (/methods, a method's models).
+# `?strength=`: the weakest treatment a row may have (/methods, a method's models, a
+# model's methods).
 STRENGTHS = {"core": "CORE", "used": "USED", "mentioned": "MENTIONED"}
 
 
-def _treatments(
-    record: str, list_field: str, other: str, fields: str, columns: Columns, strength: bool = False
-) -> Table:
+def _treatments(record: str, list_field: str, other: str, fields: str, columns: Columns) -> Table:
     """A ``record``'s treatments (the method page's models, the model page's methods) in
     the API's order, strongest first: the ``other`` record's ``fields`` (read by
     ``columns``), the strength and how many pieces of evidence back it; at least as strong
-    as ``?strength=`` says where the page has that filter (``strength``)."""
-
-    def variables(params: Params) -> dict[str, object]:
-        found: dict[str, object] = {"slug": params.path["slug"]}
-        if strength:
-            found["minStrength"] = params.choice("strength", STRENGTHS, None)
-        return found
-
+    as the page's filter box says (``?strength=``)."""
     return Table(
         route=f"{record}s/{{slug}}",
         document=f"""
@@ -251,7 +243,10 @@ query Download{record.title()}{other.title()}s(
             ("strength", lowered("strength")),
             ("evidence_count", at("evidenceConnection", "totalCount")),
         ),
-        variables=variables,
+        variables=lambda params: {
+            "slug": params.path["slug"],
+            "minStrength": params.choice("strength", STRENGTHS, None),
+        },
         filename=lambda params: f"{record}-{_slug(params.path['slug'])}-{other}s",
         subject=lambda params: f"{record} {params.path['slug']!r}",
     )
@@ -268,7 +263,6 @@ METHOD_MODELS = _treatments(
         ("organization", at("model", "organization")),
         ("release_date", at("model", "releaseDate")),
     ),
-    strength=True,
 )
 MODEL_METHODS = _treatments(
     "model",

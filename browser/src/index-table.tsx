@@ -20,6 +20,10 @@ export const STRENGTHS: readonly { value: string; label: string; strength: Stren
   { value: "mentioned", label: "any (treated by a model)", strength: "MENTIONED" },
 ];
 
+/** A treatment filter's choices (a method's models, a model's methods): core, used or
+ * stronger (every treatment is at least mentioned: that is no filter). */
+export const MIN_STRENGTHS = STRENGTHS.filter((choice) => choice.strength !== "MENTIONED");
+
 /** A column the API can order by: its key in the URL (``?sort=``), its head, the API's
  * order field and that field's natural direction (A to Z; the largest, strongest or newest
  * first). */

@@ -29,7 +29,7 @@ function Page({ at }: { at: Route }) {
     case "node":
       return <NodePage key={at.path} path={at.path} place={at.place} query={at.query} />;
     case "model":
-      return <ModelPage key={at.slug} slug={at.slug} place={at.place} />;
+      return <ModelPage key={at.slug} slug={at.slug} place={at.place} query={at.query} />;
     case "method":
       return <MethodPage key={at.slug} slug={at.slug} place={at.place} query={at.query} />;
     case "search":

@@ -111,7 +111,7 @@ export type Route =
   | { page: "home" }
   | { page: "about" }
   | { page: "node"; path: string; place: Place; query: URLSearchParams }
-  | { page: "model"; slug: string; place: Place }
+  | { page: "model"; slug: string; place: Place; query: URLSearchParams }
   | { page: "method"; slug: string; place: Place; query: URLSearchParams }
   | { page: "search"; q: string; place: Place; type: SearchType | null }
   | {
@@ -191,7 +191,7 @@ export function route(url: URL): Route {
   if (slug) {
     const at = place(query, TALL_ROW_PAGE_SIZES);
     if (kind === "nodes") return { page: "node", path: slug, place: at, query };
-    if (kind === "models" && !slug.includes("/")) return { page: "model", slug, place: at };
+    if (kind === "models" && !slug.includes("/")) return { page: "model", slug, place: at, query };
     if (kind === "methods" && !slug.includes("/")) return { page: "method", slug, place: at, query };
   }
   return { page: "missing", path };

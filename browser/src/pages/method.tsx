@@ -15,8 +15,8 @@ import {
   IndexProblem,
   indexState,
   indexUrl,
+  MIN_STRENGTHS,
   StrengthField,
-  STRENGTHS,
 } from "../index-table";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place, TALL_ROW_PAGE_SIZES } from "../router";
@@ -59,10 +59,6 @@ function EvidenceList({ answer }: { answer: Treatment["evidenceConnection"] }) {
     </>
   );
 }
-
-/** The strength filter's choices here: core, used or stronger (every model treats the
- * method at least mentioned: that is no filter). */
-const MIN_STRENGTHS = STRENGTHS.filter((choice) => choice.strength !== "MENTIONED");
 
 export function MethodPage({ slug, place, query }: { slug: string; place: Place; query: URLSearchParams }) {
   const state = indexState(href.method(slug), [], ["strength"], query, place, "treatments");

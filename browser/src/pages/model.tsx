@@ -1,22 +1,31 @@
 // `/models/<slug>`: a model, its sources, its profile by top-level branch, and its methods,
 // strongest first, a page at a time (?after= or ?before=, &from=, &size=: the shared
-// Pager), each with its first quotes of evidence and how many more it has.
+// Pager), each with its first quotes of evidence and how many more it has, filtered by
+// strength (?strength=core|used, as a method's models).
 import { BrowserModelDocument, type BrowserModelQuery } from "../../../clients/typescript/src/gql/graphql";
-import { answered, cursorRefused } from "../api";
+import { answered } from "../api";
 import { Downloads } from "../downloads";
 import { Gone, History } from "../history";
+import {
+  atTable,
+  FilterForm,
+  filtered,
+  IndexProblem,
+  indexState,
+  indexUrl,
+  MIN_STRENGTHS,
+  StrengthField,
+} from "../index-table";
 import { answeredSoFar, useQuery } from "../query";
-import { href, pageArguments, type Place, placeQuery, TALL_ROW_PAGE_SIZES } from "../router";
+import { href, pageArguments, type Place, TALL_ROW_PAGE_SIZES } from "../router";
 import { useLatestRelease } from "../site-nav";
 import {
-  ApiProblem,
   Badge,
   EVIDENCE_PER_ROW,
   ExternalLink,
   Heading,
   Loading,
   MoreEvidence,
-  PageGone,
   Pager,
   Quote,
   plural,
@@ -49,20 +58,16 @@ function EvidenceQuotes({ answer }: { answer: Treatment["evidenceConnection"] })
   );
 }
 
-export function ModelPage({ slug, place }: { slug: string; place: Place }) {
-  const loaded = useQuery(BrowserModelDocument, { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW });
+export function ModelPage({ slug, place, query }: { slug: string; place: Place; query: URLSearchParams }) {
+  const state = indexState(href.model(slug), [], ["strength"], query, place, "methods");
+  const minimum = MIN_STRENGTHS.find((choice) => choice.value === state.filters.strength) ?? null;
+  const variables = { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW, minStrength: minimum?.strength ?? null };
+  const loaded = useQuery(BrowserModelDocument, variables);
   useLatestRelease(answeredSoFar(loaded)?.latest);
   const model = loaded.state === "done" ? loaded.data.model : null;
   useTitle(model ? model.name : loaded.state === "loading" ? null : `No model ${slug}`);
-  const pageUrl = (at: Place) => `${href.model(slug)}${placeQuery(at)}`;
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "error") {
-    return cursorRefused(loaded.code) && (place.after || place.before) ? (
-      <PageGone message={loaded.message} firstPage={pageUrl({ ...place, after: null, before: null, from: 1 })} />
-    ) : (
-      <ApiProblem message={loaded.message} />
-    );
-  }
+  if (loaded.state === "error") return <IndexProblem state={state} error={loaded} />;
   if (!model) return <Gone kind="model" subject={slug} />;
   const treatments = answered(model.treatments, "model.treatments");
   const sources = answered(model.sourcesConnection, "model.sourcesConnection");
@@ -133,6 +138,11 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
         <h2 id="methods">Methods</h2>
         <p>{plural(treatments.totalCount, "method")}, strongest first.</p>
         <StrengthLegend />
+        {treatments.totalCount || filtered(state) ? (
+          <FilterForm state={state} label="Filter the methods">
+            <StrengthField label="Treatment at least" none="any" choices={MIN_STRENGTHS} chosen={minimum} />
+          </FilterForm>
+        ) : null}
         <ul class="evidence-list">
           {treatments.nodes.map((treatment) => (
             <li key={treatment.id}>
@@ -156,10 +166,15 @@ export function ModelPage({ slug, place }: { slug: string; place: Place }) {
               label="Methods: pages"
               sizes={TALL_ROW_PAGE_SIZES}
               anchor="methods"
-              url={pageUrl}
+              url={(at) => indexUrl(state, { place: at })}
             />
-            <Downloads page={href.model(slug)} label="Methods" />
+            <Downloads page={indexUrl(state)} label="Methods" />
           </>
+        ) : filtered(state) ? (
+          <p>
+            No method of this model is that strong.{" "}
+            <a href={atTable(state, indexUrl(state, { filters: {} }))}>Show every method</a>.
+          </p>
         ) : null}
       </section>
       <History subject="model" firstSeen={model.firstSeen} history={model.history} />

@@ -238,6 +238,7 @@ export type BrowserModelQueryVariables = Exact<{
   last?: number | null | undefined;
   before?: string | null | undefined;
   evidencePerRow?: number | null | undefined;
+  minStrength?: Strength | null | undefined;
 }>;
 
 
@@ -849,7 +850,7 @@ export const BrowserMethodsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserMethodsQuery, BrowserMethodsQueryVariables>;
 export const BrowserModelDocument = new TypedDocumentString(`
-    query BrowserModel($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3) {
+    query BrowserModel($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3, $minStrength: Strength) {
   model(slug: $slug) {
     id
     name
@@ -901,7 +902,13 @@ export const BrowserModelDocument = new TypedDocumentString(`
       strongest
       methodCount
     }
-    treatments(first: $first, after: $after, last: $last, before: $before) {
+    treatments(
+      first: $first
+      after: $after
+      last: $last
+      before: $before
+      minStrength: $minStrength
+    ) {
       totalCount
       pageInfo {
         hasNextPage
