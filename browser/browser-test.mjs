@@ -1037,7 +1037,7 @@ async function indexes() {
     first: narrowed.rows[0][0],
   });
   const heading = await page.locator("#models-list").innerText();
-  if (heading !== `${narrowed.total} ${narrowed.total === 1 ? "model" : "models"} match the filters`) fail(`the filtered list's heading: ${heading}`);
+  if (heading !== `${narrowed.total} ${narrowed.total === 1 ? "model matches" : "models match"} the filters`) fail(`the filtered list's heading: ${heading}`);
   await checkAxe("models filtered");
   await page.reload();
   await settled();
@@ -1170,11 +1170,96 @@ async function changes() {
   await go(page.getByRole("navigation", { name: "Indexes" }).getByRole("link", { name: "Changes", exact: true }));
   await page.locator("main h1", { hasText: "Changes from release 1 to 2" }).waitFor();
   step("/releases lists release 2 with its changes linked; the header's Changes link opens them");
+  await releasesIndex();
   await pageType("unknown release", "/changes?since=9", "No such release", 404);
   const said = await page.locator("main").innerText();
   if (!said.includes("there is no release 9")) fail(`the unknown release's page says: ${said}`);
   step("an unknown release's changes page says there is no such release");
   clean("changes");
+}
+
+const RELEASES_QUERY = `query ($filter: ReleaseFilter, $orderBy: ReleaseOrder) {
+  releases(first: 25, filter: $filter, orderBy: $orderBy) { totalCount nodes { number loadedAt note } } }`;
+
+/** The API's releases (numbers, as the releases index's first column shows them). */
+async function apiReleases(variables) {
+  const { releases } = await api(RELEASES_QUERY, variables);
+  return { numbers: releases.nodes.map((release) => String(release.number)), total: releases.totalCount, nodes: releases.nodes };
+}
+
+/** The open releases index: its rows' release numbers are ``expected`` (the API's), its sort
+ * ``sorted`` (aria-sort), its URL has ``want``. */
+async function checkReleases(where, { expected, sorted, want = {} }) {
+  const shown = (await indexRows()).map((row) => row[0]);
+  if (JSON.stringify(shown) !== JSON.stringify(expected)) fail(`${where}: releases ${JSON.stringify(shown)}, the API's ${JSON.stringify(expected)}`);
+  const sorts = await sortedBy();
+  if (JSON.stringify(sorts) !== JSON.stringify(sorted)) fail(`${where}: aria-sort says ${JSON.stringify(sorts)}, not ${JSON.stringify(sorted)}`);
+  const url = new URL(page.url());
+  for (const [key, value] of Object.entries(want)) {
+    const got = url.searchParams.get(key);
+    if (value === null ? got !== null : got !== value) fail(`${where}: the URL ${url.href} has ${key}=${got}, not ${value}`);
+  }
+}
+
+/** /releases after the two loads of changes(): the Release and Loaded heads sort the newest
+ * or the oldest first (aria-sort, ?sort=&dir=, kept by reload), the filter form narrows by
+ * the note's text and the days loaded on (the URL), each the API's rows; the downloads follow. */
+async function releasesIndex() {
+  const asc = { field: "NUMBER", direction: "ASC" };
+  const newest = await apiReleases({});
+  const oldest = await apiReleases({ orderBy: asc });
+  if (newest.total !== 2 || JSON.stringify(oldest.numbers) !== JSON.stringify([...newest.numbers].reverse())) fail(`the API's releases: ${JSON.stringify([newest, oldest])}`);
+  await open("/releases");
+  await checkReleases("/releases", { expected: newest.numbers, sorted: { Release: "descending" }, want: { sort: null, dir: null } });
+  await go(page.getByRole("link", { name: "Release", exact: true }));
+  await checkReleases("/releases, oldest first", { expected: oldest.numbers, sorted: { Release: "ascending" }, want: { sort: "release", dir: "asc" } });
+  await page.reload();
+  await settled();
+  await checkReleases("/releases, oldest first, reloaded", { expected: oldest.numbers, sorted: { Release: "ascending" }, want: { sort: "release", dir: "asc" } });
+  await go(page.getByRole("link", { name: "Loaded", exact: true }));
+  await checkReleases("/releases by loading", { expected: newest.numbers, sorted: { Loaded: "descending" }, want: { sort: "loaded", dir: "desc" } });
+  await go(page.getByRole("link", { name: "Loaded", exact: true }));
+  await checkReleases("/releases by loading, oldest first", { expected: oldest.numbers, sorted: { Loaded: "ascending" }, want: { sort: "loaded", dir: "asc" } });
+  if (!(await page.locator("main p.lead").innerText()).includes("oldest first")) fail("/releases oldest first does not say so");
+  step("/releases: the Release and Loaded heads sort the newest first, then the oldest first (aria-sort, ?sort=&dir=); a reload keeps it");
+
+  // The note's text: release 2's note (any case), in the same order.
+  const word = newest.nodes[0].note.split(" ")[0].toUpperCase();
+  await page.getByLabel("Note contains").fill(word);
+  await go(page.getByRole("button", { name: "Filter", exact: true }));
+  const noted = await apiReleases({ filter: { noteContains: word }, orderBy: asc });
+  if (noted.total !== 1) fail(`the note filter ${word} does not narrow to one release: ${noted.total}`);
+  await checkReleases("/releases by note", { expected: noted.numbers, sorted: { Loaded: "ascending" }, want: { q: word, sort: "loaded", dir: "asc", after: null } });
+  const heading = await page.locator("#releases-list").innerText();
+  if (heading !== "1 release matches the filters") fail(`the filtered releases' heading: ${heading}`);
+  await checkAxe("releases filtered");
+  await checkDownloads("/releases by note", { path: "/download/releases", want: { q: word, sort: "loaded", dir: "asc" }, total: 1, key: "release", first: Number(noted.numbers[0]) });
+  await shot("releases-filtered");
+  step(`/releases: "Note contains ${word}" shows the API's one release, in the URL (?q=), the downloads too`);
+
+  // The days loaded on: both releases were loaded today (UTC); the day before has none.
+  const today = newest.nodes[0].loadedAt.slice(0, 10);
+  const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  await go(page.getByRole("link", { name: "Clear the filters", exact: true }));
+  await page.getByLabel("Loaded on or before").fill(yesterday);
+  await go(page.getByRole("button", { name: "Filter", exact: true }));
+  if ((await apiReleases({ filter: { loadedTo: yesterday } })).total !== 0) fail(`releases loaded by ${yesterday}`);
+  if (!(await page.locator("main").innerText()).includes("No release matches.")) fail(`loaded-to=${yesterday} does not say no release matches`);
+  await page.getByLabel("Loaded on or before").fill("");
+  await page.getByLabel("Loaded on or after").fill(today);
+  await go(page.getByRole("button", { name: "Filter", exact: true }));
+  const fromToday = await apiReleases({ filter: { loadedFrom: today }, orderBy: asc });
+  await checkReleases("/releases loaded from today", { expected: fromToday.numbers, sorted: { Loaded: "ascending" }, want: { "loaded-from": today, "loaded-to": null, sort: "loaded" } });
+  if (fromToday.total !== 2) fail(`releases loaded from ${today}: ${fromToday.total}`);
+  step(`/releases: loaded on or before ${yesterday} matches none (said so), on or after ${today} both, in the URL`);
+
+  // A word the list does not take: a 400 that says which (the server reads it as the download does).
+  await open("/releases?sort=size", 400);
+  const refused = await page.locator("main").innerText();
+  if (!refused.includes("`sort` must be one of release, loaded") || (await page.locator("main table").count()) !== 0) fail(`/releases?sort=size says: ${refused}`);
+  expectFailed(400);
+  clean("releases index");
+  step("/releases?sort=size: HTTP 400 that says the sorts it takes, no table");
 }
 
 const LISTS = ["nodes", "methods", "models", "treatments"];

@@ -49,6 +49,7 @@ PAGES = [
     "/methods",
     "/methods?branch=no/such/branch&sort=models",  # the page says the branch is not there
     "/releases",
+    "/releases?sort=loaded&dir=asc&q=load&loaded-from=2024-01-01",
     "/about",
 ]
 MAX_GZIPPED_BYTES = 150_000
@@ -178,6 +179,13 @@ def test_a_place_in_a_list_that_is_none_is_a_400(tiny: Api, path: str, said: str
         ("/models?sort=release&dir=up", "`dir` must be one of asc, desc; got 'up'"),
         ("/models?released-from=2024-02-30", "`released-from` must be a day written YYYY-MM-DD"),
         ("/methods?strength=strong", "`strength` must be one of core, used, mentioned"),
+        ("/releases?sort=size", "`sort` must be one of release, loaded; got 'size'"),
+        ("/releases?sort=loaded&dir=up", "`dir` must be one of asc, desc; got 'up'"),
+        ("/releases?loaded-to=2026-02-30", "`loaded-to` must be a day written YYYY-MM-DD"),
+        (
+            "/releases?loaded-from=2026-03-02&loaded-to=2026-03-01",
+            "`loaded-from` (2026-03-02) is after `loaded-to` (2026-03-01)",
+        ),
         ("/models/newest?strength=strong", "`strength` must be one of core, used, mentioned"),
         ("/search?q=adam&type=papers", "`type` must be one of nodes, methods, models, sources"),
         ("/changes?since=1&kind=deleted", "`kind` must be one of added, removed, moved"),
@@ -217,6 +225,7 @@ def test_the_words_each_list_takes_are_a_200(tiny: Api) -> None:
         "/nodes/alpha?columns=",
         "/models?sort=release&dir=asc&released-from=2024-01-01",
         "/methods?sort=models&strength=core",
+        "/releases?sort=release&dir=asc&q=load&loaded-from=2024-01-01&loaded-to=2024-01-01",
         "/search?q=adam&type=methods",
         "/changes?since=1&kind=changed&type=methods",
         "/models/newest",
@@ -552,10 +561,11 @@ def test_the_changes_between_releases_in_headless_chromium(
     backend: str, new_database: Callable[[str, str], str], tmp_path: Path
 ) -> None:
     url = new_database(backend, "changes")
-    load_directory(DEFAULT_FIXTURES_DIR, url)
-    load_directory(_edited_fixtures(tmp_path / "edited"), url)
+    load_directory(DEFAULT_FIXTURES_DIR, url, note="the fixtures")
+    load_directory(_edited_fixtures(tmp_path / "edited"), url, note="Edited copy: serving renamed")
     _drive("changes", url, artifacts=tmp_path / "screenshots")
     assert (tmp_path / "screenshots" / "changes.png").is_file()
+    assert (tmp_path / "screenshots" / "releases-filtered.png").is_file()
 
 
 def _quoted(value: str | None) -> str:

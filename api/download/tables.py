@@ -367,12 +367,29 @@ query DownloadMethods(
 )
 
 _KIND_TOTALS = "nodes { total } methods { total } models { total } treatments { total }"
-# /releases: newest first, the API's one order.
+# /releases: `?sort=release|loaded` (both by number: the order of loading), `&dir=`, `?q=`
+# (the note), `?loaded-from=`, `?loaded-to=` (browser/src/pages/releases.tsx).
+RELEASE_ORDERS = {"release": ("NUMBER", "desc"), "loaded": ("NUMBER", "desc")}
+
+
+def release_filter(params: Params) -> dict[str, object]:
+    """The releases filter of the page's URL; a range of days that ends before it starts
+    is refused, as the API refuses it."""
+    start, end = params.day("loaded-from"), params.day("loaded-to")
+    if start is not None and end is not None and start > end:
+        raise BadParameterError(
+            f"`loaded-from` ({start}) is after `loaded-to` ({end}): no day is in that range"
+        )
+    return {"loadedFrom": start, "loadedTo": end, "noteContains": params.text("q")}
+
+
 RELEASES = Table(
     route="releases",
     document=f"""
-query DownloadReleases($first: Int!, $after: String) {{
-  rows: releases(first: $first, after: $after) {{
+query DownloadReleases(
+  $first: Int!, $after: String, $filter: ReleaseFilter, $orderBy: ReleaseOrder
+) {{
+  rows: releases(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {{
     {_PAGE_INFO}
     nodes {{
       number
@@ -393,7 +410,10 @@ query DownloadReleases($first: Int!, $after: String) {{
             for kind in ("nodes", "methods", "models", "treatments")
         ),
     ),
-    variables=lambda params: {},
+    variables=lambda params: {
+        "filter": release_filter(params),
+        "orderBy": _order(params, RELEASE_ORDERS),
+    },
     filename=lambda params: "releases",
     chunk=RELEASES_PER_CHUNK,
 )

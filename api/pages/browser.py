@@ -27,6 +27,7 @@ from api.download.tables import (
     MODEL_METHODS,
     MODELS,
     NODE_BY_MODEL,
+    RELEASES,
     BadParameterError,
     Params,
     changes_words,
@@ -315,6 +316,7 @@ _WORDS: dict[tuple[str, bool], Callable[[Params], object]] = {
     ("methods", True): METHOD_MODELS.variables,
     ("models", False): MODELS.variables,
     ("methods", False): METHODS.variables,
+    ("releases", False): RELEASES.variables,
     ("search", False): search_words,
     ("changes", False): changes_words,
 }
@@ -358,7 +360,7 @@ def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[Response]]:
         elif kind == "changes":
             status = await _releases_status(schema, request)
         elif kind in SUBJECTS and SUBJECTS[kind][1] in request.path_params:
-            # (/models and /methods, the indexes, have no subject: always there.)
+            # (/models, /methods and /releases, the indexes, have no subject: always there.)
             document, parameter = SUBJECTS[kind]
             key = request.path_params[parameter]
             exists, subject = await _subject(schema, request, document, key)

@@ -1,14 +1,15 @@
 // What the indexes (/models, /methods, /releases) share: their state in the URL (filters,
 // order, page: every index page is its URL alone), sortable column heads, the filter form
-// over the table. The table's wrapper, which scrolls sideways on a narrow screen rather than
+// over the table, the list under it (its heading, pages and downloads). The table's wrapper, which scrolls sideways on a narrow screen rather than
 // the page, and paging are every table's (ui.tsx: TableScroll, Pager).
 import type { ComponentChildren } from "preact";
 
 import type { Strength } from "../../clients/typescript/src/gql/graphql";
 
 import { cursorRefused } from "./api";
+import { Downloads } from "./downloads";
 import { navigate, type Place, placeQuery } from "./router";
-import { ApiProblem, PageGone, Problem } from "./ui";
+import { ApiProblem, PageGone, type PagedList, Pager, Problem, TableScroll, thousands } from "./ui";
 
 export type Direction = "asc" | "desc";
 
@@ -36,7 +37,7 @@ export type IndexState<F extends string> = {
   path: string;
   columns: readonly Column<F>[];
   filters: Record<string, string>;
-  /** Null for an index of one order, the API's (the releases, newest first). */
+  /** Null for an index of one order, the API's (a method's models, a model's methods). */
   column: Column<F> | null;
   dir: Direction;
   place: Place;
@@ -78,6 +79,14 @@ export function orderBy<F extends string>(state: IndexState<F>): { field: F; dir
 
 export function filtered(state: IndexState<string>): boolean {
   return Object.keys(state.filters).length > 0;
+}
+
+/** A day as the API's Date takes it (2025-07-01), and one that exists; else null: a filter's
+ * day that is no day is left out (the API would refuse it), so the form shows what is applied. */
+export function day(value: string | undefined): string | null {
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value) ? value : null;
 }
 
 /** The index's URL with ``change``: another order or other filters open the list's first
@@ -180,6 +189,58 @@ export function FilterForm<F extends string>({
         {aside}
       </p>
     </form>
+  );
+}
+
+/** An index's list under its filter form: its heading (how many, and whether filtered), its
+ * table (``children``, in the wrapper that scrolls sideways), the Pager (``sizes``: the page
+ * sizes offered) and the downloads in the page's order and filter; or, when nothing matches,
+ * a way back to the whole list. ``noun``: an item, and many, as the page names them. */
+export function IndexList<F extends string>({
+  state,
+  list,
+  at,
+  noun,
+  sizes,
+  children,
+}: {
+  state: IndexState<F>;
+  list: PagedList;
+  at: Place;
+  noun: [one: string, many: string];
+  sizes?: readonly number[];
+  children: ComponentChildren;
+}) {
+  const id = `${noun[1]}-list`;
+  const total = list.totalCount;
+  const name = noun[1][0].toUpperCase() + noun[1].slice(1);
+  const matching = total === 1 ? " matches the filters" : " match the filters";
+  return (
+    <>
+      <h2 id={id}>
+        {thousands(total)} {total === 1 ? noun[0] : noun[1]}
+        {filtered(state) ? matching : ""}
+      </h2>
+      {total ? (
+        <>
+          <TableScroll labelledBy={id}>{children}</TableScroll>
+          <Pager
+            list={list}
+            at={at}
+            noun={noun}
+            label={`${name}: pages`}
+            anchor={id}
+            url={(place) => indexUrl(state, { place })}
+            sizes={sizes}
+          />
+          <Downloads page={indexUrl(state)} label={name} />
+        </>
+      ) : (
+        <p>
+          No {noun[0]} matches. <a href={indexUrl(state, { filters: {} })}>Show every {noun[0]}</a>.
+        </p>
+      )}
+    </>
   );
 }
 

@@ -77,7 +77,7 @@ export function StrengthLegend() {
 }
 
 /** A paged list as the pager needs it: any connection with these fields. */
-type PagedList = {
+export type PagedList = {
   totalCount: number;
   nodes: readonly unknown[];
   pageInfo: {

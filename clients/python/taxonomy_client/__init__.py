@@ -9,6 +9,7 @@ from .enums import (
     ModelOrderField,
     ModelTreatmentOrderField,
     OrderDirection,
+    ReleaseOrderField,
     Scope,
     SearchField,
     SearchType,
@@ -30,6 +31,8 @@ from .input_types import (
     ModelOrder,
     ModelTreatmentOrder,
     NodeRef,
+    ReleaseFilter,
+    ReleaseOrder,
 )
 from .methods_page import (
     MethodsPage,
@@ -125,6 +128,9 @@ __all__ = [
     "NodePageNodeCounts",
     "NodeRef",
     "OrderDirection",
+    "ReleaseFilter",
+    "ReleaseOrder",
+    "ReleaseOrderField",
     "Scope",
     "Search",
     "SearchField",

@@ -125,6 +125,29 @@ export type OrderDirection =
   /** Descending: Z first, the largest, the strongest or the newest first. */
   | 'DESC';
 
+/** Narrows a list of releases; every given condition must hold. */
+export type ReleaseFilter = {
+  /** Only releases loaded on or after this day (UTC, as `loadedAt`). */
+  loadedFrom?: string | null | undefined;
+  /** Only releases loaded on or before this day (UTC, as `loadedAt`). */
+  loadedTo?: string | null | undefined;
+  /** Only releases whose note contains this text (any case). */
+  noteContains?: string | null | undefined;
+};
+
+/** How to order releases. */
+export type ReleaseOrder = {
+  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest). */
+  direction?: OrderDirection | null | undefined;
+  /** What to order by. */
+  field: ReleaseOrderField;
+};
+
+/** Fields that releases can be ordered by. */
+export type ReleaseOrderField =
+  /** By release number, which is the order the releases were loaded in. Natural direction DESC (the newest first); ASC is the oldest first. */
+  | 'NUMBER';
+
 /** The kinds of objects a search can find. */
 export type SearchType =
   /** Methods. */
@@ -276,6 +299,8 @@ export type BrowserReleasesQueryVariables = Exact<{
   after?: string | null | undefined;
   last?: number | null | undefined;
   before?: string | null | undefined;
+  filter?: ReleaseFilter | null | undefined;
+  orderBy?: ReleaseOrder | null | undefined;
 }>;
 
 
@@ -1143,8 +1168,15 @@ export const BrowserNodeDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserNodeQuery, BrowserNodeQueryVariables>;
 export const BrowserReleasesDocument = new TypedDocumentString(`
-    query BrowserReleases($first: Int = 25, $after: String, $last: Int, $before: String) {
-  releases(first: $first, after: $after, last: $last, before: $before) {
+    query BrowserReleases($first: Int = 25, $after: String, $last: Int, $before: String, $filter: ReleaseFilter, $orderBy: ReleaseOrder) {
+  releases(
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+    filter: $filter
+    orderBy: $orderBy
+  ) {
     totalCount
     pageInfo {
       hasNextPage
