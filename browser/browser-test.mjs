@@ -365,22 +365,40 @@ async function checkMethodModels(slug) {
   step(`${slug}'s models table: each model's organization and release date in columns of their own, the API's (${wanted.length} rows)`);
 }
 
-/** The API's By-model rows of ``path`` (the first 25): their models' names, and how many. */
+/** The API's By-model rows of ``path`` (the first 25): their models' names, and how many;
+ * ``facts``, each row's organization and release date ("unknown" for none). */
 async function apiByModel(path, variables = {}) {
   const { node } = await api(
-    "query ($path: String!, $orderBy: ModelTreatmentOrder, $filter: ModelFilter) { node(path: $path) { byModel(first: 25, orderBy: $orderBy, filter: $filter) { totalCount nodes { model { name } } } } }",
+    "query ($path: String!, $orderBy: ModelTreatmentOrder, $filter: ModelFilter) { node(path: $path) { byModel(first: 25, orderBy: $orderBy, filter: $filter) { totalCount nodes { model { name organization releaseDate } } } } }",
     { path, ...variables },
   );
-  return { names: node.byModel.nodes.map((row) => row.model.name), total: node.byModel.totalCount };
+  const models = node.byModel.nodes.map((row) => row.model);
+  return {
+    names: models.map((model) => model.name),
+    total: node.byModel.totalCount,
+    facts: models.map((model) => ({ Organization: model.organization ?? "unknown", Released: model.releaseDate ?? "unknown" })),
+  };
 }
 
-/** The open node page's By-model table: its head's text, the heads that say they sort
- * (aria-sort) and its rows' models, which are ``expected`` (the API's); the URL has ``want``
- * (each parameter's value, null for none). */
-async function checkByModel(where, { expected, sorted, want }) {
+/** The open node page's By-model table: its head's text (``head``: its columns), the heads
+ * that say they sort (aria-sort) and its rows' models, which are ``expected`` (the API's,
+ * and their organizations and release dates where the head has those columns); the URL has
+ * ``want`` (each parameter's value, null for none). */
+async function checkByModel(where, { expected, sorted, want, head: columns = ["Model", "techniques"] }) {
   const table = page.locator(".by-model table");
   const head = (await table.locator("thead tr").innerText()).replace(/[▲▼]/g, "").replace(/\s+\t/g, "\t").trim();
-  if (head !== "Model\ttechniques") fail(`${where}: the By-model head reads ${JSON.stringify(head)}`);
+  if (head !== columns.join("\t")) fail(`${where}: the By-model head reads ${JSON.stringify(head)}, not ${JSON.stringify(columns.join("\t"))}`);
+  const facts = columns.filter((column) => column === "Organization" || column === "Released");
+  const cells = await table.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].slice(0, -1).map((td) => td.textContent.trim())));
+  const wanted = expected.facts.map((row) => facts.map((column) => row[column]));
+  if (JSON.stringify(cells) !== JSON.stringify(wanted)) fail(`${where}: the rows' ${JSON.stringify(facts)} are\n${JSON.stringify(cells)}\nnot the API's\n${JSON.stringify(wanted)}`);
+  // Each row's first methods: 12, or 9 beside the organization and date columns (as tall).
+  const most = facts.length ? 9 : 12;
+  const lists = await table.locator("tbody ul.treatments").evaluateAll((uls) => uls.map((ul) => [Number(ul.getAttribute("aria-label").match(/: ([0-9,]+) methods?$/)[1].replace(/,/g, "")), ul.querySelectorAll("li:not(.more)").length, ul.querySelector("li.more")?.textContent ?? null]));
+  for (const [count, listed, more] of lists) {
+    if (listed !== Math.min(count, most) || (count > most) !== (more === `${count - most} more ${count - most === 1 ? "method" : "methods"}`)) fail(`${where}: a row of ${count} methods lists ${listed} and says ${more}, not its first ${most}`);
+  }
+  return lists;
   const sorts = await table.locator("thead th[aria-sort]").evaluateAll((ths) =>
     Object.fromEntries(ths.map((th) => [th.textContent.replace(/[▲▼]/g, "").trim(), th.getAttribute("aria-sort")])),
   );
@@ -439,6 +457,50 @@ async function checkByModelTable(slugPath) {
   const none = page.locator(".by-model p", { hasText: "No model of this organization has evidence in this branch." });
   if (!(await none.getByRole("link", { name: "Show every model" }).count())) fail(`${path}?org=No+Such+Lab does not say so`);
   step(`${path}: the filter box narrows the table to ${org.name}'s ${narrowed.total} models (?org=, the order kept), the API's; its downloads too; a reload keeps it, "Clear the filters" drops it; an organization with none says so`);
+}
+
+/** A node's By-model table shows its models' organizations and release dates when asked
+ * (?columns=org,date), and not by default (the seed's two columns; the page's request asks
+ * no organization): "Columns: show organization · show release date" adds each, the order
+ * kept; the Released head says the default order is newest first (aria-sort), and sorts
+ * oldest first (?sort=newest&dir=asc), the columns kept; each the API's rows, organizations
+ * and dates; the downloads follow the order and carry no `columns`; a reload keeps it all;
+ * at 390 px nothing scrolls sideways and axe-core passes; "hide" gives the two columns back. */
+async function checkByModelColumns(slugPath) {
+  const path = `/nodes/${slugPath}`;
+  const choice = page.locator(".by-model .column-choice");
+  const heads = page.locator(".by-model thead");
+  await open(path);
+  const asked = JSON.parse(new URL(graphql.find((request) => request.method === "GET").url).searchParams.get("variables"));
+  if ("withOrganization" in asked) fail(`${path} asks for organizations: ${JSON.stringify(asked)}`);
+  const newest = await apiByModel(slugPath);
+  await checkByModel(path, { expected: newest, sorted: {}, want: { columns: null } });
+  if ((await choice.innerText()).trim() !== "Columns: show organization · show release date") fail(`${path}: the column choice reads ${await choice.innerText()}`);
+  await go(choice.getByRole("link", { name: "show organization", exact: true }));
+  await checkByModel(`${path}, organizations`, { expected: newest, sorted: {}, want: { columns: "org", sort: null }, head: ["Model", "Organization", "techniques"] });
+  const withOrganization = JSON.parse(new URL(graphql.filter((request) => request.method === "GET").at(-1).url).searchParams.get("variables"));
+  if (withOrganization.withOrganization !== true) fail(`${path}?columns=org does not ask for organizations: ${JSON.stringify(withOrganization)}`);
+  await go(choice.getByRole("link", { name: "show release date", exact: true }));
+  const both = ["Model", "Organization", "Released", "techniques"];
+  const lists = await checkByModel(`${path}, organizations and dates`, { expected: newest, sorted: { Released: "descending" }, want: { columns: "org,date", sort: null }, head: both });
+  if (!lists.some(([count]) => count > 9 && count <= 12)) fail(`${path}: no row of 10 to 12 methods, whose list the columns shorten`);
+  if (!newest.facts.some((row) => row.Released === "unknown") || !newest.facts.some((row) => row.Organization !== "unknown")) fail(`${path}: no undated model, or no organization, to show`);
+  await checkNarrow(`${path}?columns=org,date`);
+  await go(heads.getByRole("link", { name: "Released", exact: true }));
+  const oldest = await apiByModel(slugPath, { orderBy: { field: "RELEASE_DATE", direction: "ASC" } });
+  if (JSON.stringify(oldest.names) === JSON.stringify(newest.names)) fail(`${path}: oldest first is newest first`);
+  const want = { columns: "org,date", sort: "newest", dir: "asc" };
+  await checkByModel(`${path}, oldest first`, { expected: oldest, sorted: { Released: "ascending" }, want, head: both });
+  await checkDownloads(`${path}, oldest first, with its columns`, { path: `/download${path}`, want: { sort: "newest", dir: "asc", columns: null }, total: oldest.total, key: "model", first: oldest.names[0] });
+  await page.reload();
+  await settled();
+  await checkByModel(`${path}, oldest first, reloaded`, { expected: oldest, sorted: { Released: "ascending" }, want, head: both });
+  await checkAxe(`${path}?columns=org,date&sort=newest&dir=asc`);
+  await go(choice.getByRole("link", { name: "hide organization", exact: true }));
+  await checkByModel(`${path}, dates alone`, { expected: oldest, sorted: { Released: "ascending" }, want: { ...want, columns: "date" }, head: ["Model", "Released", "techniques"] });
+  await go(choice.getByRole("link", { name: "hide release date", exact: true }));
+  await checkByModel(`${path}, neither`, { expected: oldest, sorted: {}, want: { ...want, columns: null } });
+  step(`${path}: "Columns: show organization · show release date" adds each (?columns=org,date, the API's; organizations asked only then; 9 methods a row beside them); the Released head sorts oldest first (aria-sort); downloads follow, without columns; reload keeps it; axe clean, no sideways scroll at 390 px; hidden again, the two columns`);
 }
 
 /** A treatments list's filter box (a method's models, a model's methods) on the page at
@@ -746,6 +808,7 @@ async function fixtures(seedFile) {
   if (!(await page.locator(".by-model tbody tr th").first().innerText()).startsWith("DeepSeek-V4-Flash")) fail("the order is lost on reload");
   await checkDownloads("the seed page sorted by name", { path: `/download${seedPath}`, want: { sort: "name" }, total: rows.length - 1, key: "model", first: "DeepSeek-V4-Flash" });
   await checkByModelTable("optimization");
+  await checkByModelColumns("optimization/training-parallelism");
   // Paging the By-model table: 27 models in `architecture`, 25 a page.
   await open("/nodes/architecture");
   const rowsOf = () => page.locator(".by-model tbody tr").count();

@@ -44,6 +44,9 @@ export type IndexState<F extends string> = {
   /** Where on its page the table is (a heading's id), for a table that is not the whole
    * page (a node's By-model table): another order or filter opens there. */
   anchor: string | null;
+  /** How the table shows its rows (by their name in the URL: a node's By-model table's
+   * ``?columns=``), no part of which rows: kept through every order, filter and page. */
+  view: Record<string, string>;
 };
 
 export function indexState<F extends string>(
@@ -53,16 +56,20 @@ export function indexState<F extends string>(
   query: URLSearchParams,
   place: Place,
   anchor: string | null = null,
+  viewNames: readonly string[] = [],
 ): IndexState<F> {
   const column = columns.find((candidate) => candidate.key === query.get("sort")) ?? columns[0] ?? null;
   const given = query.get("dir");
   const dir = column && (given === "asc" || given === "desc") ? given : (column?.natural ?? "asc");
-  const filters: Record<string, string> = {};
-  for (const name of filterNames) {
-    const value = query.get(name)?.trim();
-    if (value) filters[name] = value;
-  }
-  return { path, columns, filters, column, dir, place, anchor };
+  const valuesOf = (names: readonly string[]) => {
+    const values: Record<string, string> = {};
+    for (const name of names) {
+      const value = query.get(name)?.trim();
+      if (value) values[name] = value;
+    }
+    return values;
+  };
+  return { path, columns, filters: valuesOf(filterNames), column, dir, place, anchor, view: valuesOf(viewNames) };
 }
 
 /** The API's `orderBy` for the index's order (null: the API's own). */
@@ -83,10 +90,17 @@ export function day(value: string | undefined): string | null {
 }
 
 /** The index's URL with ``change``: another order or other filters open the list's first
- * page at the same size; without them, ``place`` says which page. */
+ * page at the same size; without them, ``place`` says which page (another ``view`` shows
+ * the same rows). */
 export function indexUrl<F extends string>(
   state: IndexState<F>,
-  change: { column?: Column<F>; dir?: Direction; filters?: Record<string, string>; place?: Place } = {},
+  change: {
+    column?: Column<F>;
+    dir?: Direction;
+    filters?: Record<string, string>;
+    place?: Place;
+    view?: Record<string, string>;
+  } = {},
 ): string {
   const column = change.column ?? state.column;
   const dir = change.dir ?? state.dir;
@@ -100,6 +114,7 @@ export function indexUrl<F extends string>(
     params.set("sort", column.key);
     params.set("dir", dir);
   }
+  for (const [name, value] of Object.entries(change.view ?? state.view)) if (value) params.set(name, value);
   return `${state.path}${placeQuery(at, params)}`;
 }
 
@@ -141,15 +156,18 @@ export function SortHeader<F extends string>({
 
 /** The filter form over an index's table: its fields (``children``, each named as its
  * filter in the URL) go into the URL on submit, which opens the first page of the list so
- * narrowed, in the same order and at the same page size. */
+ * narrowed, in the same order and at the same page size. ``aside``: what goes beside its
+ * button, on the same line (a node's choice of columns: the page no taller for it). */
 export function FilterForm<F extends string>({
   state,
   label,
   children,
+  aside = null,
 }: {
   state: IndexState<F>;
   label: string;
   children: ComponentChildren;
+  aside?: ComponentChildren;
 }) {
   const names = (form: HTMLFormElement) => [...new FormData(form).keys()];
   const submit = (event: Event) => {
@@ -168,6 +186,7 @@ export function FilterForm<F extends string>({
       <p class="actions">
         <button type="submit">Filter</button>
         {filtered(state) ? <a href={atTable(state, indexUrl(state, { filters: {} }))}>Clear the filters</a> : null}
+        {aside}
       </p>
     </form>
   );

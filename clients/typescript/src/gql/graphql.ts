@@ -288,10 +288,11 @@ export type BrowserNodeQueryVariables = Exact<{
   orderBy?: ModelTreatmentOrder | null | undefined;
   filter?: ModelFilter | null | undefined;
   methodsPerRow?: number | null | undefined;
+  withOrganization?: boolean | null | undefined;
 }>;
 
 
-export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, undatedModels: number | null, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fromPath: string | null, toPath: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, release: { id: string, number: number, loadedAt: string } | null }> } | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null, organizations: Array<{ name: string, modelCount: number }> | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, undatedModels: number | null, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fromPath: string | null, toPath: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, release: { id: string, number: number, loadedAt: string } | null }> } | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null, organization?: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null, organizations: Array<{ name: string, modelCount: number }> | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserReleasesQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -1032,7 +1033,7 @@ export const BrowserModelsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserModelsQuery, BrowserModelsQueryVariables>;
 export const BrowserNodeDocument = new TypedDocumentString(`
-    query BrowserNode($path: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $orderBy: ModelTreatmentOrder, $filter: ModelFilter, $methodsPerRow: Int = 12) {
+    query BrowserNode($path: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $orderBy: ModelTreatmentOrder, $filter: ModelFilter, $methodsPerRow: Int = 12, $withOrganization: Boolean = false) {
   node(path: $path) {
     id
     name
@@ -1130,6 +1131,7 @@ export const BrowserNodeDocument = new TypedDocumentString(`
           slug
           name
           releaseDate
+          organization @include(if: $withOrganization)
         }
         strongest
         methodCount
