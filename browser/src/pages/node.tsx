@@ -122,9 +122,18 @@ function ColumnChoice({ state, shown }: { state: State; shown: Shown }) {
 
 type Row = NonNullable<Node["byModel"]>["nodes"][number];
 
+/** How many of a long row's methods it lists: a row whose methods are more than the page
+ * asked for (12, or 9 beside the columns) lists two thirds of them and links the rest. At
+ * L a root's rows all run to thousands of methods, and 25 rows of 12 made its page 6,032 px
+ * tall; a row of at most 12 (the seed page's longest) still lists them all. */
+function listedOf(methodCount: number, asked: number): number {
+  return methodCount > asked ? Math.floor((asked * 2) / 3) : methodCount;
+}
+
 /** A By-model row's first methods, and a link to the model for the rest. */
 function RowMethods({ row }: { row: Row }) {
-  const methods = answered(row.methodsConnection, "methodsConnection").nodes;
+  const asked = answered(row.methodsConnection, "methodsConnection").nodes;
+  const methods = asked.slice(0, listedOf(row.methodCount, asked.length));
   return (
     <ul class="treatments" aria-label={`${row.model.name}: ${plural(row.methodCount, "method")}`}>
       {methods.map((treatment) => (
