@@ -18,7 +18,6 @@ from urllib.parse import quote, quote_plus
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from starlette.staticfiles import StaticFiles
 from strawberry import Schema
 
 from api.download.tables import (
@@ -33,7 +32,6 @@ from api.download.tables import (
     changes_words,
     search_words,
 )
-from api.edge.middleware import ASGIApp, Message, Receive, Scope, Send
 from api.edge.persisted_queries import load_allowlist
 from api.endpoint import graphiql
 from api.pages.html_page import html_page
@@ -107,7 +105,7 @@ PAGE_POLICY = (
 # The page without a build: nothing to load or run.
 MISSING_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 # Hashed names never change content: a year, and no revalidation.
-IMMUTABLE = b"public, max-age=31536000, immutable"
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 _TITLE = "Taxonomy browser"
 _COLOR_SCHEME = '    <meta name="color-scheme" content="light dark">'
@@ -422,19 +420,3 @@ async def no_page(request: Request, exc: Exception) -> Response:
         status_code=404,
         headers={"content-security-policy": policy, "cache-control": "no-cache"},
     )
-
-
-def immutable_assets() -> ASGIApp:
-    """The built assets, each found one answered as never changing (a new build gets new
-    names); a miss (an old name) is not cached."""
-    files = StaticFiles(directory=ASSETS_DIR, check_dir=False)
-
-    async def assets(scope: Scope, receive: Receive, send: Send) -> None:
-        async def send_cached(message: Message) -> None:
-            if message["type"] == "http.response.start" and message["status"] == 200:
-                message["headers"] = [*message.get("headers", []), (b"cache-control", IMMUTABLE)]
-            await send(message)
-
-        await files(scope, receive, send_cached)
-
-    return assets
