@@ -20,8 +20,10 @@ the release before's evidence is kept aside for that, as its treatments are.
 from collections.abc import Iterable
 
 from sqlalchemy import Connection, text
+from sqlalchemy.schema import CreateTable
 
 from store.history import field_values
+from store.tables import EvidenceRow, table_of
 
 _KEEP = """CREATE TEMPORARY TABLE previous_treatment (
         model_slug VARCHAR NOT NULL, method_slug VARCHAR NOT NULL,
@@ -39,7 +41,8 @@ _FILL = f"""INSERT INTO previous_treatment (model_slug, method_slug, strength_ra
         evidence_digest, model_id, method_id) {_PAIRS}"""
 
 # The release before's evidence, by its pairs' ids then (a plain copy, no join: the few
-# pairs a load changes are looked up in it afterwards), and its sources' slugs.
+# pairs a load changes are looked up in it afterwards; PostgreSQL writing over the served
+# rows), and its sources' slugs.
 _KEEP_EVIDENCE = """CREATE TEMPORARY TABLE previous_evidence{on_commit} AS
     SELECT model_id, method_id, key, strength, quote, locator, source_id FROM evidence"""
 _KEEP_SOURCES = """CREATE TEMPORARY TABLE previous_source{on_commit} AS
@@ -119,12 +122,18 @@ _SET_FIELDS = """UPDATE treatment_change SET {side}_fields = :fields
 
 def keep_previous_treatments(connection: Connection) -> None:
     """Before the load deletes the served rows: their treatments, by slugs, and their
-    evidence, in temporary tables of this transaction."""
+    evidence, in tables of this transaction (temporary ones, but for SQLite's evidence:
+    the served table itself, renamed, and an empty one made in its place without its
+    indexes, which the load drops and builds anyway: a million rows are not copied)."""
     postgresql = connection.dialect.name == "postgresql"
     on_commit = " ON COMMIT DROP" if postgresql else ""
     connection.execute(text(_KEEP.format(on_commit=on_commit)))
     connection.execute(text(_FILL.format(schema="")))
-    connection.execute(text(_KEEP_EVIDENCE.format(on_commit=on_commit)))
+    if postgresql:
+        connection.execute(text(_KEEP_EVIDENCE.format(on_commit=on_commit)))
+    else:
+        connection.execute(text("ALTER TABLE evidence RENAME TO previous_evidence"))
+        connection.execute(CreateTable(table_of(EvidenceRow)))
     connection.execute(text(_KEEP_SOURCES.format(on_commit=on_commit)))
     if postgresql:  # autovacuum never analyzes a temporary table: the planner needs figures
         connection.execute(text("ANALYZE previous_treatment"))
