@@ -40,7 +40,7 @@ from strawberry.schema.base import BaseSchema
 from schema.cost_meter import LIST_ESTIMATE, CostMeter
 from schema.errors import LimitError
 from schema.pagination import DEFAULT_PAGE_SIZE
-from store.history.field_values import MOST_COMPARED
+from store.history.field_values import COMPARED, MOST_COMPARED
 
 # Points a field costs each time it is resolved, beyond its objects, where it does more
 # work than reading them: comparing two releases, ranking a search, a series over time, a
@@ -126,9 +126,10 @@ SIZED_BY_ARGUMENT = {"Query.entities": "ids"}
 
 # Lists without `first` that are never longer than a known length: counted at it, not at
 # LIST_ESTIMATE. A change's `fieldChanges` lists at most the fields history compares for
-# its kind of record (store.history.field_values).
+# its kind of record (store.history.field_values): a treatment's, its one (`evidence`).
 BOUNDED_LISTS = {
-    f"{record}Change.fieldChanges": MOST_COMPARED for record in ("Node", "Method", "Model")
+    **{f"{record}Change.fieldChanges": MOST_COMPARED for record in ("Node", "Method", "Model")},
+    "TreatmentChange.fieldChanges": len(COMPARED["treatment"]),
 }
 
 

@@ -31,13 +31,39 @@ _STRENGTH_VALUES = ", ".join(
 
 # Each pair with its method's node's pre-order position and its method's name rank (see
 # TreatmentRow.node_pre and method_name_rank), joined after grouping: once per pair, not
-# once per piece of evidence.
-TREATMENTS = f"""INSERT INTO treatment (method_id, model_id, strength_rank, node_pre,
-        method_name_rank)
-    SELECT t.method_id, t.model_id, t.strength_rank, n.pre, m.name_rank
-    FROM (SELECT method_id, model_id, MIN({_STRENGTH_RANK}) AS strength_rank FROM evidence
-          GROUP BY method_id, model_id) t
+# once per piece of evidence; and its evidence's digest: the sum over its pieces of a
+# number made of the piece's key (a hash of its content: api.ingest.lines) and its
+# strength's rank, so that any piece added, removed, edited or re-classified changes it,
+# whatever the pieces' order. Each database makes the number its own way (SQLite has no
+# hexadecimal parser: a function of this connection does, `evidence_number`), and only
+# compares digests it made itself.
+_KEY_BITS = 40  # hexadecimal digits of a key read: 10; a sum of up to 2M pieces fits 63 bits
+_PIECE_NUMBER = {
+    "sqlite": "evidence_number(key)",
+    "postgresql": f"('x' || substr(key, 1, {_KEY_BITS // 4}))::bit({_KEY_BITS})::bigint",
+}
+_DIGEST = {
+    "sqlite": "SUM({number} * 4 + {rank})",
+    "postgresql": "SUM({number} * 4 + {rank})::bigint",
+}
+_TREATMENTS = """INSERT INTO treatment (method_id, model_id, strength_rank, node_pre,
+        method_name_rank, evidence_digest)
+    SELECT t.method_id, t.model_id, t.strength_rank, n.pre, m.name_rank, t.digest
+    FROM (SELECT method_id, model_id, MIN({rank}) AS strength_rank, {digest} AS digest
+          FROM evidence GROUP BY method_id, model_id) t
     JOIN method m ON m.id = t.method_id JOIN node n ON n.id = m.node_id"""
+
+
+def evidence_number(key: str) -> int:
+    """The number a piece of evidence's key stands for in its pair's digest (SQLite)."""
+    return int(key[: _KEY_BITS // 4], 16)
+
+
+def treatments_statement(dialect: str) -> str:
+    """The statement that derives the treatments on ``dialect``."""
+    digest = _DIGEST[dialect].format(number=_PIECE_NUMBER[dialect], rank=_STRENGTH_RANK)
+    return _TREATMENTS.format(rank=_STRENGTH_RANK, digest=digest)
+
 
 # With each method's earliest-released model (`firstTreatedBy`): the dated model that comes
 # first by `age_rank` (oldest first, equal dates by name case-insensitively, then slug:
@@ -118,7 +144,12 @@ NODE_STATS = (
 
 
 def derive_read_model(connection: Connection) -> None:
-    connection.execute(text(TREATMENTS))
+    dialect = connection.dialect.name
+    if dialect == "sqlite":  # this connection's: the sqlite3 module's own API
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        driver.create_function("evidence_number", 1, evidence_number, deterministic=True)
+    connection.execute(text(treatments_statement(dialect)))
     connection.execute(text(METHOD_STATS))
     deepest = connection.execute(text("SELECT MAX(level) FROM node")).scalar() or 0
     for level in range(deepest, 0, -1):

@@ -10,6 +10,7 @@ from datetime import date, datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     CheckConstraint,
     Column,
     Index,
@@ -170,6 +171,11 @@ class TreatmentRow(SQLModel, table=True):
     # The method's MethodRow.name_rank, copied here so that the order above, whose ties go
     # by method name, needs no join.
     method_name_rank: int
+    # A digest of the pair's evidence (each piece's key and strength, in any order: see
+    # store.derive), which a load compares with the release before's to find the pairs
+    # whose evidence changed (store.history.treatment_changes); null in rows derived
+    # before it was kept (unknown, never a change).
+    evidence_digest: int | None = Field(default=None, sa_type=BigInteger)
 
 
 class MethodStatsRow(SQLModel, table=True):
@@ -382,6 +388,10 @@ class TreatmentChangeRow(SQLModel, table=True):
     # Strength ranks (1 = core ... 3 = mentioned); null: no treatment.
     before_rank: int | None = Field(default=None, sa_type=SmallInteger)
     after_rank: int | None = Field(default=None, sa_type=SmallInteger)
+    # The pair's compared fields (its `evidence`) before and after, as NodeChangeRow's: null
+    # when there is no treatment or the row predates them.
+    before_fields: str | None = None
+    after_fields: str | None = None
 
 
 CHANGE_TABLES: tuple[type[SQLModel], ...] = (

@@ -8,6 +8,7 @@ Answers are sets of plain tuples, in the API's terms (kinds in capitals, strengt
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,21 @@ def _records(folder: Path, name: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in lines if line.strip()]
 
 
+def _evidence_item(piece: dict[str, Any]) -> tuple[str, str]:
+    """A piece of evidence's key (the hash of its content the loader gives it, which
+    orders a pair's pieces) and its item: `strength: "quote" (locator; source)`, with the
+    quote, locator and source where it has them."""
+    content = [piece["model"], piece["method"]] + [
+        piece.get(field) or None for field in ("source", "locator", "quote")
+    ]
+    text = json.dumps(content, separators=(",", ":"), ensure_ascii=False).encode()
+    key = hashlib.blake2b(text, digest_size=12).hexdigest()
+    quote, locator, source = (piece.get(f) or None for f in ("quote", "locator", "source"))
+    item = piece["strength"] if quote is None else f'{piece["strength"]}: "{quote}"'
+    details = "; ".join(d for d in (locator, source) if d)
+    return key, f"{item} ({details})" if details else item
+
+
 class Snapshot:
     """One dataset folder: its records by slug and its treatments."""
 
@@ -67,12 +83,17 @@ class Snapshot:
             item = f"{source['title']} ({', '.join(d for d in details if d)})"
             self.models[source["model"]].setdefault("sources", []).append(item)
         self.treatments: dict[tuple[str, str], str] = {}
+        # A pair's `evidence`: (key, item) per piece, sorted by key (the API's order).
+        self.evidence: dict[tuple[str, str], list[tuple[str, str]]] = {}
         for piece in _records(folder, "evidence"):
             pair = (piece["model"], piece["method"])
             strength = piece["strength"].upper()
             known = self.treatments.get(pair)
             if known is None or _STRENGTHS.index(strength) < _STRENGTHS.index(known):
                 self.treatments[pair] = strength
+            self.evidence.setdefault(pair, []).append(_evidence_item(piece))
+        for pieces in self.evidence.values():
+            pieces.sort()
 
     def path(self, slug: str | None) -> str | None:
         """A node's names path, root first, joined by ` :: `."""
@@ -154,18 +175,27 @@ def model_changes(before: Snapshot, after: Snapshot) -> set[tuple[Any, ...]]:
 
 def treatment_changes(
     before: Snapshot, after: Snapshot
-) -> set[tuple[str, str, str, str | None, str | None]]:
-    """(kind, model slug, method slug, before, after)."""
+) -> set[tuple[str, str, str, str | None, str | None, tuple[FieldChange, ...]]]:
+    """(kind, model slug, method slug, before, after, fieldChanges): a pair there in both
+    whose evidence differs has the field change `evidence` (its items before and after),
+    and is CHANGED if its strength is the same."""
     changes = set()
     for pair in before.treatments.keys() | after.treatments.keys():
         old, new = before.treatments.get(pair), after.treatments.get(pair)
-        if old == new:
+        fields: tuple[FieldChange, ...] = ()
+        if old is not None and new is not None:
+            items = [tuple(item for _, item in s.evidence[pair]) for s in (before, after)]
+            if items[0] != items[1]:
+                fields = (("evidence", None, None, items[0], items[1]),)
+        if old == new and not fields:
             continue
         if old is None or new is None:
             kind = "ADDED" if old is None else "REMOVED"
+        elif old == new:
+            kind = "CHANGED"
         else:
             kind = "STRENGTHENED" if _STRENGTHS.index(new) < _STRENGTHS.index(old) else "WEAKENED"
-        changes.add((kind, *pair, old, new))
+        changes.add((kind, *pair, old, new, fields))
     return changes
 
 

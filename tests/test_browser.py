@@ -630,7 +630,7 @@ def _shown_changes(earlier: Path, later: Path, newest: Path) -> dict[str, list[l
             kind.lower(),
             " → ".join(strength.lower() for strength in (old, new) if strength),
         ]
-        for kind, model, method, old, new in ref.treatment_changes(before, after)
+        for kind, model, method, old, new, _fields in ref.treatment_changes(before, after)
         if not (kind == "REMOVED" and ref.knocked_on(before, after, "treatments", (model, method)))
     ]
     return {

@@ -64,6 +64,11 @@ def test_a_changes_field_changes_count_at_the_most_they_can_hold(api: Api) -> No
         full = _cost(api.post(f"{{ {page.format(record=record, more=more)} }}"))["requested"]
         assert MOST_COMPARED == 3
         assert full - bare == 10 * MOST_COMPARED == 30, record
+    # A treatment's: its evidence alone, so 1 object each.
+    treatments = "changes(since: 1) {{ treatments(first: 10) {{ nodes {{ modelSlug {more} }} }} }}"
+    bare = _cost(api.post(f"{{ {treatments.format(more='')} }}"))["requested"]
+    full = _cost(api.post(f"{{ {treatments.format(more=more)} }}"))["requested"]
+    assert full - bare == 10, "treatments"
 
 
 def test_the_guide_counts_field_changes_as_the_rule_does() -> None:

@@ -58,6 +58,10 @@ def test_the_reported_mix_is_what_the_reference_finds(tmp_path: Path) -> None:
     sources_changed = [c for c in expected["models"] if "sources" in {f[0] for f in c[-1]}]
     assert len(sources_changed) == 4, sources_changed
     assert done["treatment added"] == count("treatments", "ADDED")
+    # Treatments whose evidence alone changed (a quote or a locator edited).
+    assert done["treatment evidence edited"] == count("treatments", "CHANGED") == 4, done
+    edited = [c for c in expected["treatments"] if c[0] == "CHANGED"]
+    assert all([f[0] for f in c[-1]] == ["evidence"] for c in edited), edited
 
 
 def test_changes_over_generated_versions_match_the_reference(

@@ -99,10 +99,27 @@ def _second(folder: Path) -> None:
             piece["strength"] = "core"
         if (piece["model"], piece["method"]) == pairs[1]:
             piece["strength"] = "mentioned"
+    # Evidence edited, the pairs' strengths as they were (EDITED_EVIDENCE): a quote given,
+    # a locator given, and a piece added at its pair's strength.
+    quoted, located, added_to = _edited_pieces(evidence, pairs[:2])
+    quoted["quote"] = "We overlap communication."
+    located["locator"] = "p. 3"
+    evidence.append({**added_to, "quote": "Also here.", "locator": "§2"})
     for name, rows in (("nodes", nodes), ("methods", methods), ("models", models)):
         _write(folder, name, rows)
     _write(folder, "sources", sources)
     _write(folder, "evidence", evidence)
+
+
+def _edited_pieces(evidence: Rows, taken: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """The pieces whose evidence the second edits (the first of three pairs of one piece
+    each, whose strengths no other edit touches); the third finds them again."""
+    count: dict[tuple[str, str], int] = {}
+    for piece in evidence:
+        pair = (piece["model"], piece["method"])
+        count[pair] = count.get(pair, 0) + 1
+    alone = [p for p in evidence if count[(p["model"], p["method"])] == 1]
+    return [p for p in alone if (p["model"], p["method"]) not in taken][:3]
 
 
 def _third(folder: Path, first: Path) -> None:
@@ -132,6 +149,12 @@ def _third(folder: Path, first: Path) -> None:
         s for s in _read(first, "sources") if s["model"] == gone["slug"]
     ]
     evidence += [e for e in _read(first, "evidence") if e["model"] == gone["slug"]]
+    # The second's quote edited again, its locator undone (no change from the first).
+    for piece in evidence:
+        if piece.get("quote") == "We overlap communication.":
+            piece["quote"] = "We overlap communication with computation."
+        if piece.get("locator") == "p. 3":
+            piece["locator"] = None
     _write(folder, "methods", methods)
     _write(folder, "models", models)
     _write(folder, "sources", sources)
@@ -189,10 +212,7 @@ _FIELDS = {
 }
 _FIELD_CHANGES = "fieldChanges { field fromValue toValue fromItems toItems }"
 # What a test asks of each change: its fields, and a record's field changes.
-_SELECTED = {
-    record: f"{fields} {_FIELD_CHANGES}" if record != "treatments" else fields
-    for record, fields in _FIELDS.items()
-}
+_SELECTED = {record: f"{fields} {_FIELD_CHANGES}" for record, fields in _FIELDS.items()}
 
 
 def _all_changes(api: Api, record: str, since: int, until: int, arguments: str = "") -> Rows:
@@ -244,8 +264,6 @@ def _field_changes(row: dict[str, Any]) -> tuple[ref.FieldChange, ...]:
 
 def _as_tuples(rows: Rows, record: str) -> set[tuple[Any, ...]]:
     fields = _FIELDS[record].split()
-    if record == "treatments":
-        return {tuple(row[field] for field in fields) for row in rows}
     return {(*(row[field] for field in fields), _field_changes(row)) for row in rows}
 
 
@@ -342,7 +360,7 @@ def test_the_edits_are_all_there_and_undone_ones_are_not(history: History) -> No
     # A record moved or renamed, and changed, carries its field changes.
     for record, kind in (("nodes", "RENAMED"), ("methods", "MOVED"), ("models", "RENAMED")):
         assert any(c[0] == kind and c[-1] for c in second[record]), record
-    assert kinds["treatments"] == {"ADDED", "REMOVED", "STRENGTHENED", "WEAKENED"}
+    assert kinds["treatments"] == {"ADDED", "REMOVED", "STRENGTHENED", "WEAKENED", "CHANGED"}
     net = _expected(history, 1, 3)
     slugs = {change[1] for change in net["methods"]}
     assert "short-lived" not in slugs
@@ -375,8 +393,7 @@ def test_changed_fields_by_kind_and_in_the_counts(history: History) -> None:
                           treatments { changed } } } }""",
             {"since": since, "until": until},
         )["changes"]["summary"]
-        assert counts["treatments"]["changed"] == 0
-        for record in ("nodes", "methods", "models"):
+        for record in ("nodes", "methods", "models", "treatments"):
             wanted = {c for c in expected[record] if c[0] == "CHANGED"}
             assert wanted, (record, since, until)
             assert counts[record]["changed"] == len(wanted)
@@ -688,3 +705,50 @@ def test_a_field_a_change_row_does_not_keep_is_unknown_not_changed() -> None:
     both = json.dumps({"organization": "B", "releaseDate": None, "sources": []})
     changes = field_values.field_changes("model", both, after)
     assert [(c.field, c.before, c.after) for c in changes] == [("sources", [], ["R (paper)"])]
+
+
+def test_evidence_edits_are_treatment_changes(history: History) -> None:
+    """A quote edited, a locator edited and a piece added at its pair's strength each make
+    their pair CHANGED, with its `evidence` before and after (one item per piece: its
+    strength, quote, locator and source); a locator edited and undone is no net change,
+    and the load that changes nothing (the fourth) reports none."""
+    edited = _read(history.folders[1], "evidence")
+
+    def found(field: str, value: str) -> tuple[str, str, str, str]:
+        piece = next(p for p in edited if p.get(field) == value)
+        return piece["model"], piece["method"], piece["strength"], piece["source"]
+
+    quoted, located = found("quote", "We overlap communication."), found("locator", "p. 3")
+    added_to = found("quote", "Also here.")
+
+    def evidence_changes(since: int, until: int) -> dict[tuple[str, str], Any]:
+        rows = _all_changes(history.api, "treatments", since, until, ", kinds: [CHANGED]")
+        return {
+            (r["modelSlug"], r["methodSlug"]): [
+                (c["field"], c["fromItems"], sorted(c["toItems"])) for c in r["fieldChanges"]
+            ]
+            for r in rows
+        }
+
+    def item(piece: tuple[str, str, str, str], more: str = "", quote: str = "") -> str:
+        said = f'{piece[2]}: "{quote}"' if quote else piece[2]
+        return f"{said} ({more}{piece[3]})"
+
+    assert evidence_changes(1, 2) == {
+        quoted[:2]: [
+            ("evidence", [item(quoted)], [item(quoted, quote="We overlap communication.")])
+        ],
+        located[:2]: [("evidence", [item(located)], [item(located, "p. 3; ")])],
+        added_to[:2]: [
+            (
+                "evidence",
+                [item(added_to)],
+                sorted([item(added_to), item(added_to, "§2; ", "Also here.")]),
+            )
+        ],
+    }
+    net = evidence_changes(1, 3)
+    assert set(net) == {quoted[:2], added_to[:2]}
+    last = item(quoted, quote="We overlap communication with computation.")
+    assert net[quoted[:2]] == [("evidence", [item(quoted)], [last])]
+    assert evidence_changes(3, 4) == {}

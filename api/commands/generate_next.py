@@ -167,7 +167,8 @@ def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) ->
     for piece in evidence:
         if piece["method"] not in seed_methods:
             pieces.setdefault((piece["model"], piece["method"]), []).append(piece)
-    for pair in pick(sorted(pieces), 2 * each):
+    strength_set = pick(sorted(pieces), 2 * each)
+    for pair in strength_set:
         strength = rng.choice(STRENGTHS)
         for piece in pieces[pair]:
             piece["strength"] = strength
@@ -192,6 +193,23 @@ def next_version(source: Path, target: Path, *, seed: int = 0, each: int = 3) ->
                 }
             )
         done["model sources changed"] += 1
+
+    # Other treatments of pairs there before, whose evidence is edited (their strengths
+    # as they were): a piece's quote or its locator edited (last, as above).
+    left_alone = sorted(
+        pair
+        for pair in pieces.keys() - set(strength_set)
+        if not pair[0].startswith(f"{tag}-model-")
+    )
+    for index, pair in enumerate(pick(left_alone, each)):
+        piece = pieces[pair][0]
+        if index % 2 == 0:
+            quote = piece.get("quote")
+            piece["quote"] = f"{quote} ({tag})" if quote else f"Quoted ({tag})"
+        else:
+            locator = piece.get("locator")
+            piece["locator"] = f"{locator}, {tag}" if locator else f"p. {index} ({tag})"
+        done["treatment evidence edited"] += 1
 
     target.mkdir(parents=True, exist_ok=True)
     rows = {

@@ -29,7 +29,7 @@ _CHANGES = {
     "nodes": _NAMED,
     "methods": _NAMED,
     "models": f"kind slug name fromName toName {_FIELD_CHANGES}",
-    "treatments": "kind modelSlug methodSlug fromStrength toStrength",
+    "treatments": f"kind modelSlug methodSlug fromStrength toStrength {_FIELD_CHANGES}",
 }
 
 
@@ -193,7 +193,11 @@ def _change_text(row: dict[str, Any]) -> str:
     record, kind = row["record"], row["kind"]
     if record == "treatment":
         before, after = row["fromStrength"] or "-", row["toStrength"] or "-"
-        return f"treatment {kind:<12} {row['modelSlug']} / {row['methodSlug']}: {before} -> {after}"
+        pair = f"treatment {kind:<12} {row['modelSlug']} / {row['methodSlug']}"
+        fields = "".join(f"; {_field_text(change)}" for change in row["fieldChanges"])
+        if kind == "CHANGED":  # its evidence alone
+            return f"{pair}: {fields.removeprefix('; ')}"
+        return f"{pair}: {before} -> {after}{fields}"
     text = f"{record:<9} {kind:<12} {row['slug']} ({row['name']})"
     fields = "".join(f"; {_field_text(change)}" for change in row["fieldChanges"])
     if kind == "RENAMED":

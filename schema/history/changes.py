@@ -52,9 +52,10 @@ class ChangeKind(Enum):
     CHANGED = strawberry.enum_value(
         "changed",
         description="Another served field has another value (a description, matching aids, "
-        "aliases, an organization, a release date, documents: `fieldChanges` says which), "
-        "and the record is neither moved nor renamed (a moved or renamed record's change "
-        "carries its `fieldChanges` too).",
+        "aliases, an organization, a release date, documents, a treatment's evidence: "
+        "`fieldChanges` says which), and the record is neither moved nor renamed (a moved "
+        "or renamed record's change carries its `fieldChanges` too), nor a treatment's "
+        "strength changed.",
     )
 
 
@@ -88,7 +89,9 @@ class FieldChange:
         description="The field's name as the record's type serves it: `description` and "
         "`matchingAids` (nodes), `description` and `aliases` (methods), `organization`, "
         "`releaseDate` and `sources` (models: each document one item, its title then its "
-        "kind, date and URL where it has them)."
+        "kind, date and URL where it has them), `evidence` (treatments: each piece one item "
+        "in its key order, its strength, then its quote in quotation marks, then its "
+        "locator and source's slug in brackets where it has them)."
     )
     from_value: str | None = strawberry.field(
         description="Its value in the earlier release (a date as YYYY-MM-DD); null when it "
@@ -292,9 +295,14 @@ class ModelChange(_RecordChange):
         return refs.model(found) if found else None
 
 
-@strawberry.type(description="A change of how strongly a model treats a method.")
+@strawberry.type(
+    description="A change of how strongly a model treats a method, or of the evidence it rests on."
+)
 class TreatmentChange:
-    kind: ChangeKind = strawberry.field(description="ADDED, REMOVED, STRENGTHENED or WEAKENED.")
+    kind: ChangeKind = strawberry.field(
+        description="ADDED, REMOVED, STRENGTHENED or WEAKENED; CHANGED when its strength "
+        "stayed but its evidence changed (`fieldChanges`)."
+    )
     model_slug: str = strawberry.field(description="The model's slug.")
     method_slug: str = strawberry.field(description="The method's slug.")
     before: Strength | None = strawberry.field(
@@ -304,6 +312,11 @@ class TreatmentChange:
     after: Strength | None = strawberry.field(
         description="The treatment in the later release; null if there is none.",
         deprecation_reason="Use `toStrength`, named as `toName` and `toPath` are.",
+    )
+    field_changes: list[FieldChange] = strawberry.field(
+        description="Its `evidence` when it changed and the pair has a treatment in both "
+        "releases (whatever its strength did): one item per piece, its strength, quote, "
+        "locator and source; empty otherwise."
     )
 
     @strawberry.field(description="The treatment in the earlier release; null if there was none.")
@@ -753,6 +766,7 @@ async def _treatment_change(comparison: Comparison, change: NetChange) -> Treatm
         method_slug=change.key[1],
         before=strength(change.before),
         after=strength(change.after),
+        field_changes=_field_changes("treatment", change),
         comparison=comparison,
         went_with=change.removed_with,
     )

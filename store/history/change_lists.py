@@ -163,11 +163,14 @@ def change_list(kind: str, dialect: str, shape: Shape) -> ChangeList:
     causes: list[Any] = []  # per cause: the slug of what the record went with
     if kind == "treatment":
         before, after = start.before_rank, end.after_rank
+        # Its evidence (its compared field): unknown (null: a row older than it) is no change.
+        evidence_before, evidence_after = start.before_fields, end.after_fields
         rank: Any = case(
             (before.is_(None), RANK["added"]),
             (after.is_(None), RANK["removed"]),
             (after < before, RANK["strengthened"]),
-            else_=RANK["weakened"],
+            (after > before, RANK["weakened"]),
+            else_=RANK["changed"],
         )
         removal = after.is_(None)
         causes = [start.model_slug, start.method_slug]
@@ -177,9 +180,12 @@ def change_list(kind: str, dialect: str, shape: Shape) -> ChangeList:
         ]
         also: Any = literal(None, type_=Integer)
         statement = (
-            select(*key_columns, before, after, rank.label("rank"))
+            select(*key_columns, before, after, evidence_before, evidence_after, rank.label("rank"))
             .select_from(joined)
-            .where(*in_range, before.is_distinct_from(after))
+            .where(
+                *in_range,
+                or_(before.is_distinct_from(after), evidence_before != evidence_after),
+            )
         )
         if shape.in_branch:
             method = start.method_slug
@@ -313,8 +319,11 @@ def _as_served(slug: Any, dialect: str) -> Any:
 # Shape (how many knock-on causes it flags), so it is its values, which net_change reads.
 ChangeListRow = tuple[object, ...]
 # What those values are for a treatment: its model's and method's slugs, its rank before
-# and after, the kind of change's rank, no other kind, whether each cause took it along.
-_TreatmentValues = tuple[str, str, int | None, int | None, int, None, *tuple[bool, ...]]
+# and after, its compared fields before and after, the kind of change's rank, no other
+# kind, whether each cause took it along.
+_TreatmentValues = tuple[
+    str, str, int | None, int | None, str | None, str | None, int, None, *tuple[bool, ...]
+]
 # For a node, method or model: its slug, name and place before, name and place after,
 # compared fields before and after, the kind of change's rank and its other kind's, and
 # whether its place took it along.
@@ -339,12 +348,19 @@ def _values(*parts: object) -> ChangeListRow:
 def net_change(kind: str, row: ChangeListRow) -> NetChange:
     """A row of a change list as the change it stands for."""
     if kind == "treatment":
-        model, method, before_rank, after_rank, rank, _, *knocked = cast(_TreatmentValues, row)
+        model, method, before_rank, after_rank, evidence_before, evidence_after, rank, _ = cast(
+            _TreatmentValues, row
+        )[:8]
         went_with = tuple(
-            cause for cause, is_one in zip(("model", "method"), knocked, strict=True) if is_one
+            cause for cause, is_one in zip(("model", "method"), row[8:], strict=True) if is_one
         )
         return NetChange(
-            KIND_ORDER[rank], (model, method), before_rank, after_rank, removed_with=went_with
+            KIND_ORDER[rank],
+            (model, method),
+            before_rank,
+            after_rank,
+            (evidence_before, evidence_after),
+            removed_with=went_with,
         )
     slug, before_name, before_place, after_name, after_place, *more = cast(_RecordValues, row)
     fields_before, fields_after, rank, also, *knocked = cast(

@@ -45,6 +45,8 @@ COMPARED: dict[str, tuple[Compared, ...]] = {
         Compared("releaseDate", "release_date"),
         Compared("sources", None, True),
     ),
+    # A (model, method) pair's: its evidence, read apart (`evidence_of`).
+    "treatment": (Compared("evidence", None, True),),
 }
 
 
@@ -99,7 +101,7 @@ def reader(kind: str) -> Callable[[Sequence[Any]], Values]:
     return read
 
 
-_RECORD = {kind: attrgetter(*columns(kind)) for kind in COMPARED}
+_RECORD = {kind: attrgetter(*columns(kind)) for kind in COMPARED if columns(kind)}
 
 
 def record_values(kind: str, record: object, apart: Values = ()) -> Values:
@@ -173,3 +175,38 @@ def field_changes(kind: str, before: str | None, after: str | None) -> list[Fiel
         for c in COMPARED[kind]
         if c.field in old and c.field in new and old[c.field] != new[c.field]
     ]
+
+
+@dataclass(frozen=True)
+class EvidenceFields:
+    """A piece of evidence's served fields, as its pair's `evidence` item shows them."""
+
+    key: str
+    strength: str
+    quote: str | None
+    locator: str | None
+    source: str | None  # the source's slug
+
+
+def evidence_item(piece: EvidenceFields) -> str:
+    """One piece of evidence as an item of its pair's `evidence`: its strength, then its
+    quote in quotation marks, and its locator and source's slug in brackets where it has
+    them (any change of its served fields changes the item)."""
+    details = "; ".join(d for d in (piece.locator, piece.source) if d)
+    text = piece.strength if piece.quote is None else f'{piece.strength}: "{piece.quote}"'
+    return f"{text} ({details})" if details else text
+
+
+def evidence_of(
+    pieces: Iterable[tuple[str, str, EvidenceFields]],
+) -> dict[tuple[str, str], list[str]]:
+    """Each pair's `evidence` items, by (model slug, method slug), in the pieces' key order
+    (stable across loads: a key is a hash of the piece's content), from (model slug,
+    method slug, piece) triples: one function for the release before and the loaded one."""
+    by_pair: dict[tuple[str, str], list[EvidenceFields]] = {}
+    for model, method, piece in pieces:
+        by_pair.setdefault((model, method), []).append(piece)
+    return {
+        pair: [evidence_item(p) for p in sorted(found, key=attrgetter("key"))]
+        for pair, found in by_pair.items()
+    }

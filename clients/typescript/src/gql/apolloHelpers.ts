@@ -467,10 +467,11 @@ export type TextRangeFieldPolicy = {
 	end?: FieldPolicy<any> | FieldReadFunction<any>,
 	start?: FieldPolicy<any> | FieldReadFunction<any>
 };
-export type TreatmentChangeKeySpecifier = ('after' | 'before' | 'fromStrength' | 'kind' | 'method' | 'methodName' | 'methodSlug' | 'model' | 'modelName' | 'modelSlug' | 'removedWithMethod' | 'removedWithModel' | 'toStrength' | TreatmentChangeKeySpecifier)[];
+export type TreatmentChangeKeySpecifier = ('after' | 'before' | 'fieldChanges' | 'fromStrength' | 'kind' | 'method' | 'methodName' | 'methodSlug' | 'model' | 'modelName' | 'modelSlug' | 'removedWithMethod' | 'removedWithModel' | 'toStrength' | TreatmentChangeKeySpecifier)[];
 export type TreatmentChangeFieldPolicy = {
 	after?: FieldPolicy<any> | FieldReadFunction<any>,
 	before?: FieldPolicy<any> | FieldReadFunction<any>,
+	fieldChanges?: FieldPolicy<any> | FieldReadFunction<any>,
 	fromStrength?: FieldPolicy<any> | FieldReadFunction<any>,
 	kind?: FieldPolicy<any> | FieldReadFunction<any>,
 	method?: FieldPolicy<any> | FieldReadFunction<any>,

@@ -8,7 +8,7 @@ import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type ChangeKind =
   /** Not in the first release; in the second. */
   | 'ADDED'
-  /** Another served field has another value (a description, matching aids, aliases, an organization, a release date, documents: `fieldChanges` says which), and the record is neither moved nor renamed (a moved or renamed record's change carries its `fieldChanges` too). */
+  /** Another served field has another value (a description, matching aids, aliases, an organization, a release date, documents, a treatment's evidence: `fieldChanges` says which), and the record is neither moved nor renamed (a moved or renamed record's change carries its `fieldChanges` too), nor a treatment's strength changed. */
   | 'CHANGED'
   /** A node under another parent, a method filed at another node. */
   | 'MOVED'
