@@ -597,7 +597,7 @@ def _shown_changes(earlier: Path, later: Path, newest: Path) -> dict[str, list[l
     rename is one row, "moved, renamed"); renames and moves in words; no knock-on removals
     (the page names them under their cause, not as rows); a treatment's model and method by
     their names as served in the newest folder, else as they were last (a record gone is
-    named as it was); its strengths from before to after."""
+    named as it was); its strengths from before to after, and its evidence's edits."""
     before, after, now = ref.Snapshot(earlier), ref.Snapshot(later), ref.Snapshot(newest)
 
     def named(changes: set[ref.NamedChange], record: str) -> list[list[str]]:
@@ -629,8 +629,9 @@ def _shown_changes(earlier: Path, later: Path, newest: Path) -> dict[str, list[l
             name("methods", method),
             kind.lower(),
             " → ".join(strength.lower() for strength in (old, new) if strength),
+            _details(None, fields),
         ]
-        for kind, model, method, old, new, _fields in ref.treatment_changes(before, after)
+        for kind, model, method, old, new, fields in ref.treatment_changes(before, after)
         if not (kind == "REMOVED" and ref.knocked_on(before, after, "treatments", (model, method)))
     ]
     return {

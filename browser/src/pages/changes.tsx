@@ -362,7 +362,7 @@ function Lists({
       <Section
         list="treatments"
         title="Treatments"
-        columns={["Model", "Method", "Change", "Strength"]}
+        columns={["Model", "Method", "Change", "Strength", "Details"]}
         connection={changes.treatments}
         at={places.treatments}
         {...sections}
@@ -379,6 +379,7 @@ function Lists({
               {change.fromStrength && change.toStrength ? " → " : null}
               {change.toStrength ? <Badge strength={change.toStrength} /> : null}
             </td>
+            <td>{change.fieldChanges.map(fieldText).join("; ")}</td>
           </tr>
         ))}
       </Section>
