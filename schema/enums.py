@@ -131,8 +131,46 @@ class ModelTreatmentOrderField(Enum):
     )
 
 
+_STRONGEST_TREATMENT = (
+    "By the treatment (its strength). Natural direction DESC (CORE first), the default "
+    "order; ASC is MENTIONED first; ties by {tie} case-insensitively, then slug, either way."
+)
+
+
+@strawberry.enum(description="Fields that a model's treatments (its methods) can be ordered by.")
+class TreatmentsOfModelOrderField(Enum):
+    STRONGEST = strawberry.enum_value(
+        "strongest", description=_STRONGEST_TREATMENT.format(tie="method name")
+    )
+    NAME = strawberry.enum_value(
+        "name", description=f"By the method's name {_NAME.removeprefix('By name ')}"
+    )
+    NODE = strawberry.enum_value(
+        "node",
+        description="By the node the method is filed at, in tree order (pre-order: each node "
+        "before its children, siblings by name). Natural direction ASC (the tree's first node "
+        "first); DESC is the tree's last node first. Either way the methods filed at one node "
+        "are by name case-insensitively, then slug.",
+    )
+
+
+@strawberry.enum(description="Fields that a method's treatments (its models) can be ordered by.")
+class TreatmentsOfMethodOrderField(Enum):
+    STRONGEST = strawberry.enum_value(
+        "strongest", description=_STRONGEST_TREATMENT.format(tie="model name")
+    )
+    NAME = strawberry.enum_value(
+        "name", description=f"By the model's name {_NAME.removeprefix('By name ')}"
+    )
+    RELEASE_DATE = strawberry.enum_value(
+        "release_date",
+        description=f"By the model's release date. "
+        f"{_RELEASE_DATE.removeprefix('By release date. ')}",
+    )
+
+
 # The direction each field takes when an order leaves `direction` out: descending (the
-# largest, strongest or newest first) for all but names.
-ASCENDING_BY_NATURE = frozenset({"name"})
+# largest, strongest or newest first) for all but names and tree order.
+ASCENDING_BY_NATURE = frozenset({"name", "node"})
 # Old names of an order, kept (deprecated) for the clients that use them.
 SAME_ORDER_AS = {"strength": "strongest"}

@@ -153,11 +153,19 @@ class TreatmentRow(SQLModel, table=True):
         # branch's interval of pre-order positions. Its cost is the rows it returns, not
         # the branch's methods (a root's By-model rows would otherwise probe every method
         # of the root once per model on the page).
-        Index("ix_treatment_model_id_node_pre", "model_id", "node_pre"),
+        # The same index reads a model's treatments in tree order (by the method's node,
+        # then its name): the model page's order by node.
+        Index("ix_treatment_model_id_node_pre", "model_id", "node_pre", "method_name_rank"),
         # A page of a model's treatments, strongest first then by method name, is an index
         # range scan that stops after the page: at size L, sorting a model's 44,783
         # treatments joined to their methods took 0.16-0.3 s for every page.
         Index("ix_treatment_model_strength_name", "model_id", "strength_rank", "method_name_rank"),
+        # And so are its other orders (`Model.treatments(orderBy:)`): weakest first, by
+        # method name A to Z or Z to A, and in reverse tree order, ties by name A to Z.
+        Index("ix_treatment_model_weakest_name", "model_id", "weakest_order", "method_name_rank"),
+        Index("ix_treatment_model_name", "model_id", "method_name_rank"),
+        Index("ix_treatment_model_name_desc", "model_id", "method_name_desc_rank"),
+        Index("ix_treatment_model_node_desc", "model_id", "node_desc_order", "method_name_rank"),
     )
 
     method_id: int = Field(foreign_key="method.id", primary_key=True)
@@ -170,6 +178,13 @@ class TreatmentRow(SQLModel, table=True):
     # The method's MethodRow.name_rank, copied here so that the order above, whose ties go
     # by method name, needs no join.
     method_name_rank: int
+    # The other orders' places, stored so that plain ascending indexes serve them (as
+    # MethodStatsRow's): weakest first (mentioned 1 ... core 3), the method's
+    # MethodRow.name_desc_rank (Z to A, equal names by slug A to Z), and minus node_pre
+    # (the tree's last node first).
+    weakest_order: int = Field(sa_type=SmallInteger)
+    method_name_desc_rank: int
+    node_desc_order: int
 
 
 class MethodStatsRow(SQLModel, table=True):
