@@ -515,3 +515,47 @@ def test_0014_copies_the_methods_name_ranks_as_a_load_does_and_goes_back(
         assert nullable["method_name_rank"] is False
     finally:
         engine.dispose()
+
+
+def test_0015_fills_the_treatments_orders_as_a_load_does_and_goes_back(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Downgraded to 0014 and upgraded again, a loaded database gets each treatment's
+    places in the orders of a model's methods as the load derived them (store.derive),
+    with an index per order, and the (model, node_pre) index with the name rank."""
+    url = new_database(backend, "treatment_orders")
+    load_directory(tiny_folder, url)
+    places = (
+        "SELECT model_id, method_id, weakest_order, method_name_desc_rank, node_desc_order"
+        " FROM treatment ORDER BY model_id, method_id"
+    )
+    added = {"weakest_order", "method_name_desc_rank", "node_desc_order"}
+    indexes = {
+        "ix_treatment_model_weakest_name": ["model_id", "weakest_order", "method_name_rank"],
+        "ix_treatment_model_name": ["model_id", "method_name_rank"],
+        "ix_treatment_model_name_desc": ["model_id", "method_name_desc_rank"],
+        "ix_treatment_model_node_desc": ["model_id", "node_desc_order", "method_name_rank"],
+    }
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            derived = [tuple(row) for row in connection.execute(text(places))]
+        assert len(derived) > 3
+        assert {row[2] for row in derived} > {1}  # more than one strength
+        migrate.downgrade(url, "0014")
+        columns = {column["name"] for column in inspect(engine).get_columns("treatment")}
+        assert not columns & added
+        found = {i["name"]: i["column_names"] for i in inspect(engine).get_indexes("treatment")}
+        assert not found.keys() & indexes.keys()
+        assert found["ix_treatment_model_id_node_pre"] == ["model_id", "node_pre"]
+        migrate.upgrade(url)
+        with engine.connect() as connection:
+            assert [tuple(row) for row in connection.execute(text(places))] == derived
+        found = {i["name"]: i["column_names"] for i in inspect(engine).get_indexes("treatment")}
+        assert {name: found[name] for name in indexes} == indexes
+        node_index = ["model_id", "node_pre", "method_name_rank"]
+        assert found["ix_treatment_model_id_node_pre"] == node_index
+        nullable = {c["name"]: c["nullable"] for c in inspect(engine).get_columns("treatment")}
+        assert not any(nullable[column] for column in added)
+    finally:
+        engine.dispose()

@@ -14,6 +14,8 @@ from .enums import (
     SearchType,
     SourceKind,
     Strength,
+    TreatmentsOfMethodOrderField,
+    TreatmentsOfModelOrderField,
 )
 from .exceptions import (
     GraphQLClientError,
@@ -30,6 +32,8 @@ from .input_types import (
     ModelOrder,
     ModelTreatmentOrder,
     NodeRef,
+    TreatmentsOfMethodOrder,
+    TreatmentsOfModelOrder,
 )
 from .methods_page import (
     MethodsPage,
@@ -137,6 +141,10 @@ __all__ = [
     "SourceKind",
     "Strength",
     "TaxonomyClient",
+    "TreatmentsOfMethodOrder",
+    "TreatmentsOfMethodOrderField",
+    "TreatmentsOfModelOrder",
+    "TreatmentsOfModelOrderField",
     "Tree",
     "TreeRoots",
     "TreeRootsChildren",

@@ -9,6 +9,8 @@ from .enums import (
     ModelTreatmentOrderField,
     OrderDirection,
     Strength,
+    TreatmentsOfMethodOrderField,
+    TreatmentsOfModelOrderField,
 )
 
 
@@ -52,7 +54,7 @@ class MethodOrder(BaseModel):
     field: MethodOrderField
     "What to order by."
     direction: Optional[OrderDirection] = None
-    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest)."
 
 
 class ModelFilter(BaseModel):
@@ -76,7 +78,7 @@ class ModelOrder(BaseModel):
     field: ModelOrderField
     "What to order by."
     direction: Optional[OrderDirection] = None
-    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest)."
 
 
 class ModelTreatmentOrder(BaseModel):
@@ -85,7 +87,7 @@ class ModelTreatmentOrder(BaseModel):
     field: ModelTreatmentOrderField
     "What to order by."
     direction: Optional[OrderDirection] = None
-    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest)."
 
 
 class NodeRef(BaseModel):
@@ -99,6 +101,24 @@ class NodeRef(BaseModel):
     "The node's slug path, e.g. `optimization/training-parallelism`."
     path: Optional[str] = None
     "A names path as `Node.path` shows it (`optimization :: training parallelism`, any case; a root's is its name) or a slug path, as `node(path:)` takes it."
+
+
+class TreatmentsOfMethodOrder(BaseModel):
+    """How to order a method's treatments (the models that treat it)."""
+
+    field: TreatmentsOfMethodOrderField
+    "What to order by."
+    direction: Optional[OrderDirection] = None
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest)."
+
+
+class TreatmentsOfModelOrder(BaseModel):
+    """How to order a model's treatments (its methods)."""
+
+    field: TreatmentsOfModelOrderField
+    "What to order by."
+    direction: Optional[OrderDirection] = None
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest)."
 
 
 EvidenceFilter.model_rebuild()
