@@ -89,12 +89,6 @@ _BY_STRENGTH_THEN_NAME = [
     SortKey(col(TreatmentRow.strength_rank)),
     SortKey(col(TreatmentRow.method_name_rank), stands_for=METHOD_NAME),
 ]
-# Every order, with the same values, for the treatments in a small branch (_of_model),
-# whose rows come from the (model, node_pre) index: its range is the branch's, and sorting
-# it costs what the answer holds. The first key's `+ 0` is no column of an index, so that
-# neither database reads the model's treatments in order off the strength index instead,
-# filtering out those elsewhere: for a small branch of a model with 10,000 treatments
-# outside it, that read all 10,000 (tests/test_query_cost.py).
 
 
 def first_page(rows: Sequence[BranchTreatment], size: int, total: int) -> Page[BranchTreatment]:
@@ -257,8 +251,12 @@ def _of_model(
         statement = _in_large_branch(sort)
         return Template(statement, ("model treatments in a large branch", sort), params), keys
     listing = Template(_OF_MODEL_IN_BRANCH, ("model treatments in a branch", sort), params)
-    # Sorted off the branch's range: the first key is no column of an index (`+ 0`), so
-    # that neither database reads the model's treatments in order instead.
+    # In a small branch every order, with the same values, sorts the rows of the (model,
+    # node_pre) index's range, the branch's, which costs what the answer holds. The first
+    # key's `+ 0` is no column of an index, so that neither database reads the model's
+    # treatments in order off that order's index instead, filtering out those elsewhere:
+    # for a small branch of a model with 10,000 treatments outside it, that read all
+    # 10,000 (tests/test_query_cost.py).
     first, *rest = keys
     return listing, [replace(first, column=first.column + 0), *rest]
 

@@ -365,15 +365,23 @@ class Reference:
         return {slug: position for position, slug in enumerate(order)}
 
     def model_treatments_ordered(
-        self, model_slug: str, field: str, descending: bool, min_strength: str | None = None
+        self,
+        model_slug: str,
+        field: str,
+        descending: bool,
+        min_strength: str | None = None,
+        branch: str | None = None,
     ) -> list[str]:
-        """The slugs of the methods a model treats at ``min_strength`` or stronger, by
+        """The slugs of the methods a model treats at ``min_strength`` or stronger (in the
+        branch of the node of slug ``branch`` when given), by
         ``field``: `strongest` (the strongest first when ``descending``), `name` (Z to A
         when ``descending``, equal names by slug A to Z) or `node` (tree pre-order, the
         reverse when ``descending``), ties by method name case-insensitively, then slug,
         A to Z either way."""
         ranks = {m: r for (model, m), r in self._treatment.items() if model == model_slug}
         slugs = [slug for slug, rank in ranks.items() if rank <= _max_rank(min_strength)]
+        if branch is not None:
+            slugs = [slug for slug in slugs if slug in self._branch_methods(branch)]
 
         def by_name(a: str, b: str) -> int:
             first, second = self._methods[a], self._methods[b]

@@ -54,6 +54,26 @@ def test_a_models_methods_in_every_order_both_ways(
     assert [row["method"]["slug"] for row in rows] == expected
 
 
+@pytest.mark.parametrize("direction", ORDERS)
+@pytest.mark.parametrize(
+    ("field", "natural_descending"), [("STRONGEST", True), ("NAME", False), ("NODE", False)]
+)
+def test_a_models_methods_in_a_branch_in_every_order_both_ways(
+    api: Api, field: str, natural_descending: bool, direction: str | None
+) -> None:
+    """`branch:` with `orderBy:`: the model's methods in the branch of `data` (8 of its
+    25, at 3 nodes), in each order, sorted off the branch's range of the (model, node_pre)
+    index (in order off it by node); tests/test_query_cost.py reads a large branch."""
+    reference = Reference.from_dir(DATASETS["fixtures"])
+    descending = _descending(natural_descending, direction)
+    field_name = field.lower()
+    expected = reference.model_treatments_ordered(MODEL, field_name, descending, branch="data")
+    order = _order(field, direction) + ', branch: {slug: "data"}'
+    listing = _listing("model", "treatments", "method", MODEL, order, None)
+    rows = check_both_ways(api, listing)
+    assert [row["method"]["slug"] for row in rows] == expected
+
+
 @pytest.fixture(params=["fixtures", "ties"])
 def method_dataset(
     request: pytest.FixtureRequest,
