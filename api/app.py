@@ -17,7 +17,6 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
 from starlette.types import StatelessLifespan
 from strawberry import Schema
 
@@ -26,6 +25,7 @@ from api.edge import fault_log
 from api.edge.freshness import Freshness
 from api.edge.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit, UrlLimit
 from api.edge.persisted_queries import PersistedQueries, QueryStore, load_allowlist
+from api.edge.precompressed import precompressed_files
 from api.edge.readiness import database_check, healthz, readyz
 from api.edge.request_log import RequestLog
 from api.edge.response_cache import LRU, ResponseCache
@@ -139,8 +139,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
             ),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
-            Mount(ASSETS_URL, StaticFiles(directory=ASSETS_DIR, check_dir=False)),
-            Mount(browser.ASSETS_URL, browser.immutable_assets()),
+            Mount(ASSETS_URL, precompressed_files(ASSETS_DIR, extra_headers={})),
+            # Each found one never changes: a new build gets new names (an old name's miss
+            # is not cached).
+            Mount(
+                browser.ASSETS_URL,
+                precompressed_files(
+                    browser.ASSETS_DIR, extra_headers={"cache-control": browser.IMMUTABLE}
+                ),
+            ),
         ],
         # A path that is no page: the browser's friendly 404 page.
         exception_handlers={404: browser.no_page},

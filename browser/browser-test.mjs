@@ -102,7 +102,9 @@ async function open(path, status = 200) {
 }
 
 async function checkAxe(name) {
-  await page.evaluate(axe.source);
+  // Injected once per document: axe-core's 0.5 MB of source took the renderer ~0.1 s to
+  // compile at each of a run's ~40 checks, most of them on a document that had it already.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
   const result = await page.evaluate(() =>
     window.axe.run(document, { resultTypes: ["violations"] }),
   );
@@ -363,22 +365,43 @@ async function checkMethodModels(slug) {
   step(`${slug}'s models table: each model's organization and release date in columns of their own, the API's (${wanted.length} rows)`);
 }
 
-/** The API's By-model rows of ``path`` (the first 25): their models' names, and how many. */
+/** The API's By-model rows of ``path`` (the first 25): their models' names, and how many;
+ * ``facts``, each row's organization and release date ("unknown" for none). */
 async function apiByModel(path, variables = {}) {
   const { node } = await api(
-    "query ($path: String!, $orderBy: ModelTreatmentOrder, $filter: ModelFilter) { node(path: $path) { byModel(first: 25, orderBy: $orderBy, filter: $filter) { totalCount nodes { model { name } } } } }",
+    "query ($path: String!, $orderBy: ModelTreatmentOrder, $filter: ModelFilter) { node(path: $path) { byModel(first: 25, orderBy: $orderBy, filter: $filter) { totalCount nodes { model { name organization releaseDate } } } } }",
     { path, ...variables },
   );
-  return { names: node.byModel.nodes.map((row) => row.model.name), total: node.byModel.totalCount };
+  const models = node.byModel.nodes.map((row) => row.model);
+  return {
+    names: models.map((model) => model.name),
+    total: node.byModel.totalCount,
+    facts: models.map((model) => ({ Organization: model.organization ?? "unknown", Released: model.releaseDate ?? "unknown" })),
+  };
 }
 
-/** The open node page's By-model table: its head's text, the heads that say they sort
- * (aria-sort) and its rows' models, which are ``expected`` (the API's); the URL has ``want``
- * (each parameter's value, null for none). */
-async function checkByModel(where, { expected, sorted, want }) {
+/** The open node page's By-model table: its head's text (``head``: its columns), the heads
+ * that say they sort (aria-sort) and its rows' models, which are ``expected`` (the API's,
+ * and their organizations and release dates where the head has those columns); the URL has
+ * ``want`` (each parameter's value, null for none). */
+async function checkByModel(where, { expected, sorted, want, head: columns = ["Model", "techniques"] }) {
   const table = page.locator(".by-model table");
   const head = (await table.locator("thead tr").innerText()).replace(/[▲▼]/g, "").replace(/\s+\t/g, "\t").trim();
-  if (head !== "Model\ttechniques") fail(`${where}: the By-model head reads ${JSON.stringify(head)}`);
+  if (head !== columns.join("\t")) fail(`${where}: the By-model head reads ${JSON.stringify(head)}, not ${JSON.stringify(columns.join("\t"))}`);
+  const facts = columns.filter((column) => column === "Organization" || column === "Released");
+  const cells = await table.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].slice(0, -1).map((td) => td.textContent.trim())));
+  const wanted = expected.facts.map((row) => facts.map((column) => row[column]));
+  if (JSON.stringify(cells) !== JSON.stringify(wanted)) fail(`${where}: the rows' ${JSON.stringify(facts)} are\n${JSON.stringify(cells)}\nnot the API's\n${JSON.stringify(wanted)}`);
+  // Each row's methods: all of them up to 12 (9 beside the organization and date columns, as
+  // tall); a longer row its first 8 (6), and how many more.
+  const most = facts.length ? 9 : 12;
+  const short = facts.length ? 6 : 8;
+  const lists = await table.locator("tbody ul.treatments").evaluateAll((uls) => uls.map((ul) => [Number(ul.getAttribute("aria-label").match(/: ([0-9,]+) methods?$/)[1].replace(/,/g, "")), ul.querySelectorAll("li:not(.more)").length, ul.querySelector("li.more")?.textContent ?? null]));
+  for (const [count, listed, more] of lists) {
+    const want = count > most ? short : count;
+    const moreWanted = count > most ? `${count - short} more ${count - short === 1 ? "method" : "methods"}` : null;
+    if (listed !== want || more !== moreWanted) fail(`${where}: a row of ${count} methods lists ${listed} and says ${more}, not ${want} and ${moreWanted}`);
+  }
   const sorts = await table.locator("thead th[aria-sort]").evaluateAll((ths) =>
     Object.fromEntries(ths.map((th) => [th.textContent.replace(/[▲▼]/g, "").trim(), th.getAttribute("aria-sort")])),
   );
@@ -390,6 +413,7 @@ async function checkByModel(where, { expected, sorted, want }) {
     if (url.searchParams.get(key) !== value) fail(`${where}: the URL ${url.href} has ${key}=${url.searchParams.get(key)}, not ${value}`);
   }
   if (url.hash !== "#by-model" && Object.values(want).some((value) => value !== null)) fail(`${where}: the URL ${url.href} does not open at the table`);
+  return lists;
 }
 
 /** A node's By-model table sorts by its heads (Model: name, techniques: how many methods;
@@ -411,7 +435,8 @@ async function checkByModelTable(slugPath) {
   await go(heads.getByRole("link", { name: "techniques", exact: true }));
   const most = { field: "METHOD_COUNT", direction: "DESC" };
   const byMethods = await apiByModel(slugPath, { orderBy: most });
-  await checkByModel(`${path} by methods`, { expected: byMethods, sorted: { techniques: "descending" }, want: { sort: "methods", dir: "desc" } });
+  const longest = await checkByModel(`${path} by methods`, { expected: byMethods, sorted: { techniques: "descending" }, want: { sort: "methods", dir: "desc" } });
+  if (!longest.some(([count]) => count > 12)) fail(`${path}: no row of over 12 methods, whose list is cut to 8`);
   step(`${path}: the Model head sorts by name (aria-sort ascending, then descending: ?sort=name&dir=desc), techniques by how many methods; each the API's rows`);
 
   // The filter box: the branch's organization with the most models (the API's facet).
@@ -437,6 +462,50 @@ async function checkByModelTable(slugPath) {
   const none = page.locator(".by-model p", { hasText: "No model of this organization has evidence in this branch." });
   if (!(await none.getByRole("link", { name: "Show every model" }).count())) fail(`${path}?org=No+Such+Lab does not say so`);
   step(`${path}: the filter box narrows the table to ${org.name}'s ${narrowed.total} models (?org=, the order kept), the API's; its downloads too; a reload keeps it, "Clear the filters" drops it; an organization with none says so`);
+}
+
+/** A node's By-model table shows its models' organizations and release dates when asked
+ * (?columns=org,date), and not by default (the seed's two columns; the page's request asks
+ * no organization): "Columns: show organization · show release date" adds each, the order
+ * kept; the Released head says the default order is newest first (aria-sort), and sorts
+ * oldest first (?sort=newest&dir=asc), the columns kept; each the API's rows, organizations
+ * and dates; the downloads follow the order and carry no `columns`; a reload keeps it all;
+ * at 390 px nothing scrolls sideways and axe-core passes; "hide" gives the two columns back. */
+async function checkByModelColumns(slugPath) {
+  const path = `/nodes/${slugPath}`;
+  const choice = page.locator(".by-model .column-choice");
+  const heads = page.locator(".by-model thead");
+  await open(path);
+  const asked = JSON.parse(new URL(graphql.find((request) => request.method === "GET").url).searchParams.get("variables"));
+  if ("withOrganization" in asked) fail(`${path} asks for organizations: ${JSON.stringify(asked)}`);
+  const newest = await apiByModel(slugPath);
+  await checkByModel(path, { expected: newest, sorted: {}, want: { columns: null } });
+  if ((await choice.innerText()).trim() !== "Columns: show organization · show release date") fail(`${path}: the column choice reads ${await choice.innerText()}`);
+  await go(choice.getByRole("link", { name: "show organization", exact: true }));
+  await checkByModel(`${path}, organizations`, { expected: newest, sorted: {}, want: { columns: "org", sort: null }, head: ["Model", "Organization", "techniques"] });
+  const withOrganization = JSON.parse(new URL(graphql.filter((request) => request.method === "GET").at(-1).url).searchParams.get("variables"));
+  if (withOrganization.withOrganization !== true) fail(`${path}?columns=org does not ask for organizations: ${JSON.stringify(withOrganization)}`);
+  await go(choice.getByRole("link", { name: "show release date", exact: true }));
+  const both = ["Model", "Organization", "Released", "techniques"];
+  const lists = await checkByModel(`${path}, organizations and dates`, { expected: newest, sorted: { Released: "descending" }, want: { columns: "org,date", sort: null }, head: both });
+  if (!lists.some(([count]) => count > 9 && count <= 12)) fail(`${path}: no row of 10 to 12 methods, whose list the columns shorten`);
+  if (!newest.facts.some((row) => row.Released === "unknown") || !newest.facts.some((row) => row.Organization !== "unknown")) fail(`${path}: no undated model, or no organization, to show`);
+  await checkNarrow(`${path}?columns=org,date`);
+  await go(heads.getByRole("link", { name: "Released", exact: true }));
+  const oldest = await apiByModel(slugPath, { orderBy: { field: "RELEASE_DATE", direction: "ASC" } });
+  if (JSON.stringify(oldest.names) === JSON.stringify(newest.names)) fail(`${path}: oldest first is newest first`);
+  const want = { columns: "org,date", sort: "newest", dir: "asc" };
+  await checkByModel(`${path}, oldest first`, { expected: oldest, sorted: { Released: "ascending" }, want, head: both });
+  await checkDownloads(`${path}, oldest first, with its columns`, { path: `/download${path}`, want: { sort: "newest", dir: "asc", columns: null }, total: oldest.total, key: "model", first: oldest.names[0] });
+  await page.reload();
+  await settled();
+  await checkByModel(`${path}, oldest first, reloaded`, { expected: oldest, sorted: { Released: "ascending" }, want, head: both });
+  await checkAxe(`${path}?columns=org,date&sort=newest&dir=asc`);
+  await go(choice.getByRole("link", { name: "hide organization", exact: true }));
+  await checkByModel(`${path}, dates alone`, { expected: oldest, sorted: { Released: "ascending" }, want: { ...want, columns: "date" }, head: ["Model", "Released", "techniques"] });
+  await go(choice.getByRole("link", { name: "hide release date", exact: true }));
+  await checkByModel(`${path}, neither`, { expected: oldest, sorted: {}, want: { ...want, columns: null } });
+  step(`${path}: "Columns: show organization · show release date" adds each (?columns=org,date, the API's; organizations asked only then; 9 methods a row beside them); the Released head sorts oldest first (aria-sort); downloads follow, without columns; reload keeps it; axe clean, no sideways scroll at 390 px; hidden again, the two columns`);
 }
 
 /** A treatments list's filter box (a method's models, a model's methods) on the page at
@@ -830,6 +899,7 @@ async function fixtures(seedFile) {
   if (!(await page.locator(".by-model tbody tr th").first().innerText()).startsWith("DeepSeek-V4-Flash")) fail("the order is lost on reload");
   await checkDownloads("the seed page sorted by name", { path: `/download${seedPath}`, want: { sort: "name" }, total: rows.length - 1, key: "model", first: "DeepSeek-V4-Flash" });
   await checkByModelTable("optimization");
+  await checkByModelColumns("optimization/training-parallelism");
   // Paging the By-model table: 27 models in `architecture`, 25 a page.
   await open("/nodes/architecture");
   const rowsOf = () => page.locator(".by-model tbody tr").count();
@@ -1060,7 +1130,7 @@ async function indexes() {
     first: narrowed.rows[0][0],
   });
   const heading = await page.locator("#models-list").innerText();
-  if (heading !== `${narrowed.total} ${narrowed.total === 1 ? "model" : "models"} match the filters`) fail(`the filtered list's heading: ${heading}`);
+  if (heading !== `${narrowed.total} ${narrowed.total === 1 ? "model matches" : "models match"} the filters`) fail(`the filtered list's heading: ${heading}`);
   await checkAxe("models filtered");
   await page.reload();
   await settled();
@@ -1193,11 +1263,96 @@ async function changes() {
   await go(page.getByRole("navigation", { name: "Indexes" }).getByRole("link", { name: "Changes", exact: true }));
   await page.locator("main h1", { hasText: "Changes from release 1 to 2" }).waitFor();
   step("/releases lists release 2 with its changes linked; the header's Changes link opens them");
+  await releasesIndex();
   await pageType("unknown release", "/changes?since=9", "No such release", 404);
   const said = await page.locator("main").innerText();
   if (!said.includes("there is no release 9")) fail(`the unknown release's page says: ${said}`);
   step("an unknown release's changes page says there is no such release");
   clean("changes");
+}
+
+const RELEASES_QUERY = `query ($filter: ReleaseFilter, $orderBy: ReleaseOrder) {
+  releases(first: 25, filter: $filter, orderBy: $orderBy) { totalCount nodes { number loadedAt note } } }`;
+
+/** The API's releases (numbers, as the releases index's first column shows them). */
+async function apiReleases(variables) {
+  const { releases } = await api(RELEASES_QUERY, variables);
+  return { numbers: releases.nodes.map((release) => String(release.number)), total: releases.totalCount, nodes: releases.nodes };
+}
+
+/** The open releases index: its rows' release numbers are ``expected`` (the API's), its sort
+ * ``sorted`` (aria-sort), its URL has ``want``. */
+async function checkReleases(where, { expected, sorted, want = {} }) {
+  const shown = (await indexRows()).map((row) => row[0]);
+  if (JSON.stringify(shown) !== JSON.stringify(expected)) fail(`${where}: releases ${JSON.stringify(shown)}, the API's ${JSON.stringify(expected)}`);
+  const sorts = await sortedBy();
+  if (JSON.stringify(sorts) !== JSON.stringify(sorted)) fail(`${where}: aria-sort says ${JSON.stringify(sorts)}, not ${JSON.stringify(sorted)}`);
+  const url = new URL(page.url());
+  for (const [key, value] of Object.entries(want)) {
+    const got = url.searchParams.get(key);
+    if (value === null ? got !== null : got !== value) fail(`${where}: the URL ${url.href} has ${key}=${got}, not ${value}`);
+  }
+}
+
+/** /releases after the two loads of changes(): the Release and Loaded heads sort the newest
+ * or the oldest first (aria-sort, ?sort=&dir=, kept by reload), the filter form narrows by
+ * the note's text and the days loaded on (the URL), each the API's rows; the downloads follow. */
+async function releasesIndex() {
+  const asc = { field: "NUMBER", direction: "ASC" };
+  const newest = await apiReleases({});
+  const oldest = await apiReleases({ orderBy: asc });
+  if (newest.total !== 2 || JSON.stringify(oldest.numbers) !== JSON.stringify([...newest.numbers].reverse())) fail(`the API's releases: ${JSON.stringify([newest, oldest])}`);
+  await open("/releases");
+  await checkReleases("/releases", { expected: newest.numbers, sorted: { Release: "descending" }, want: { sort: null, dir: null } });
+  await go(page.getByRole("link", { name: "Release", exact: true }));
+  await checkReleases("/releases, oldest first", { expected: oldest.numbers, sorted: { Release: "ascending" }, want: { sort: "release", dir: "asc" } });
+  await page.reload();
+  await settled();
+  await checkReleases("/releases, oldest first, reloaded", { expected: oldest.numbers, sorted: { Release: "ascending" }, want: { sort: "release", dir: "asc" } });
+  await go(page.getByRole("link", { name: "Loaded", exact: true }));
+  await checkReleases("/releases by loading", { expected: newest.numbers, sorted: { Loaded: "descending" }, want: { sort: "loaded", dir: "desc" } });
+  await go(page.getByRole("link", { name: "Loaded", exact: true }));
+  await checkReleases("/releases by loading, oldest first", { expected: oldest.numbers, sorted: { Loaded: "ascending" }, want: { sort: "loaded", dir: "asc" } });
+  if (!(await page.locator("main p.lead").innerText()).includes("oldest first")) fail("/releases oldest first does not say so");
+  step("/releases: the Release and Loaded heads sort the newest first, then the oldest first (aria-sort, ?sort=&dir=); a reload keeps it");
+
+  // The note's text: release 2's note (any case), in the same order.
+  const word = newest.nodes[0].note.split(" ")[0].toUpperCase();
+  await page.getByLabel("Note contains").fill(word);
+  await go(page.getByRole("button", { name: "Filter", exact: true }));
+  const noted = await apiReleases({ filter: { noteContains: word }, orderBy: asc });
+  if (noted.total !== 1) fail(`the note filter ${word} does not narrow to one release: ${noted.total}`);
+  await checkReleases("/releases by note", { expected: noted.numbers, sorted: { Loaded: "ascending" }, want: { q: word, sort: "loaded", dir: "asc", after: null } });
+  const heading = await page.locator("#releases-list").innerText();
+  if (heading !== "1 release matches the filters") fail(`the filtered releases' heading: ${heading}`);
+  await checkAxe("releases filtered");
+  await checkDownloads("/releases by note", { path: "/download/releases", want: { q: word, sort: "loaded", dir: "asc" }, total: 1, key: "release", first: Number(noted.numbers[0]) });
+  await shot("releases-filtered");
+  step(`/releases: "Note contains ${word}" shows the API's one release, in the URL (?q=), the downloads too`);
+
+  // The days loaded on: both releases were loaded today (UTC); the day before has none.
+  const today = newest.nodes[0].loadedAt.slice(0, 10);
+  const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  await go(page.getByRole("link", { name: "Clear the filters", exact: true }));
+  await page.getByLabel("Loaded on or before").fill(yesterday);
+  await go(page.getByRole("button", { name: "Filter", exact: true }));
+  if ((await apiReleases({ filter: { loadedTo: yesterday } })).total !== 0) fail(`releases loaded by ${yesterday}`);
+  if (!(await page.locator("main").innerText()).includes("No release matches.")) fail(`loaded-to=${yesterday} does not say no release matches`);
+  await page.getByLabel("Loaded on or before").fill("");
+  await page.getByLabel("Loaded on or after").fill(today);
+  await go(page.getByRole("button", { name: "Filter", exact: true }));
+  const fromToday = await apiReleases({ filter: { loadedFrom: today }, orderBy: asc });
+  await checkReleases("/releases loaded from today", { expected: fromToday.numbers, sorted: { Loaded: "ascending" }, want: { "loaded-from": today, "loaded-to": null, sort: "loaded" } });
+  if (fromToday.total !== 2) fail(`releases loaded from ${today}: ${fromToday.total}`);
+  step(`/releases: loaded on or before ${yesterday} matches none (said so), on or after ${today} both, in the URL`);
+
+  // A word the list does not take: a 400 that says which (the server reads it as the download does).
+  await open("/releases?sort=size", 400);
+  const refused = await page.locator("main").innerText();
+  if (!refused.includes("`sort` must be one of release, loaded") || (await page.locator("main table").count()) !== 0) fail(`/releases?sort=size says: ${refused}`);
+  expectFailed(400);
+  clean("releases index");
+  step("/releases?sort=size: HTTP 400 that says the sorts it takes, no table");
 }
 
 const LISTS = ["nodes", "methods", "models", "treatments"];

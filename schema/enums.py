@@ -105,6 +105,15 @@ class ModelOrderField(Enum):
     RELEASE_DATE = strawberry.enum_value("release_date", description=_RELEASE_DATE)
 
 
+@strawberry.enum(description="Fields that releases can be ordered by.")
+class ReleaseOrderField(Enum):
+    NUMBER = strawberry.enum_value(
+        "number",
+        description="By release number, which is the order the releases were loaded in. "
+        "Natural direction DESC (the newest first); ASC is the oldest first.",
+    )
+
+
 @strawberry.enum(description="Fields that By-model rows can be ordered by.")
 class ModelTreatmentOrderField(Enum):
     RELEASE_DATE = strawberry.enum_value(

@@ -13,12 +13,14 @@ from schema.enums import (
     ModelOrderField,
     ModelTreatmentOrderField,
     OrderDirection,
+    ReleaseOrderField,
     Strength,
     TreatmentsOfMethodOrderField,
     TreatmentsOfModelOrderField,
 )
 from schema.errors import BadUserInputError
 from schema.node_ref import NodeReference, branch_field, within_field
+from store.history.releases import ReleaseSelection
 from store.models import ModelSelection
 from store.paging import Sort
 
@@ -89,6 +91,28 @@ class ModelOrder:
     direction: OrderDirection | None = _direction()
 
 
+@strawberry.input(description="Narrows a list of releases; every given condition must hold.")
+class ReleaseFilter:
+    loaded_from: date | None = strawberry.field(
+        default=None,
+        description="Only releases loaded on or after this day (UTC, as `loadedAt`).",
+    )
+    loaded_to: date | None = strawberry.field(
+        default=None,
+        description="Only releases loaded on or before this day (UTC, as `loadedAt`).",
+    )
+    note_contains: str | None = strawberry.field(
+        default=None,
+        description="Only releases whose note contains this text (any case).",
+    )
+
+
+@strawberry.input(description="How to order releases.")
+class ReleaseOrder:
+    field: ReleaseOrderField = strawberry.field(description="What to order by.")
+    direction: OrderDirection | None = _direction()
+
+
 @strawberry.input(description="How to order the rows of a By-model table.")
 class ModelTreatmentOrder:
     field: ModelTreatmentOrderField = strawberry.field(description="What to order by.")
@@ -125,19 +149,47 @@ class EvidenceFilter:
     branch: NodeReference | None = branch_field("evidence on methods")
 
 
-# Longer than any name here; SQLite refuses LIKE patterns over 50,000 bytes.
+# Longer than any name here; SQLite refuses LIKE patterns over 50,000 bytes. A release's
+# note is a line of the loader's (`taxonomy load --note`): 1,000 characters is a page of it.
 MAX_NAME_CONTAINS = 200
+MAX_NOTE_CONTAINS = 1_000
+
+
+def _contains(text: str | None, argument: str, where: str, most: int) -> str | None:
+    """A filter's text to look for, refused when it is longer than ``most`` characters."""
+    if text is not None and len(text) > most:
+        raise BadUserInputError(
+            f"`{argument}` is {len(text):,} characters; at most {most:,} are looked for in {where}"
+        )
+    return text
 
 
 def name_contains(given: MethodFilter | ModelFilter | None) -> str | None:
     """A filter's `nameContains`, refused when it could name nothing (too long)."""
     text = given.name_contains if given is not None else None
-    if text is not None and len(text) > MAX_NAME_CONTAINS:
+    return _contains(text, "filter.nameContains", "names", MAX_NAME_CONTAINS)
+
+
+def release_selection(given: ReleaseFilter | None) -> ReleaseSelection:
+    """A releases filter as the data layer takes it: a day range that ends before it
+    starts is refused (it could hold no release), as a note text too long to be in one."""
+    if given is None:
+        return ReleaseSelection()
+    start, end = given.loaded_from, given.loaded_to
+    if start is not None and end is not None and start > end:
         raise BadUserInputError(
-            f"`filter.nameContains` is {len(text):,} characters; at most "
-            f"{MAX_NAME_CONTAINS} are looked for in names"
+            f"`filter.loadedFrom` ({start.isoformat()}) is after `filter.loadedTo` "
+            f"({end.isoformat()}): no day is in that range; give the earlier day as "
+            "`loadedFrom`",
+            argument="filter.loadedFrom",
         )
-    return text
+    return ReleaseSelection(
+        loaded_from=start,
+        loaded_to=end,
+        note_contains=_contains(
+            given.note_contains, "filter.noteContains", "notes", MAX_NOTE_CONTAINS
+        ),
+    )
 
 
 def model_selection(given: ModelFilter | None) -> ModelSelection:
@@ -157,6 +209,7 @@ def sort_of(
     order: MethodOrder
     | ModelOrder
     | ModelTreatmentOrder
+    | ReleaseOrder
     | TreatmentsOfModelOrder
     | TreatmentsOfMethodOrder,
 ) -> Sort:
@@ -190,6 +243,13 @@ ModelOrderArgument = Annotated[
     ModelOrder | None,
     strawberry.argument(description="Order of the list; null: the default, by name."),
 ]
+ReleaseFilterArgument = Annotated[
+    ReleaseFilter | None, strawberry.argument(description="Narrow the list of releases.")
+]
+ReleaseOrderArgument = Annotated[
+    ReleaseOrder | None,
+    strawberry.argument(description="Order of the list; null: the default, the newest first."),
+]
 EvidenceFilterArgument = Annotated[
     EvidenceFilter | None, strawberry.argument(description="Narrow the list of evidence.")
 ]
@@ -198,6 +258,7 @@ EvidenceFilterArgument = Annotated[
 # NAME}`); an order given as null is the default too. Never changed: shared defaults.
 METHODS_BY_NAME = MethodOrder(field=MethodOrderField.NAME)
 MODELS_BY_NAME = ModelOrder(field=ModelOrderField.NAME)
+RELEASES_NEWEST_FIRST = ReleaseOrder(field=ReleaseOrderField.NUMBER)
 BY_MODEL_NEWEST_FIRST = ModelTreatmentOrder(field=ModelTreatmentOrderField.RELEASE_DATE)
 TREATMENTS_STRONGEST_FIRST = TreatmentsOfModelOrder(field=TreatmentsOfModelOrderField.STRONGEST)
 MODELS_STRONGEST_FIRST = TreatmentsOfMethodOrder(field=TreatmentsOfMethodOrderField.STRONGEST)

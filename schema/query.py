@@ -15,10 +15,13 @@ from schema.history.release import Release, release_lookup, releases_connection
 from schema.inputs import (
     METHODS_BY_NAME,
     MODELS_BY_NAME,
+    RELEASES_NEWEST_FIRST,
     MethodFilterArgument,
     MethodOrderArgument,
     ModelFilterArgument,
     ModelOrderArgument,
+    ReleaseFilterArgument,
+    ReleaseOrderArgument,
 )
 from schema.lookup import exactly_one, key_of
 from schema.method import Method, methods_connection
@@ -186,10 +189,17 @@ class Query:
         return await organizations(info, branch)
 
     @strawberry.field(
-        extensions=[Paged()], description="Every load retained (a release), newest first."
+        extensions=[RefuseUnreadable(), Paged()],
+        description="Every load retained (a release); the newest first unless `orderBy` says.",
     )
-    async def releases(self, info: Info, paging: Paging = FIRST_PAGE) -> Connection[Release] | None:
-        return await releases_connection(info, paging)
+    async def releases(
+        self,
+        info: Info,
+        paging: Paging = FIRST_PAGE,
+        filter: ReleaseFilterArgument = None,
+        order_by: ReleaseOrderArgument = RELEASES_NEWEST_FIRST,
+    ) -> Connection[Release] | None:
+        return await releases_connection(info, paging, filter, order_by)
 
     @strawberry.field(
         description="One release, by exactly one of `number` or `version`; null if none."

@@ -49,6 +49,7 @@ PAGES = [
     "/methods",
     "/methods?branch=no/such/branch&sort=models",  # the page says the branch is not there
     "/releases",
+    "/releases?sort=loaded&dir=asc&q=load&loaded-from=2024-01-01",
     "/about",
 ]
 MAX_GZIPPED_BYTES = 150_000
@@ -171,10 +172,20 @@ def test_a_place_in_a_list_that_is_none_is_a_400(tiny: Api, path: str, said: str
     [
         ("/nodes/alpha?sort=sideways", "`sort` must be one of newest, name, strongest, methods"),
         ("/nodes/alpha?sort=name&dir=down", "`dir` must be one of asc, desc; got 'down'"),
+        ("/nodes/alpha?columns=price", "`columns` must be one or more of org, date, separated"),
+        ("/nodes/alpha?columns=org,,date", "separated by commas; got 'org,,date'"),
+        ("/nodes/alpha?columns=org%20date", "separated by commas; got 'org date'"),
         ("/models?sort=__proto__", "`sort` must be one of name, release; got '__proto__'"),
         ("/models?sort=release&dir=up", "`dir` must be one of asc, desc; got 'up'"),
         ("/models?released-from=2024-02-30", "`released-from` must be a day written YYYY-MM-DD"),
         ("/methods?strength=strong", "`strength` must be one of core, used, mentioned"),
+        ("/releases?sort=size", "`sort` must be one of release, loaded; got 'size'"),
+        ("/releases?sort=loaded&dir=up", "`dir` must be one of asc, desc; got 'up'"),
+        ("/releases?loaded-to=2026-02-30", "`loaded-to` must be a day written YYYY-MM-DD"),
+        (
+            "/releases?loaded-from=2026-03-02&loaded-to=2026-03-01",
+            "`loaded-from` (2026-03-02) is after `loaded-to` (2026-03-01)",
+        ),
         ("/models/newest?strength=strong", "`strength` must be one of core, used, mentioned"),
         ("/models/newest?sort=sideways", "`sort` must be one of strongest, name, node"),
         ("/models/newest?sort=node&dir=up", "`dir` must be one of asc, desc; got 'up'"),
@@ -212,8 +223,13 @@ def test_a_word_the_list_does_not_take_is_a_400_that_says_which(
 def test_the_words_each_list_takes_are_a_200(tiny: Api) -> None:
     for path in (
         "/nodes/alpha?sort=strongest",
+        "/nodes/alpha?columns=org,date&sort=newest&dir=asc",
+        "/nodes/alpha?columns=date",
+        "/nodes/alpha?columns=date,org",
+        "/nodes/alpha?columns=",
         "/models?sort=release&dir=asc&released-from=2024-01-01",
         "/methods?sort=models&strength=core",
+        "/releases?sort=release&dir=asc&q=load&loaded-from=2024-01-01&loaded-to=2024-01-01",
         "/search?q=adam&type=methods",
         "/changes?since=1&kind=changed&type=methods",
         "/models/newest",
@@ -223,6 +239,29 @@ def test_the_words_each_list_takes_are_a_200(tiny: Api) -> None:
         page = tiny.client.get(path, headers={"accept": "text/html"})
         assert page.status_code == 200, path
         assert "data-refused" not in page.text
+
+
+def test_the_by_model_organizations_are_asked_only_for_their_column(api: Api) -> None:
+    """Issue 27 item 2: the node page's By-model table shows each model's organization and
+    release date when asked (`?columns=org,date`). BrowserNode asks the organizations only
+    then (`withOrganization`): the seed page's answer has none, and asking them costs no
+    statement more (the model's row has them). Its release dates it always read."""
+    document = (BROWSER / "operations" / "BrowserNode.graphql").read_text(encoding="utf-8")
+    # (`first: 7`: a request no other test makes, so that each count misses the cache.)
+    plain = {"path": "optimization/training-parallelism", "first": 7}
+    asked = {**plain, "withOrganization": True}
+
+    def models(variables: dict[str, Any]) -> list[dict[str, Any]]:
+        answer = api.execute(document, variables)
+        assert not answer.errors, answer.errors
+        return [row["model"] for row in answer.data["node"]["byModel"]["nodes"]]
+
+    assert len(models(plain)) == 7
+    assert all("organization" not in model and "releaseDate" in model for model in models(plain))
+    organizations = [model["organization"] for model in models(asked)]
+    assert len(organizations) == 7
+    assert all(isinstance(name, str) and name for name in organizations), organizations
+    assert api.count_statements(document, asked) == api.count_statements(document, plain)
 
 
 def test_a_place_from_an_answer_is_a_200(tiny: Api) -> None:
@@ -527,10 +566,11 @@ def test_the_changes_between_releases_in_headless_chromium(
     backend: str, new_database: Callable[[str, str], str], tmp_path: Path
 ) -> None:
     url = new_database(backend, "changes")
-    load_directory(DEFAULT_FIXTURES_DIR, url)
-    load_directory(_edited_fixtures(tmp_path / "edited"), url)
+    load_directory(DEFAULT_FIXTURES_DIR, url, note="the fixtures")
+    load_directory(_edited_fixtures(tmp_path / "edited"), url, note="Edited copy: serving renamed")
     _drive("changes", url, artifacts=tmp_path / "screenshots")
     assert (tmp_path / "screenshots" / "changes.png").is_file()
+    assert (tmp_path / "screenshots" / "releases-filtered.png").is_file()
 
 
 def _quoted(value: str | None) -> str:

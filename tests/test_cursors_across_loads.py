@@ -51,6 +51,9 @@ LISTS = {
     },
     "releases": "query($a: String) { releases(first: 1, after: $a) {"
     " nodes { slug: number } pageInfo { endCursor } } }",
+    "releases, oldest first, filtered": "query($a: String) { releases(first: 1, after: $a,"
+    ' orderBy: {field: NUMBER, direction: ASC}, filter: {loadedFrom: "2000-01-01"}) {'
+    " nodes { slug: number } pageInfo { endCursor } } }",
     # In file order (evidence, sources) and in pre-order (the tree's lists, a model's
     # branches): positions a load renumbers, found again by what they stand for.
     "a model's evidence": 'query($a: String) { model(slug: "newest") {'

@@ -61,8 +61,9 @@ METHODS_LIST = (
     " nodes { slug } } }"
 )
 RELEASES_LIST = (
-    f"query($after: String) {{ releases(first: 25, after: $after) {{ {PAGE_INFO}"
-    " nodes { number } } }"
+    "query($after: String, $filter: ReleaseFilter, $orderBy: ReleaseOrder) {"
+    f" releases(first: 25, after: $after, filter: $filter, orderBy: $orderBy) {{ {PAGE_INFO}"
+    " nodes { number loadedAt } } }"
 )
 SEARCH_LIST = (
     "query($query: String!, $types: [SearchType!], $after: String) {"
@@ -424,6 +425,30 @@ def test_the_releases_download_lists_each_release_with_its_changes(
     assert table[1]["changes"] == ""
 
 
+@pytest.mark.parametrize(
+    ("query", "variables"),
+    [
+        ("sort=release&dir=asc", {"orderBy": {"field": "NUMBER", "direction": "ASC"}}),
+        ("sort=loaded", {"orderBy": {"field": "NUMBER", "direction": "DESC"}}),
+        ("sort=loaded&dir=asc&q=nothing", {"filter": {"noteContains": "nothing"}}),
+        ("loaded-to=2000-01-01", {"filter": {"loadedTo": "2000-01-01"}}),
+    ],
+)
+def test_the_releases_download_follows_the_pages_order_and_filter(
+    history: Callable[[str], Api], backend: str, query: str, variables: dict[str, Any]
+) -> None:
+    """`?sort=release|loaded` (both by number) and `&dir=`, `?q=` (the note), `?loaded-from=`
+    and `?loaded-to=`, as /releases reads them: the API's rows in the API's order."""
+    api = history(backend)
+    expected = [release["number"] for release in walk(api, RELEASES_LIST, variables)]
+    rows, _ = downloaded(api, f"/download/releases?{query}")
+    assert [row["release"] for row in rows] == expected
+    whole = [release["number"] for release in walk(api, RELEASES_LIST, {})]
+    assert len(whole) == 2
+    if "dir=asc" in query and "q=" not in query:
+        assert expected == whole[::-1]
+
+
 def test_csv_quotes_as_rfc_4180_says_and_guards_formulas() -> None:
     writer = writers.CsvWriter()
     hostile = ["=1+2", "+3", "-4", "@SUM(A1)", "\tx", "\rx", 'say "hi", then\nleave', "plain"]
@@ -497,6 +522,12 @@ BAD = [
     ("/download/changes/nodes.csv", "`since` is required"),
     ("/download/changes/models.json?since=one", "`since` must be a release number"),
     ("/download/changes/treatments.csv?since=1&kind=grown", "`kind` must be one of added"),
+    ("/download/releases.csv?sort=size", "`sort` must be one of release, loaded; got 'size'"),
+    ("/download/releases.json?loaded-to=tomorrow", "`loaded-to` must be a day"),
+    (
+        "/download/releases.csv?loaded-from=2026-01-02&loaded-to=2026-01-01",
+        "`loaded-from` (2026-01-02) is after `loaded-to` (2026-01-01)",
+    ),
     ("/download/search.csv", "`q` is required"),
     ("/download/search.json?q=adam&type=people", "`type` must be one of nodes, methods"),
 ]

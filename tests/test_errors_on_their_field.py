@@ -95,6 +95,13 @@ _DATED = [
         ["node", "name"],
         "Date",
     ),
+    (
+        "Query.releases",
+        "{ taxonomy { nodeCount } releases(filter: {loadedTo: VALUE}) { totalCount } }",
+        ["releases"],
+        ["taxonomy", "nodeCount"],
+        "Date",
+    ),
     *_adoption("to: VALUE", "Date"),
 ]
 

@@ -59,6 +59,17 @@ class Params:
             raise BadParameterError(f"`{name}` must be one of {', '.join(choices)}; got {given!r}")
         return choices[given]
 
+    def words(self, name: str, choices: tuple[str, ...]) -> list[str]:
+        """A comma-separated list of ``choices`` (none when left out or blank)."""
+        given = self.text(name)
+        words = [] if given is None else [word.strip() for word in given.split(",")]
+        if any(word not in choices for word in words):
+            raise BadParameterError(
+                f"`{name}` must be one or more of {', '.join(choices)}, "
+                f"separated by commas; got {given!r}"
+            )
+        return words
+
     def day(self, name: str) -> str | None:
         """A day as YYYY-MM-DD that exists, or None when left out."""
         given = self.text(name)
@@ -158,13 +169,25 @@ def _slug(name: str) -> str:
 
 
 # The node page's By-model table: `?sort=newest|name|strongest|methods`, `&dir=`, `?org=`
-# (browser/src/pages/node.tsx).
+# and the columns it shows besides its two, `?columns=org,date` (browser/src/pages/
+# node.tsx): read so that a wrong one is refused; the download has every column.
 NODE_ORDERS = {
     "newest": ("RELEASE_DATE", "desc"),
     "name": ("NAME", "asc"),
     "strongest": ("STRONGEST", "desc"),
     "methods": ("METHOD_COUNT", "desc"),
 }
+NODE_COLUMNS = ("org", "date")
+
+
+def _node_variables(params: Params) -> dict[str, object]:
+    params.words("columns", NODE_COLUMNS)
+    return {
+        "path": params.path["path"],
+        "orderBy": _order(params, NODE_ORDERS),
+        "filter": {"organization": params.text("org")},
+    }
+
 
 NODE_BY_MODEL = Table(
     route="nodes/{path:path}",
@@ -200,11 +223,7 @@ query DownloadNodeByModel(
             ],
         ),
     ),
-    variables=lambda params: {
-        "path": params.path["path"],
-        "orderBy": _order(params, NODE_ORDERS),
-        "filter": {"organization": params.text("org")},
-    },
+    variables=_node_variables,
     filename=lambda params: f"by-model-{_slug(params.path['path'].replace('/', '-'))}",
     subject=lambda params: f"node {params.path['path']!r}",
     chunk=BY_MODEL_ROWS_PER_CHUNK,
@@ -370,12 +389,29 @@ query DownloadMethods(
 )
 
 _KIND_TOTALS = "nodes { total } methods { total } models { total } treatments { total }"
-# /releases: newest first, the API's one order.
+# /releases: `?sort=release|loaded` (both by number: the order of loading), `&dir=`, `?q=`
+# (the note), `?loaded-from=`, `?loaded-to=` (browser/src/pages/releases.tsx).
+RELEASE_ORDERS = {"release": ("NUMBER", "desc"), "loaded": ("NUMBER", "desc")}
+
+
+def release_filter(params: Params) -> dict[str, object]:
+    """The releases filter of the page's URL; a range of days that ends before it starts
+    is refused, as the API refuses it."""
+    start, end = params.day("loaded-from"), params.day("loaded-to")
+    if start is not None and end is not None and start > end:
+        raise BadParameterError(
+            f"`loaded-from` ({start}) is after `loaded-to` ({end}): no day is in that range"
+        )
+    return {"loadedFrom": start, "loadedTo": end, "noteContains": params.text("q")}
+
+
 RELEASES = Table(
     route="releases",
     document=f"""
-query DownloadReleases($first: Int!, $after: String) {{
-  rows: releases(first: $first, after: $after) {{
+query DownloadReleases(
+  $first: Int!, $after: String, $filter: ReleaseFilter, $orderBy: ReleaseOrder
+) {{
+  rows: releases(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {{
     {_PAGE_INFO}
     nodes {{
       number
@@ -396,7 +432,10 @@ query DownloadReleases($first: Int!, $after: String) {{
             for kind in ("nodes", "methods", "models", "treatments")
         ),
     ),
-    variables=lambda params: {},
+    variables=lambda params: {
+        "filter": release_filter(params),
+        "orderBy": _order(params, RELEASE_ORDERS),
+    },
     filename=lambda params: "releases",
     chunk=RELEASES_PER_CHUNK,
 )

@@ -18,7 +18,6 @@ from urllib.parse import quote, quote_plus
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from starlette.staticfiles import StaticFiles
 from strawberry import Schema
 
 from api.download.tables import (
@@ -27,12 +26,12 @@ from api.download.tables import (
     MODEL_METHODS,
     MODELS,
     NODE_BY_MODEL,
+    RELEASES,
     BadParameterError,
     Params,
     changes_words,
     search_words,
 )
-from api.edge.middleware import ASGIApp, Message, Receive, Scope, Send
 from api.edge.persisted_queries import load_allowlist
 from api.endpoint import graphiql
 from api.pages.html_page import html_page
@@ -106,7 +105,7 @@ PAGE_POLICY = (
 # The page without a build: nothing to load or run.
 MISSING_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 # Hashed names never change content: a year, and no revalidation.
-IMMUTABLE = b"public, max-age=31536000, immutable"
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 _TITLE = "Taxonomy browser"
 _COLOR_SCHEME = '    <meta name="color-scheme" content="light dark">'
@@ -315,6 +314,7 @@ _WORDS: dict[tuple[str, bool], Callable[[Params], object]] = {
     ("methods", True): METHOD_MODELS.variables,
     ("models", False): MODELS.variables,
     ("methods", False): METHODS.variables,
+    ("releases", False): RELEASES.variables,
     ("search", False): search_words,
     ("changes", False): changes_words,
 }
@@ -358,7 +358,7 @@ def page_endpoint(schema: Schema) -> Callable[[Request], Awaitable[Response]]:
         elif kind == "changes":
             status = await _releases_status(schema, request)
         elif kind in SUBJECTS and SUBJECTS[kind][1] in request.path_params:
-            # (/models and /methods, the indexes, have no subject: always there.)
+            # (/models, /methods and /releases, the indexes, have no subject: always there.)
             document, parameter = SUBJECTS[kind]
             key = request.path_params[parameter]
             exists, subject = await _subject(schema, request, document, key)
@@ -420,19 +420,3 @@ async def no_page(request: Request, exc: Exception) -> Response:
         status_code=404,
         headers={"content-security-policy": policy, "cache-control": "no-cache"},
     )
-
-
-def immutable_assets() -> ASGIApp:
-    """The built assets, each found one answered as never changing (a new build gets new
-    names); a miss (an old name) is not cached."""
-    files = StaticFiles(directory=ASSETS_DIR, check_dir=False)
-
-    async def assets(scope: Scope, receive: Receive, send: Send) -> None:
-        async def send_cached(message: Message) -> None:
-            if message["type"] == "http.response.start" and message["status"] == 200:
-                message["headers"] = [*message.get("headers", []), (b"cache-control", IMMUTABLE)]
-            await send(message)
-
-        await files(scope, receive, send_cached)
-
-    return assets

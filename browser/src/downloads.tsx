@@ -4,8 +4,9 @@
 // where a page has several (the changes page's lists) and the format's extension.
 
 /** Where a page's lists are (their cursors, positions and page sizes): no part of a
- * download, which has every row. */
-const PAGING = ["after", "before", "from", "size"].concat(
+ * download, which has every row; nor which columns a table shows (`columns`): a download
+ * has every column. */
+const PAGING = ["after", "before", "from", "size", "columns"].concat(
   ...["nodes", "methods", "models", "treatments"].map((list) => [list, `${list}-before`, `${list}-from`]),
 );
 

@@ -1,14 +1,15 @@
 // What the indexes (/models, /methods, /releases) share: their state in the URL (filters,
 // order, page: every index page is its URL alone), sortable column heads, the filter form
-// over the table. The table's wrapper, which scrolls sideways on a narrow screen rather than
+// over the table, the list under it (its heading, pages and downloads). The table's wrapper, which scrolls sideways on a narrow screen rather than
 // the page, and paging are every table's (ui.tsx: TableScroll, Pager).
 import type { ComponentChildren } from "preact";
 
 import type { Strength } from "../../clients/typescript/src/gql/graphql";
 
 import { cursorRefused } from "./api";
+import { Downloads } from "./downloads";
 import { navigate, type Place, placeQuery } from "./router";
-import { ApiProblem, PageGone, Problem } from "./ui";
+import { ApiProblem, PageGone, type PagedList, Pager, Problem, TableScroll, thousands } from "./ui";
 
 export type Direction = "asc" | "desc";
 
@@ -36,13 +37,16 @@ export type IndexState<F extends string> = {
   path: string;
   columns: readonly Column<F>[];
   filters: Record<string, string>;
-  /** Null for an index of one order, the API's (the releases, newest first). */
+  /** Null for an index of one order, the API's (a method's models, a model's methods). */
   column: Column<F> | null;
   dir: Direction;
   place: Place;
   /** Where on its page the table is (a heading's id), for a table that is not the whole
    * page (a node's By-model table): another order or filter opens there. */
   anchor: string | null;
+  /** How the table shows its rows (by their name in the URL: a node's By-model table's
+   * ``?columns=``), no part of which rows: kept through every order, filter and page. */
+  view: Record<string, string>;
 };
 
 export function indexState<F extends string>(
@@ -52,16 +56,20 @@ export function indexState<F extends string>(
   query: URLSearchParams,
   place: Place,
   anchor: string | null = null,
+  viewNames: readonly string[] = [],
 ): IndexState<F> {
   const column = columns.find((candidate) => candidate.key === query.get("sort")) ?? columns[0] ?? null;
   const given = query.get("dir");
   const dir = column && (given === "asc" || given === "desc") ? given : (column?.natural ?? "asc");
-  const filters: Record<string, string> = {};
-  for (const name of filterNames) {
-    const value = query.get(name)?.trim();
-    if (value) filters[name] = value;
-  }
-  return { path, columns, filters, column, dir, place, anchor };
+  const valuesOf = (names: readonly string[]) => {
+    const values: Record<string, string> = {};
+    for (const name of names) {
+      const value = query.get(name)?.trim();
+      if (value) values[name] = value;
+    }
+    return values;
+  };
+  return { path, columns, filters: valuesOf(filterNames), column, dir, place, anchor, view: valuesOf(viewNames) };
 }
 
 /** The API's `orderBy` for the index's order (null: the API's own). */
@@ -73,11 +81,26 @@ export function filtered(state: IndexState<string>): boolean {
   return Object.keys(state.filters).length > 0;
 }
 
+/** A day as the API's Date takes it (2025-07-01), and one that exists; else null: a filter's
+ * day that is no day is left out (the API would refuse it), so the form shows what is applied. */
+export function day(value: string | undefined): string | null {
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value) ? value : null;
+}
+
 /** The index's URL with ``change``: another order or other filters open the list's first
- * page at the same size; without them, ``place`` says which page. */
+ * page at the same size; without them, ``place`` says which page (another ``view`` shows
+ * the same rows). */
 export function indexUrl<F extends string>(
   state: IndexState<F>,
-  change: { column?: Column<F>; dir?: Direction; filters?: Record<string, string>; place?: Place } = {},
+  change: {
+    column?: Column<F>;
+    dir?: Direction;
+    filters?: Record<string, string>;
+    place?: Place;
+    view?: Record<string, string>;
+  } = {},
 ): string {
   const column = change.column ?? state.column;
   const dir = change.dir ?? state.dir;
@@ -91,6 +114,7 @@ export function indexUrl<F extends string>(
     params.set("sort", column.key);
     params.set("dir", dir);
   }
+  for (const [name, value] of Object.entries(change.view ?? state.view)) if (value) params.set(name, value);
   return `${state.path}${placeQuery(at, params)}`;
 }
 
@@ -132,15 +156,18 @@ export function SortHeader<F extends string>({
 
 /** The filter form over an index's table: its fields (``children``, each named as its
  * filter in the URL) go into the URL on submit, which opens the first page of the list so
- * narrowed, in the same order and at the same page size. */
+ * narrowed, in the same order and at the same page size. ``aside``: what goes beside its
+ * button, on the same line (a node's choice of columns: the page no taller for it). */
 export function FilterForm<F extends string>({
   state,
   label,
   children,
+  aside = null,
 }: {
   state: IndexState<F>;
   label: string;
   children: ComponentChildren;
+  aside?: ComponentChildren;
 }) {
   const names = (form: HTMLFormElement) => [...new FormData(form).keys()];
   const submit = (event: Event) => {
@@ -159,8 +186,61 @@ export function FilterForm<F extends string>({
       <p class="actions">
         <button type="submit">Filter</button>
         {filtered(state) ? <a href={atTable(state, indexUrl(state, { filters: {} }))}>Clear the filters</a> : null}
+        {aside}
       </p>
     </form>
+  );
+}
+
+/** An index's list under its filter form: its heading (how many, and whether filtered), its
+ * table (``children``, in the wrapper that scrolls sideways), the Pager (``sizes``: the page
+ * sizes offered) and the downloads in the page's order and filter; or, when nothing matches,
+ * a way back to the whole list. ``noun``: an item, and many, as the page names them. */
+export function IndexList<F extends string>({
+  state,
+  list,
+  at,
+  noun,
+  sizes,
+  children,
+}: {
+  state: IndexState<F>;
+  list: PagedList;
+  at: Place;
+  noun: [one: string, many: string];
+  sizes?: readonly number[];
+  children: ComponentChildren;
+}) {
+  const id = `${noun[1]}-list`;
+  const total = list.totalCount;
+  const name = noun[1][0].toUpperCase() + noun[1].slice(1);
+  const matching = total === 1 ? " matches the filters" : " match the filters";
+  return (
+    <>
+      <h2 id={id}>
+        {thousands(total)} {total === 1 ? noun[0] : noun[1]}
+        {filtered(state) ? matching : ""}
+      </h2>
+      {total ? (
+        <>
+          <TableScroll labelledBy={id}>{children}</TableScroll>
+          <Pager
+            list={list}
+            at={at}
+            noun={noun}
+            label={`${name}: pages`}
+            anchor={id}
+            url={(place) => indexUrl(state, { place })}
+            sizes={sizes}
+          />
+          <Downloads page={indexUrl(state)} label={name} />
+        </>
+      ) : (
+        <p>
+          No {noun[0]} matches. <a href={indexUrl(state, { filters: {} })}>Show every {noun[0]}</a>.
+        </p>
+      )}
+    </>
   );
 }
 

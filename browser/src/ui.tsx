@@ -77,7 +77,7 @@ export function StrengthLegend() {
 }
 
 /** A paged list as the pager needs it: any connection with these fields. */
-type PagedList = {
+export type PagedList = {
   totalCount: number;
   nodes: readonly unknown[];
   pageInfo: {
@@ -374,13 +374,20 @@ export function ApiProblem({ message }: { message: string }) {
 export const EVIDENCE_PER_ROW = 3;
 
 /** A model's organization and release date as two cells of a table of models ("unknown"
- * where the data has none). */
-export function ModelFactCells({ model }: { model: { organization: string | null; releaseDate: string | null } }) {
+ * where the data has none); ``shown``: which of the two (a node's By-model table shows each
+ * only when asked). */
+export function ModelFactCells({
+  model,
+  shown = { organization: true, date: true },
+}: {
+  model: { organization?: string | null; releaseDate?: string | null };
+  shown?: { organization: boolean; date: boolean };
+}) {
   const unknown = <span class="count">unknown</span>;
   return (
     <>
-      <td>{model.organization ?? unknown}</td>
-      <td class="date">{model.releaseDate ?? unknown}</td>
+      {shown.organization ? <td>{model.organization ?? unknown}</td> : null}
+      {shown.date ? <td class="date">{model.releaseDate ?? unknown}</td> : null}
     </>
   );
 }

@@ -11,6 +11,14 @@ from schema.base import Entity, RowBacked, row_field
 from schema.context import Info
 from schema.errors import BadUserInputError
 from schema.ids import encode_id
+from schema.inputs import (
+    RELEASES_NEWEST_FIRST,
+    ReleaseFilter,
+    ReleaseOrder,
+    list_name_of,
+    release_selection,
+    sort_of,
+)
 from schema.pagination import Connection, PageRequest, Paging, connection_of
 from store.data_version import data_version
 from store.history import releases
@@ -102,16 +110,24 @@ def _found(row: ReleaseRow | None) -> Release:
     return Release(row=row)
 
 
-async def releases_connection(info: Info, paging: Paging) -> Connection[Release]:
-    request = PageRequest.of(info, "releases", paging)
+async def releases_connection(
+    info: Info, paging: Paging, filter: ReleaseFilter | None, order_by: ReleaseOrder | None
+) -> Connection[Release]:
+    selection = release_selection(filter)
+    sort = sort_of(order_by or RELEASES_NEWEST_FIRST)
+    # The newest first keeps the list's name from before it had orders: its cursors still work.
+    list_name = "releases" if sort.descending else list_name_of("releases", sort)
+    request = PageRequest.of(info, list_name, paging)
     reader = info.context.reader
-    page = await releases.releases_page(reader, window=request.window)
+    page = await releases.releases_page(
+        reader, window=request.window, selection=selection, newest_first=sort.descending
+    )
     items = [Release(row=row) for row in page.rows]
     for item in items:
         info.context.loaders.release_by_number.put(item.row.number, item.row)
 
     async def count() -> int:
-        return await releases.releases_count(reader)
+        return await releases.releases_count(reader, selection)
 
     return connection_of(page, request.list_name, items, count)
 

@@ -132,7 +132,8 @@ export function AboutPage() {
         <h2 id="releases">Releases and changes</h2>
         <p>
           The data is updated from time to time. Each update is a numbered <strong>release</strong>;
-          the <a href={href.index("releases")}>releases page</a> lists them, newest first, with what each changed.
+          the <a href={href.index("releases")}>releases page</a> lists them, newest first (or oldest first), with
+          what each changed, and finds them by their note or the days they were loaded on.
           The Changes link at the top of every page shows what the latest release changed: records added or
           removed, nodes and methods moved or renamed, and treatments that became stronger or weaker. An old link to
           something that has since moved or gone still leads somewhere that says so.

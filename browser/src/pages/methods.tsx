@@ -11,20 +11,18 @@ import {
   type Column,
   Field,
   FilterForm,
-  filtered,
+  IndexList,
   IndexProblem,
   indexState,
-  indexUrl,
   orderBy,
   SortHeader,
   StrengthField,
   STRENGTHS,
 } from "../index-table";
-import { Downloads } from "../downloads";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place } from "../router";
 import { useLatestRelease } from "../site-nav";
-import { Badge, Heading, Loading, Pager, TableScroll, thousands, useTitle } from "../ui";
+import { Badge, Heading, Loading, thousands, useTitle } from "../ui";
 
 const COLUMNS: readonly Column<MethodOrderField>[] = [
   { key: "name", label: "Method", field: "NAME", natural: "asc" },
@@ -78,7 +76,6 @@ export function MethodsPage({ place, query }: { place: Place; query: URLSearchPa
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "error") return <IndexProblem state={state} error={loaded} />;
   const methods = answered(loaded.data.methods, "methods");
-  const total = methods.totalCount;
   return (
     <>
       <Heading>Methods</Heading>
@@ -95,57 +92,36 @@ export function MethodsPage({ place, query }: { place: Place; query: URLSearchPa
         </Field>
         <StrengthField label="Strongest treatment" none="any, or none" chosen={minimum} />
       </FilterForm>
-      <h2 id="methods-list">
-        {thousands(total)} {total === 1 ? "method" : "methods"}
-        {filtered(state) ? " match the filters" : ""}
-      </h2>
-      {total ? (
-        <>
-          <TableScroll labelledBy="methods-list">
-            <table class="index">
-              <thead>
-                <tr>
-                  <SortHeader state={state} column={COLUMNS[0]} />
-                  <th scope="col">Filed at</th>
-                  <SortHeader state={state} column={COLUMNS[1]} />
-                  <SortHeader state={state} column={COLUMNS[2]} numeric />
-                </tr>
-              </thead>
-              <tbody>
-                {methods.nodes.map((method) => (
-                  <tr key={method.id}>
-                    <th scope="row">
-                      <a href={href.method(method.slug)}>{method.name}</a>
-                    </th>
-                    <td>
-                      <div class="filed-at">
-                        <a class="path" href={href.node(method.node.slugPath)} dir="ltr" title={method.node.path}>
-                          {method.node.path}
-                        </a>
-                      </div>
-                    </td>
-                    <td>{method.strongest ? <Badge strength={method.strongest} /> : <span class="count">none</span>}</td>
-                    <td class="number">{thousands(method.modelCount)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-          <Pager
-            list={methods}
-            at={place}
-            noun={["method", "methods"]}
-            label="Methods: pages"
-            anchor="methods-list"
-            url={(at) => indexUrl(state, { place: at })}
-          />
-          <Downloads page={indexUrl(state)} label="Methods" />
-        </>
-      ) : (
-        <p>
-          No method matches. <a href={indexUrl(state, { filters: {} })}>Show every method</a>.
-        </p>
-      )}
+      <IndexList state={state} list={methods} at={place} noun={["method", "methods"]}>
+        <table class="index">
+          <thead>
+            <tr>
+              <SortHeader state={state} column={COLUMNS[0]} />
+              <th scope="col">Filed at</th>
+              <SortHeader state={state} column={COLUMNS[1]} />
+              <SortHeader state={state} column={COLUMNS[2]} numeric />
+            </tr>
+          </thead>
+          <tbody>
+            {methods.nodes.map((method) => (
+              <tr key={method.id}>
+                <th scope="row">
+                  <a href={href.method(method.slug)}>{method.name}</a>
+                </th>
+                <td>
+                  <div class="filed-at">
+                    <a class="path" href={href.node(method.node.slugPath)} dir="ltr" title={method.node.path}>
+                      {method.node.path}
+                    </a>
+                  </div>
+                </td>
+                <td>{method.strongest ? <Badge strength={method.strongest} /> : <span class="count">none</span>}</td>
+                <td class="number">{thousands(method.modelCount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </IndexList>
     </>
   );
 }

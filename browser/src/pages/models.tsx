@@ -5,33 +5,25 @@ import { BrowserModelsDocument, type ModelOrderField } from "../../../clients/ty
 import { answered } from "../api";
 import {
   type Column,
+  day,
   Field,
   FilterForm,
-  filtered,
+  IndexList,
   IndexProblem,
   indexState,
-  indexUrl,
   orderBy,
   SortHeader,
 } from "../index-table";
-import { Downloads } from "../downloads";
 import { answeredSoFar, useQuery } from "../query";
 import { href, pageArguments, type Place } from "../router";
 import { useLatestRelease } from "../site-nav";
-import { Heading, Loading, ModelFactCells, Pager, TableScroll, thousands, useTitle } from "../ui";
+import { Heading, Loading, ModelFactCells, thousands, useTitle } from "../ui";
 
 const COLUMNS: readonly Column<ModelOrderField>[] = [
   { key: "name", label: "Model", field: "NAME", natural: "asc" },
   { key: "release", label: "Released", field: "RELEASE_DATE", natural: "desc" },
 ];
 const FILTERS = ["q", "org", "released-from", "released-to"] as const;
-
-/** A day as the API's Date takes it (2025-07-01), and one that exists; else null. */
-function day(value: string | undefined): string | null {
-  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
-  const parsed = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value) ? value : null;
-}
 
 export function ModelsPage({ place, query }: { place: Place; query: URLSearchParams }) {
   const state = indexState("/models", COLUMNS, FILTERS, query, place);
@@ -54,7 +46,6 @@ export function ModelsPage({ place, query }: { place: Place; query: URLSearchPar
   const organizations = answered(loaded.data.organizations, "organizations");
   const choices = organizations.map((organization) => organization.name);
   if (org && !choices.some((name) => name.toLowerCase() === org.toLowerCase())) choices.unshift(org);
-  const total = models.totalCount;
   return (
     <>
       <Heading>Models</Heading>
@@ -83,56 +74,35 @@ export function ModelsPage({ place, query }: { place: Place; query: URLSearchPar
           <input type="date" name="released-to" defaultValue={filter.releasedBefore ?? ""} />
         </Field>
       </FilterForm>
-      <h2 id="models-list">
-        {thousands(total)} {total === 1 ? "model" : "models"}
-        {filtered(state) ? " match the filters" : ""}
-      </h2>
-      {total ? (
-        <>
-          <TableScroll labelledBy="models-list">
-            <table class="index">
-              <thead>
-                <tr>
-                  <SortHeader state={state} column={COLUMNS[0]} />
-                  <th scope="col">Organization</th>
-                  <SortHeader state={state} column={COLUMNS[1]} />
-                  <th scope="col" class="number">
-                    Methods
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {models.nodes.map((model) => (
-                  <tr key={model.id}>
-                    <th scope="row">
-                      <a href={href.model(model.slug)}>{model.name}</a>
-                    </th>
-                    <ModelFactCells model={model} />
-                    <td class="number">
-                      {thousands(
-                        answered(model.branches, "model.branches").reduce((sum, branch) => sum + branch.methodCount, 0),
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-          <Pager
-            list={models}
-            at={place}
-            noun={["model", "models"]}
-            label="Models: pages"
-            anchor="models-list"
-            url={(at) => indexUrl(state, { place: at })}
-          />
-          <Downloads page={indexUrl(state)} label="Models" />
-        </>
-      ) : (
-        <p>
-          No model matches. <a href={indexUrl(state, { filters: {} })}>Show every model</a>.
-        </p>
-      )}
+      <IndexList state={state} list={models} at={place} noun={["model", "models"]}>
+        <table class="index">
+          <thead>
+            <tr>
+              <SortHeader state={state} column={COLUMNS[0]} />
+              <th scope="col">Organization</th>
+              <SortHeader state={state} column={COLUMNS[1]} />
+              <th scope="col" class="number">
+                Methods
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {models.nodes.map((model) => (
+              <tr key={model.id}>
+                <th scope="row">
+                  <a href={href.model(model.slug)}>{model.name}</a>
+                </th>
+                <ModelFactCells model={model} />
+                <td class="number">
+                  {thousands(
+                    answered(model.branches, "model.branches").reduce((sum, branch) => sum + branch.methodCount, 0),
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </IndexList>
     </>
   );
 }

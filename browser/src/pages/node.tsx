@@ -2,7 +2,8 @@
 // the seed's: tests/test_browser.py compares them), then the branch's outline and the
 // methods filed at the node. The By-model table is paged (?after= or ?before=, &from=,
 // &size=: the shared Pager), sortable (?sort=newest|name|strongest|methods, &dir=asc|desc:
-// its heads and the "Ordered by" links) and filtered by organization (?org=).
+// its heads and the "Ordered by" links) and filtered by organization (?org=); its
+// organization and release date columns show when asked (?columns=org,date).
 import {
   BrowserNodeDocument,
   type BrowserNodeQuery,
@@ -36,6 +37,7 @@ import {
   Heading,
   helpUrl,
   Loading,
+  ModelFactCells,
   Pager,
   plural,
   StrengthLegend,
@@ -74,14 +76,64 @@ const COLUMNS: readonly (Column<ModelTreatmentOrderField> & { ways: [string, str
     ways: ["most methods", "fewest methods"],
   },
 ];
-const [, BY_NAME, , BY_METHODS] = COLUMNS;
+const [BY_DATE, BY_NAME, , BY_METHODS] = COLUMNS;
 const FILTERS = ["org"] as const;
+
+/** The By-model table's columns shown only when asked (``?columns=org,date``, in any order;
+ * the seed page's table has neither), by their name in the URL, in the table's order. */
+const EXTRA_COLUMNS = [
+  { key: "org", label: "organization" },
+  { key: "date", label: "release date" },
+] as const;
+type Shown = { organization: boolean; date: boolean };
+/** A row's methods when either column shows (BrowserNode's `methodsPerRow`, 12 without):
+ * the two take a sixth of the table's width from its methods, and 9 a row keep the rows as
+ * tall as 12 do without them (a page of 25 as short; the rest: "N more methods"). */
+const METHODS_BESIDE_FACTS = 9;
+
+function shownColumns(state: State): Shown {
+  const asked = (state.view.columns ?? "").split(",").map((key) => key.trim());
+  return { organization: asked.includes("org"), date: asked.includes("date") };
+}
+
+/** "Columns: show organization · show release date" (or hide, when shown): each link the
+ * same rows with that column shown or not. */
+function ColumnChoice({ state, shown }: { state: State; shown: Shown }) {
+  const on = { org: shown.organization, date: shown.date };
+  const url = (key: keyof typeof on) => {
+    const columns = EXTRA_COLUMNS.filter((column) => (column.key === key ? !on[column.key] : on[column.key]));
+    // (No columns: no `columns`; indexUrl leaves out a blank value.)
+    return atTable(state, indexUrl(state, { view: { columns: columns.map((column) => column.key).join(",") } }));
+  };
+  return (
+    <span class="column-choice">
+      Columns:{" "}
+      {EXTRA_COLUMNS.map((column, at) => (
+        <span key={column.key}>
+          {at ? " · " : ""}
+          <a href={url(column.key)}>
+            {on[column.key] ? "hide" : "show"} {column.label}
+          </a>
+        </span>
+      ))}
+    </span>
+  );
+}
 
 type Row = NonNullable<Node["byModel"]>["nodes"][number];
 
+/** How many of a long row's methods it lists: a row whose methods are more than the page
+ * asked for (12, or 9 beside the columns) lists two thirds of them and links the rest. At
+ * L a root's rows all run to thousands of methods, and 25 rows of 12 made its page 6,032 px
+ * tall; a row of at most 12 (the seed page's longest) still lists them all. */
+function listedOf(methodCount: number, asked: number): number {
+  return methodCount > asked ? Math.floor((asked * 2) / 3) : methodCount;
+}
+
 /** A By-model row's first methods, and a link to the model for the rest. */
 function RowMethods({ row }: { row: Row }) {
-  const methods = answered(row.methodsConnection, "methodsConnection").nodes;
+  const asked = answered(row.methodsConnection, "methodsConnection").nodes;
+  const methods = asked.slice(0, listedOf(row.methodCount, asked.length));
   return (
     <ul class="treatments" aria-label={`${row.model.name}: ${plural(row.methodCount, "method")}`}>
       {methods.map((treatment) => (
@@ -100,16 +152,23 @@ function RowMethods({ row }: { row: Row }) {
 }
 
 /** The By-model table: each row a model, its strongest treatment in the branch and its
- * first methods; its heads sort (by name, by how many methods). */
-function ByModelTable({ rows, state }: { rows: Row[]; state: State }) {
+ * first methods (and its organization and release date when ``shown``); its heads sort (by
+ * name, by release date, by how many methods). */
+function ByModelTable({ rows, state, shown }: { rows: Row[]; state: State; shown: Shown }) {
   return (
     <TableScroll label="By-model table">
-      <table>
+      <table class={shown.organization || shown.date ? "with-facts" : undefined}>
         <thead>
           <tr>
             <SortHeader state={state} column={BY_NAME}>
               Model
             </SortHeader>
+            {shown.organization ? <th scope="col">Organization</th> : null}
+            {shown.date ? (
+              <SortHeader state={state} column={BY_DATE}>
+                Released
+              </SortHeader>
+            ) : null}
             <SortHeader state={state} column={BY_METHODS}>
               techniques
             </SortHeader>
@@ -121,6 +180,7 @@ function ByModelTable({ rows, state }: { rows: Row[]; state: State }) {
               <th scope="row">
                 <a href={href.model(row.model.slug)}>{row.model.name}</a> <Badge strength={row.strongest} />
               </th>
+              <ModelFactCells model={row.model} shown={shown} />
               <td>
                 <RowMethods row={row} />
                 <span class="row-end" aria-hidden="true">
@@ -145,6 +205,7 @@ function ByModel({ node, organizations, state }: { node: Node; organizations: Or
     choices.unshift({ name: org, label: org });
   }
   const sorted = COLUMNS.find((column) => column === state.column) ?? COLUMNS[0];
+  const shown = shownColumns(state);
   return (
     <section aria-labelledby="by-model" class="by-model">
       <h2 id="by-model">By model</h2>
@@ -153,7 +214,11 @@ function ByModel({ node, organizations, state }: { node: Node; organizations: Or
         model: its strongest treatment anywhere in the branch.
       </p>
       <StrengthLegend />
-      <FilterForm state={state} label="Filter the By-model table">
+      <FilterForm
+        state={state}
+        label="Filter the By-model table"
+        aside={rows.length || !filtered(state) ? <ColumnChoice state={state} shown={shown} /> : null}
+      >
         <Field label="Organization">
           <select name="org">
             <option value="">any</option>
@@ -167,7 +232,7 @@ function ByModel({ node, organizations, state }: { node: Node; organizations: Or
       </FilterForm>
       {rows.length || !filtered(state) ? (
         <>
-          <ByModelTable rows={rows} state={state} />
+          <ByModelTable rows={rows} state={state} shown={shown} />
           <Pager
             list={byModel}
             at={state.place}
@@ -295,10 +360,16 @@ function FiledHere({ node }: { node: Node }) {
 type Organizations = NonNullable<BrowserNodeQuery["organizations"]>;
 
 export function NodePage({ path, place, query }: { path: string; place: Place; query: URLSearchParams }) {
-  const state = indexState(href.node(path), COLUMNS, FILTERS, query, place, "by-model");
+  const state = indexState(href.node(path), COLUMNS, FILTERS, query, place, "by-model", ["columns"]);
   const { org } = state.filters;
   const filter = org ? { organization: org } : null;
-  const variables = { path, ...pageArguments(place), orderBy: orderBy(state), filter };
+  // The organizations only when their column shows: the seed page's request stays as it was.
+  const shown = shownColumns(state);
+  const asked = {
+    ...(shown.organization ? { withOrganization: true } : {}),
+    ...(shown.organization || shown.date ? { methodsPerRow: METHODS_BESIDE_FACTS } : {}),
+  };
+  const variables = { path, ...pageArguments(place), orderBy: orderBy(state), filter, ...asked };
   const loaded = useQuery(BrowserNodeDocument, variables);
   useLatestRelease(answeredSoFar(loaded)?.latest);
   const node = loaded.state === "done" ? loaded.data.node : null;

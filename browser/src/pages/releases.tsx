@@ -1,15 +1,26 @@
-// `/releases`: every retained release, newest first, a page at a time (the shared Pager), each
-// with what it changed against the release before it and a link to those changes. The API
-// lists releases newest first only, with no filter: this index has that one order, and
-// 25 a page (its cost limit allows 25 releases' change summaries in a request).
-import { BrowserReleasesDocument } from "../../../clients/typescript/src/gql/graphql";
+// `/releases`: every retained release, a page at a time (the shared Pager), each with what it
+// changed against the release before it and a link to those changes; the newest first, or the
+// oldest first (?sort=release|loaded&dir=asc|desc: both heads order by release number, which
+// is the order of loading), filtered by the note's text and the days loaded on (?q=,
+// ?loaded-from=, ?loaded-to=), all in the URL. 25 a page: the API's cost limit allows 25
+// releases' change summaries in a request.
+import { BrowserReleasesDocument, type ReleaseOrderField } from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
-import { IndexProblem, indexState, indexUrl } from "../index-table";
-import { Downloads } from "../downloads";
+import {
+  type Column,
+  day,
+  Field,
+  FilterForm,
+  IndexList,
+  IndexProblem,
+  indexState,
+  orderBy,
+  SortHeader,
+} from "../index-table";
 import { answeredSoFar, useQuery } from "../query";
 import { pageArguments, PAGE_SIZES, type Place } from "../router";
 import { useLatestRelease } from "../site-nav";
-import { Heading, Loading, loadedAt, Pager, plural, TableScroll, thousands, useTitle } from "../ui";
+import { Heading, Loading, loadedAt, plural, useTitle } from "../ui";
 import { changesUrl } from "./changes";
 import { changed } from "./home";
 
@@ -17,11 +28,24 @@ import { changed } from "./home";
  * with their change summaries (1,900 each) in one request, not 50. */
 const SIZES = [PAGE_SIZES[0]];
 const KINDS = ["nodes", "methods", "models", "treatments"] as const;
+/** Releases are numbered in the order they were loaded: both heads sort by the number. */
+const COLUMNS: readonly Column<ReleaseOrderField>[] = [
+  { key: "release", label: "Release", field: "NUMBER", natural: "desc" },
+  { key: "loaded", label: "Loaded", field: "NUMBER", natural: "desc" },
+];
+const FILTERS = ["q", "loaded-from", "loaded-to"] as const;
 
 export function ReleasesPage({ place, query }: { place: Place; query: URLSearchParams }) {
   const at: Place = { ...place, size: SIZES[0] };
-  const state = indexState("/releases", [], [], query, at);
-  const loaded = useQuery(BrowserReleasesDocument, pageArguments(at));
+  const state = indexState("/releases", COLUMNS, FILTERS, query, at);
+  const { q } = state.filters;
+  const filter = {
+    noteContains: q ?? null,
+    // A date that is no day is left out (the API would refuse it): the form shows what is applied.
+    loadedFrom: day(state.filters["loaded-from"]),
+    loadedTo: day(state.filters["loaded-to"]),
+  };
+  const loaded = useQuery(BrowserReleasesDocument, { ...pageArguments(at), filter, orderBy: orderBy(state) });
   useTitle("Releases");
   useLatestRelease(answeredSoFar(loaded)?.latest);
   if (loaded.state === "loading") return <Loading />;
@@ -31,17 +55,26 @@ export function ReleasesPage({ place, query }: { place: Place; query: URLSearchP
     <>
       <Heading>Releases</Heading>
       <p class="lead">
-        Every load of the data that is kept, newest first, with what it changed against the release before it.
+        Every load of the data that is kept, {state.dir === "asc" ? "oldest" : "newest"} first, with what it changed
+        against the release before it.
       </p>
-      <h2 id="releases-list">{thousands(releases.totalCount)} {releases.totalCount === 1 ? "release" : "releases"}</h2>
-      <TableScroll labelledBy="releases-list">
+      <FilterForm state={state} label="Filter the releases">
+        <Field label="Note contains">
+          <input type="search" name="q" defaultValue={q ?? ""} />
+        </Field>
+        <Field label="Loaded on or after">
+          <input type="date" name="loaded-from" defaultValue={filter.loadedFrom ?? ""} />
+        </Field>
+        <Field label="Loaded on or before">
+          <input type="date" name="loaded-to" defaultValue={filter.loadedTo ?? ""} />
+        </Field>
+      </FilterForm>
+      <IndexList state={state} list={releases} at={at} noun={["release", "releases"]} sizes={SIZES}>
         <table class="index releases">
           <thead>
             <tr>
-              <th scope="col" aria-sort="descending">
-                Release
-              </th>
-              <th scope="col">Loaded</th>
+              <SortHeader state={state} column={COLUMNS[0]} />
+              <SortHeader state={state} column={COLUMNS[1]} />
               <th scope="col">Note</th>
               <th scope="col">What it changed</th>
             </tr>
@@ -79,17 +112,7 @@ export function ReleasesPage({ place, query }: { place: Place; query: URLSearchP
             })}
           </tbody>
         </table>
-      </TableScroll>
-      <Pager
-        list={releases}
-        at={at}
-        noun={["release", "releases"]}
-        label="Releases: pages"
-        anchor="releases-list"
-        url={(next) => indexUrl(state, { place: next })}
-        sizes={SIZES}
-      />
-      <Downloads page={state.path} label="Releases" />
+      </IndexList>
     </>
   );
 }

@@ -46,6 +46,10 @@ class OrderDirection(str, Enum):
     DESC = "DESC"
 
 
+class ReleaseOrderField(str, Enum):
+    NUMBER = "NUMBER"
+
+
 class Scope(str, Enum):
     HERE = "HERE"
     BRANCH = "BRANCH"

@@ -8,6 +8,7 @@ from .enums import (
     ModelOrderField,
     ModelTreatmentOrderField,
     OrderDirection,
+    ReleaseOrderField,
     Strength,
     TreatmentsOfMethodOrderField,
     TreatmentsOfModelOrderField,
@@ -101,6 +102,26 @@ class NodeRef(BaseModel):
     "The node's slug path, e.g. `optimization/training-parallelism`."
     path: Optional[str] = None
     "A names path as `Node.path` shows it (`optimization :: training parallelism`, any case; a root's is its name) or a slug path, as `node(path:)` takes it."
+
+
+class ReleaseFilter(BaseModel):
+    """Narrows a list of releases; every given condition must hold."""
+
+    loaded_from: Optional[Any] = Field(alias="loadedFrom", default=None)
+    "Only releases loaded on or after this day (UTC, as `loadedAt`)."
+    loaded_to: Optional[Any] = Field(alias="loadedTo", default=None)
+    "Only releases loaded on or before this day (UTC, as `loadedAt`)."
+    note_contains: Optional[str] = Field(alias="noteContains", default=None)
+    "Only releases whose note contains this text (any case)."
+
+
+class ReleaseOrder(BaseModel):
+    """How to order releases."""
+
+    field: ReleaseOrderField
+    "What to order by."
+    direction: Optional[OrderDirection] = None
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest)."
 
 
 class TreatmentsOfMethodOrder(BaseModel):

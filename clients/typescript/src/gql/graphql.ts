@@ -125,6 +125,29 @@ export type OrderDirection =
   /** Descending: Z first, the largest, the strongest or the newest first. */
   | 'DESC';
 
+/** Narrows a list of releases; every given condition must hold. */
+export type ReleaseFilter = {
+  /** Only releases loaded on or after this day (UTC, as `loadedAt`). */
+  loadedFrom?: string | null | undefined;
+  /** Only releases loaded on or before this day (UTC, as `loadedAt`). */
+  loadedTo?: string | null | undefined;
+  /** Only releases whose note contains this text (any case). */
+  noteContains?: string | null | undefined;
+};
+
+/** How to order releases. */
+export type ReleaseOrder = {
+  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest). */
+  direction?: OrderDirection | null | undefined;
+  /** What to order by. */
+  field: ReleaseOrderField;
+};
+
+/** Fields that releases can be ordered by. */
+export type ReleaseOrderField =
+  /** By release number, which is the order the releases were loaded in. Natural direction DESC (the newest first); ASC is the oldest first. */
+  | 'NUMBER';
+
 /** The kinds of objects a search can find. */
 export type SearchType =
   /** Methods. */
@@ -301,16 +324,19 @@ export type BrowserNodeQueryVariables = Exact<{
   orderBy?: ModelTreatmentOrder | null | undefined;
   filter?: ModelFilter | null | undefined;
   methodsPerRow?: number | null | undefined;
+  withOrganization?: boolean | null | undefined;
 }>;
 
 
-export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, undatedModels: number | null, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fromPath: string | null, toPath: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, release: { id: string, number: number, loadedAt: string } | null }> } | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null, organizations: Array<{ name: string, modelCount: number }> | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
+export type BrowserNodeQuery = { node: { id: string, name: string, description: string | null, level: number, path: string, slugPath: string, matchingAids: Array<string>, undatedModels: number | null, ancestors: Array<{ id: string, name: string, slugPath: string }>, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number, evidenceInBranch: number }, children: Array<{ id: string, name: string, slugPath: string, counts: { methodsInBranch: number, methodsFiledHere: number, modelsInBranch: number } }>, adoption: Array<{ period: string, start: string, end: string, models: number, cumulativeModels: number }> | null, firstSeen: { id: string, number: number, loadedAt: string }, history: { totalCount: number, nodes: Array<{ kind: ChangeKind, kinds: Array<ChangeKind>, fromName: string | null, toName: string | null, fromPath: string | null, toPath: string | null, fieldChanges: Array<{ field: string, fromValue: string | null, toValue: string | null, fromItems: Array<string> | null, toItems: Array<string> | null }>, release: { id: string, number: number, loadedAt: string } | null }> } | null, methods: { totalCount: number, nodes: Array<{ id: string, slug: string, name: string, strongest: Strength | null, modelCount: number }> } | null, byModel: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, nodes: Array<{ id: string, strongest: Strength, methodCount: number, model: { id: string, slug: string, name: string, releaseDate: string | null, organization?: string | null }, methodsConnection: { nodes: Array<{ id: string, strength: Strength, method: { id: string, slug: string, name: string } }> } | null }> } | null } | null, organizations: Array<{ name: string, modelCount: number }> | null, latest: { nodes: Array<{ id: string, number: number, changes: { from: { id: string, number: number } } | null }> } | null };
 
 export type BrowserReleasesQueryVariables = Exact<{
   first?: number | null | undefined;
   after?: string | null | undefined;
   last?: number | null | undefined;
   before?: string | null | undefined;
+  filter?: ReleaseFilter | null | undefined;
+  orderBy?: ReleaseOrder | null | undefined;
 }>;
 
 
@@ -1045,7 +1071,7 @@ export const BrowserModelsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserModelsQuery, BrowserModelsQueryVariables>;
 export const BrowserNodeDocument = new TypedDocumentString(`
-    query BrowserNode($path: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $orderBy: ModelTreatmentOrder, $filter: ModelFilter, $methodsPerRow: Int = 12) {
+    query BrowserNode($path: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $orderBy: ModelTreatmentOrder, $filter: ModelFilter, $methodsPerRow: Int = 12, $withOrganization: Boolean = false) {
   node(path: $path) {
     id
     name
@@ -1143,6 +1169,7 @@ export const BrowserNodeDocument = new TypedDocumentString(`
           slug
           name
           releaseDate
+          organization @include(if: $withOrganization)
         }
         strongest
         methodCount
@@ -1179,8 +1206,15 @@ export const BrowserNodeDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserNodeQuery, BrowserNodeQueryVariables>;
 export const BrowserReleasesDocument = new TypedDocumentString(`
-    query BrowserReleases($first: Int = 25, $after: String, $last: Int, $before: String) {
-  releases(first: $first, after: $after, last: $last, before: $before) {
+    query BrowserReleases($first: Int = 25, $after: String, $last: Int, $before: String, $filter: ReleaseFilter, $orderBy: ReleaseOrder) {
+  releases(
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+    filter: $filter
+    orderBy: $orderBy
+  ) {
     totalCount
     pageInfo {
       hasNextPage
