@@ -29,13 +29,12 @@ _STRENGTH_VALUES = ", ".join(
 )
 
 
-# Each pair with its method's node's pre-order position and its method's name ranks (see
-# TreatmentRow.node_pre and method_name_rank), and the places of its other orders, joined
-# after grouping: once per pair, not once per piece of evidence.
+# Each pair with its method's node's pre-order position and its method's name rank (see
+# TreatmentRow.node_pre and method_name_rank), joined after grouping: once per pair, not
+# once per piece of evidence.
 TREATMENTS = f"""INSERT INTO treatment (method_id, model_id, strength_rank, node_pre,
-        method_name_rank, weakest_order, method_name_desc_rank, node_desc_order)
-    SELECT t.method_id, t.model_id, t.strength_rank, n.pre, m.name_rank,
-        {weakest_order_sql("t.strength_rank")}, m.name_desc_rank, -n.pre
+        method_name_rank)
+    SELECT t.method_id, t.model_id, t.strength_rank, n.pre, m.name_rank
     FROM (SELECT method_id, model_id, MIN({_STRENGTH_RANK}) AS strength_rank FROM evidence
           GROUP BY method_id, model_id) t
     JOIN method m ON m.id = t.method_id JOIN node n ON n.id = m.node_id"""

@@ -160,12 +160,11 @@ class TreatmentRow(SQLModel, table=True):
         # range scan that stops after the page: at size L, sorting a model's 44,783
         # treatments joined to their methods took 0.16-0.3 s for every page.
         Index("ix_treatment_model_strength_name", "model_id", "strength_rank", "method_name_rank"),
-        # And so are its other orders (`Model.treatments(orderBy:)`): weakest first, by
-        # method name A to Z or Z to A, and in reverse tree order, ties by name A to Z.
-        Index("ix_treatment_model_weakest_name", "model_id", "weakest_order", "method_name_rank"),
+        # And so are its other orders (`Model.treatments(orderBy:)`), each direction the
+        # exact reverse of the other, read off an index forward or backward: weakest
+        # first (the index above, backward), by method name (this one), by node (the
+        # (model, node_pre, name rank) index).
         Index("ix_treatment_model_name", "model_id", "method_name_rank"),
-        Index("ix_treatment_model_name_desc", "model_id", "method_name_desc_rank"),
-        Index("ix_treatment_model_node_desc", "model_id", "node_desc_order", "method_name_rank"),
     )
 
     method_id: int = Field(foreign_key="method.id", primary_key=True)
@@ -178,13 +177,6 @@ class TreatmentRow(SQLModel, table=True):
     # The method's MethodRow.name_rank, copied here so that the order above, whose ties go
     # by method name, needs no join.
     method_name_rank: int
-    # The other orders' places, stored so that plain ascending indexes serve them (as
-    # MethodStatsRow's): weakest first (mentioned 1 ... core 3), the method's
-    # MethodRow.name_desc_rank (Z to A, equal names by slug A to Z), and minus node_pre
-    # (the tree's last node first).
-    weakest_order: int = Field(sa_type=SmallInteger)
-    method_name_desc_rank: int
-    node_desc_order: int
 
 
 class MethodStatsRow(SQLModel, table=True):

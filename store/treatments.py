@@ -5,7 +5,7 @@ from dataclasses import replace
 from functools import cache
 from typing import NamedTuple
 
-from sqlalchemy import Integer, and_, bindparam, func, select
+from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.orm import aliased
 from sqlmodel import col
 
@@ -17,7 +17,6 @@ from store.nodes import NodeWithStats, in_branch
 from store.paging import Listing, Page, Sort, SortKey, Template, Window
 from store.reader import Reader
 from store.rows import AnySelect, Prepared, Value
-from store.strength import UNTREATED_RANK
 from store.tables import (
     BranchModelRow,
     MethodRow,
@@ -161,32 +160,25 @@ _TOTALS_OF_MODEL = {
 
 
 # A model's treatments in the other orders (`Model.treatments(orderBy:)`), each read in
-# order off its own index: the filter by strength is then no range of an index (`+ 0`), so
-# that neither database reads the strength index instead and sorts all of the model's
-# treatments (at size L, 330-630 ms for the first page of the model with 44,800). Weakest
-# first, the filter is a range of the order's own column (the strongest come last).
+# order off an index, forward or backward: each order's other direction is its exact
+# reverse (ties reversed too), so that no order needs a column or an index of its own.
+# Strongest first and weakest first read the (model, strength, name rank) index; by name,
+# the (model, name rank) index; by node, the (model, node_pre, name rank) index. The
+# filter by strength is then no range of an index (`+ 0`), so that neither database reads
+# the strength index instead and sorts all of the model's treatments (at size L, 330-630
+# ms for the first page of the model with 44,800).
 _OF_MODEL_IN_ORDER = _WITH_METHODS.where(
     col(TreatmentRow.model_id) == bindparam("model"),
     col(TreatmentRow.strength_rank) + 0 <= bindparam("max_rank"),
 )
-_OF_MODEL_WEAKEST_FIRST = _WITH_METHODS.where(
-    col(TreatmentRow.model_id) == bindparam("model"),
-    col(TreatmentRow.weakest_order) >= UNTREATED_RANK - bindparam("max_rank", type_=Integer),
-)
-# By the methods' nodes (tree order, or its reverse), ties by method name A to Z: joined to
-# the node, whose path and slug path a position in this order stands for (as
+# By the methods' nodes (tree order, or its reverse), ties by method name: joined to the
+# node, whose path and slug path a position in this order stands for (as
 # store.nodes.IN_PRE_ORDER's), so that a cursor outlives a load. In a branch: the branch's
-# interval of the order's own column, read in order off its index (model, node position,
-# name rank), whatever the branch's size.
+# interval of node_pre, read in order off the (model, node position, name rank) index,
+# whatever the branch's size.
 _OF_MODEL_BY_NODE = _OF_MODEL_IN_ORDER.join(NodeRow, col(NodeRow.pre) == col(TreatmentRow.node_pre))
 METHOD_NODE = (col(NodeRow.path), col(NodeRow.slug_path))
-_OF_MODEL_BY_NODE_IN_BRANCH = {
-    False: _OF_MODEL_BY_NODE.where(*_IN_BRANCH),
-    True: _OF_MODEL_BY_NODE.where(
-        col(TreatmentRow.node_desc_order) >= -bindparam("last", type_=Integer),
-        col(TreatmentRow.node_desc_order) <= -bindparam("pre", type_=Integer),
-    ),
-}
+_OF_MODEL_BY_NODE_IN_BRANCH = _OF_MODEL_BY_NODE.where(*_IN_BRANCH)
 _OUTSIDE_INDEX_IN_BRANCH = (
     col(TreatmentRow.node_pre) + 0 >= bindparam("pre"),
     col(TreatmentRow.node_pre) + 0 <= bindparam("last"),
@@ -196,29 +188,26 @@ STRONGEST_FIRST = Sort("strongest", descending=True)
 
 def model_treatment_keys(sort: Sort) -> list[SortKey]:
     """The keys of a model's treatments in the order ``sort`` names (`Model.treatments`'s
-    `orderBy`): by `strongest` (strongest first when descending, the default; weakest
-    first otherwise), by the method's `name` (A to Z, or Z to A, equal names by slug A to
-    Z either way) or by its `node` (tree order, or its reverse), ties by method name A to
-    Z, then slug, either way. Each is read off an index of treatment (TreatmentRow)."""
-    by_name = _BY_STRENGTH_THEN_NAME[1]
+    `orderBy`), each direction the exact reverse of the other: by `strongest` (strongest
+    first then method name A to Z when descending, the default; weakest first then Z to A
+    otherwise), by the method's `name` (A to Z then slug, or the reverse) or by its `node`
+    (tree order then method name A to Z, or the reverse). Each is read off an index of
+    treatment (TreatmentRow), forward or backward."""
+    # store.paging reads `descending` keys backward; the natural order of `strongest` is
+    # ascending ranks (core 1 first).
+    backward = sort.descending != (sort.field == "strongest")
+    by_name = SortKey(col(TreatmentRow.method_name_rank), backward, stands_for=METHOD_NAME)
     if sort.field == "strongest":
-        if sort.descending:
-            return _BY_STRENGTH_THEN_NAME
-        return [SortKey(col(TreatmentRow.weakest_order)), by_name]
+        return [SortKey(col(TreatmentRow.strength_rank), backward), by_name]
     if sort.field == "name":
-        if sort.descending:
-            return [SortKey(col(TreatmentRow.method_name_desc_rank), stands_for=METHOD_NAME)]
         return [by_name]
-    position = TreatmentRow.node_desc_order if sort.descending else TreatmentRow.node_pre
-    return [SortKey(col(position), stands_for=METHOD_NODE), by_name]
+    return [SortKey(col(TreatmentRow.node_pre), backward, stands_for=METHOD_NODE), by_name]
 
 
 def _in_order(sort: Sort) -> AnySelect:
     """A model's treatments, as ``sort`` reads them in order off its index."""
-    if sort == STRONGEST_FIRST:
-        return _OF_MODEL
     if sort.field == "strongest":
-        return _OF_MODEL_WEAKEST_FIRST
+        return _OF_MODEL
     return _OF_MODEL_BY_NODE if sort.field == "node" else _OF_MODEL_IN_ORDER
 
 
@@ -245,7 +234,7 @@ def _of_model(
         return Template(_in_order(sort), ("model treatments", sort), params), keys
     params |= {"pre": within.pre, "last": within.last}
     if sort.field == "node":
-        statement = _OF_MODEL_BY_NODE_IN_BRANCH[sort.descending]
+        statement = _OF_MODEL_BY_NODE_IN_BRANCH
         return Template(statement, ("model treatments in a branch", sort), params), keys
     if in_branch >= SCAN_FROM:
         statement = _in_large_branch(sort)
@@ -320,8 +309,8 @@ def method_treatment_keys(sort: Sort) -> list[SortKey]:
     slug; or as models are ordered, by `name` or `release_date` (store.models.model_order:
     undated models last either way)."""
     if sort.field == "strongest":
-        strength = TreatmentRow.strength_rank if sort.descending else TreatmentRow.weakest_order
-        return [SortKey(col(strength)), model_order(Sort("name"))]
+        strength = SortKey(col(TreatmentRow.strength_rank), descending=not sort.descending)
+        return [strength, model_order(Sort("name"))]
     return [model_order(sort)]
 
 

@@ -373,11 +373,11 @@ class Reference:
         branch: str | None = None,
     ) -> list[str]:
         """The slugs of the methods a model treats at ``min_strength`` or stronger (in the
-        branch of the node of slug ``branch`` when given), by
-        ``field``: `strongest` (the strongest first when ``descending``), `name` (Z to A
-        when ``descending``, equal names by slug A to Z) or `node` (tree pre-order, the
-        reverse when ``descending``), ties by method name case-insensitively, then slug,
-        A to Z either way."""
+        branch of the node of slug ``branch`` when given), by ``field`` in its natural
+        direction: `strongest` (the strongest first, descending), `name` (A to Z, equal
+        names by slug, ascending) or `node` (tree pre-order, ascending), ties by method name
+        case-insensitively, then slug, A to Z; in the other direction, the exact reverse
+        (ties reversed too)."""
         ranks = {m: r for (model, m), r in self._treatment.items() if model == model_slug}
         slugs = [slug for slug, rank in ranks.items() if rank <= _max_rank(min_strength)]
         if branch is not None:
@@ -385,18 +385,16 @@ class Reference:
 
         def by_name(a: str, b: str) -> int:
             first, second = self._methods[a], self._methods[b]
-            z_to_a = field == "name" and descending
-            return _by_name_then_slug(first.name, a, second.name, b, z_to_a=z_to_a)
+            return _by_name_then_slug(first.name, a, second.name, b, z_to_a=False)
 
         ordered = sorted(slugs, key=cmp_to_key(by_name))
         if field == "strongest":  # a stable sort keeps name order among equal strengths
-            return sorted(ordered, key=lambda slug: ranks[slug], reverse=not descending)
+            ordered = sorted(ordered, key=lambda slug: ranks[slug])
         if field == "node":
             pre = self._pre_order()
-            return sorted(
-                ordered, key=lambda slug: pre[self._methods[slug].node], reverse=descending
-            )
-        return ordered
+            ordered = sorted(ordered, key=lambda slug: pre[self._methods[slug].node])
+        natural = field == "strongest"  # descending by nature; the others ascending
+        return ordered if descending == natural else ordered[::-1]
 
     def method_treatments_ordered(
         self, method_slug: str, field: str, descending: bool, min_strength: str | None = None

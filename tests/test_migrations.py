@@ -517,45 +517,36 @@ def test_0014_copies_the_methods_name_ranks_as_a_load_does_and_goes_back(
         engine.dispose()
 
 
-def test_0015_fills_the_treatments_orders_as_a_load_does_and_goes_back(
+def test_0015_indexes_the_treatments_orders_as_a_load_does_and_goes_back(
     backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
 ) -> None:
-    """Downgraded to 0014 and upgraded again, a loaded database gets each treatment's
-    places in the orders of a model's methods as the load derived them (store.derive),
-    with an index per order, and the (model, node_pre) index with the name rank."""
+    """Downgraded to 0014 and upgraded again, a loaded database gets the indexes that a
+    load builds for the orders of a model's methods (the (model, name rank) index, and the
+    (model, node_pre) index with the name rank), and no column: its rows are unchanged."""
     url = new_database(backend, "treatment_orders")
     load_directory(tiny_folder, url)
-    places = (
-        "SELECT model_id, method_id, weakest_order, method_name_desc_rank, node_desc_order"
-        " FROM treatment ORDER BY model_id, method_id"
-    )
-    added = {"weakest_order", "method_name_desc_rank", "node_desc_order"}
-    indexes = {
-        "ix_treatment_model_weakest_name": ["model_id", "weakest_order", "method_name_rank"],
-        "ix_treatment_model_name": ["model_id", "method_name_rank"],
-        "ix_treatment_model_name_desc": ["model_id", "method_name_desc_rank"],
-        "ix_treatment_model_node_desc": ["model_id", "node_desc_order", "method_name_rank"],
-    }
+    rows = "SELECT * FROM treatment ORDER BY model_id, method_id"
+    name_index = {"ix_treatment_model_name": ["model_id", "method_name_rank"]}
     engine = make_sync_engine(url)
     try:
         with engine.connect() as connection:
-            derived = [tuple(row) for row in connection.execute(text(places))]
-        assert len(derived) > 3
-        assert {row[2] for row in derived} > {1}  # more than one strength
-        migrate.downgrade(url, "0014")
-        columns = {column["name"] for column in inspect(engine).get_columns("treatment")}
-        assert not columns & added
+            loaded = [tuple(row) for row in connection.execute(text(rows))]
+        columns = [column["name"] for column in inspect(engine).get_columns("treatment")]
+        assert len(loaded) > 3
         found = {i["name"]: i["column_names"] for i in inspect(engine).get_indexes("treatment")}
-        assert not found.keys() & indexes.keys()
+        node_index = ["model_id", "node_pre", "method_name_rank"]
+        assert found["ix_treatment_model_id_node_pre"] == node_index
+        assert {name: found[name] for name in name_index} == name_index
+        built = found
+        migrate.downgrade(url, "0014")
+        found = {i["name"]: i["column_names"] for i in inspect(engine).get_indexes("treatment")}
+        assert not found.keys() & name_index.keys()
         assert found["ix_treatment_model_id_node_pre"] == ["model_id", "node_pre"]
         migrate.upgrade(url)
         with engine.connect() as connection:
-            assert [tuple(row) for row in connection.execute(text(places))] == derived
+            assert [tuple(row) for row in connection.execute(text(rows))] == loaded
+        assert [c["name"] for c in inspect(engine).get_columns("treatment")] == columns
         found = {i["name"]: i["column_names"] for i in inspect(engine).get_indexes("treatment")}
-        assert {name: found[name] for name in indexes} == indexes
-        node_index = ["model_id", "node_pre", "method_name_rank"]
-        assert found["ix_treatment_model_id_node_pre"] == node_index
-        nullable = {c["name"]: c["nullable"] for c in inspect(engine).get_columns("treatment")}
-        assert not any(nullable[column] for column in added)
+        assert found == built
     finally:
         engine.dispose()

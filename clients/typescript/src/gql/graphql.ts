@@ -195,7 +195,7 @@ export type TreatmentsOfMethodOrderField =
   | 'NAME'
   /** By the model's release date. Natural direction DESC (the newest first); ASC is the oldest first. Either way models without a release date come after every dated one, and models released the same day or undated are ordered by name case-insensitively, then slug. */
   | 'RELEASE_DATE'
-  /** By the treatment (its strength). Natural direction DESC (CORE first), the default order; ASC is MENTIONED first; ties by model name case-insensitively, then slug, either way. */
+  /** By the treatment (its strength). Natural direction DESC (CORE first), the default order; ASC is MENTIONED first; ties by model name case-insensitively, then slug, A to Z either way. */
   | 'STRONGEST';
 
 /** How to order a model's treatments (its methods). */
@@ -208,11 +208,11 @@ export type TreatmentsOfModelOrder = {
 
 /** Fields that a model's treatments (its methods) can be ordered by. */
 export type TreatmentsOfModelOrderField =
-  /** By the method's name case-insensitively, equal names by slug. Natural direction ASC (A to Z); DESC is Z to A, equal names still by slug A to Z. */
+  /** By the method's name case-insensitively, equal names by slug. Natural direction ASC (A to Z, equal names by slug A to Z); DESC is Z to A, equal names by slug Z to A. The other direction is the exact reverse of the natural one, ties too. */
   | 'NAME'
-  /** By the node the method is filed at, in tree order (pre-order: each node before its children, siblings by name). Natural direction ASC (the tree's first node first); DESC is the tree's last node first. Either way the methods filed at one node are by name case-insensitively, then slug. */
+  /** By the node the method is filed at, in tree order (pre-order: each node before its children, siblings by name), the methods filed at one node by name case-insensitively, then slug. Natural direction ASC (the tree's first node first, its methods A to Z); DESC is the tree's last node first, its methods Z to A. The other direction is the exact reverse of the natural one, ties too. */
   | 'NODE'
-  /** By the treatment (its strength). Natural direction DESC (CORE first), the default order; ASC is MENTIONED first; ties by method name case-insensitively, then slug, either way. */
+  /** By the treatment (its strength). Natural direction DESC (CORE first), the default order; ASC is MENTIONED first; ties by method name case-insensitively, then slug, A to Z when DESC, Z to A when ASC. The other direction is the exact reverse of the natural one, ties too. */
   | 'STRONGEST';
 
 export type BrowserChangesQueryVariables = Exact<{
