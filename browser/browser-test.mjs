@@ -356,7 +356,7 @@ async function checkWaysOn(name) {
 async function checkMethodModels(slug) {
   const { method } = await api('query ($slug: String!) { method(slug: $slug) { treatmentsConnection(first: 25) { nodes { model { name organization releaseDate } } } } }', { slug });
   const table = page.locator("section:has(> #treatments) table");
-  const heads = await table.locator("thead th").allTextContents();
+  const heads = (await table.locator("thead th").allTextContents()).map((text) => text.replace(/[▲▼]/g, "").trim());
   if (JSON.stringify(heads) !== JSON.stringify(["Model", "organization", "released", "treatment", "evidence"])) fail(`${slug}'s models table has the columns ${JSON.stringify(heads)}`);
   const shown = await table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.children].slice(0, 3).map((cell) => cell.textContent.trim())));
   const wanted = method.treatmentsConnection.nodes.map(({ model }) => [model.name, model.organization ?? "unknown", model.releaseDate ?? "unknown"]);
@@ -541,9 +541,15 @@ function checkStrengthUrl(where, strength) {
   if (url.searchParams.get("strength") !== strength) fail(`${where}: the URL ${url.href} has strength=${url.searchParams.get("strength")}, not ${strength}`);
 }
 
-/** A method page's models table by its filter box (checkStrengthFilter), in the API's one
- * order, which the treatment head says (aria-sort descending, no head a sort link: the API
- * has no other order for them). */
+/** The heads of ``table`` that say they sort (aria-sort), by their text without the arrow. */
+async function sortedHeads(table) {
+  return table.locator("thead th[aria-sort]").evaluateAll((ths) =>
+    Object.fromEntries(ths.map((th) => [th.textContent.replace(/[▲▼]/g, "").trim(), th.getAttribute("aria-sort")])),
+  );
+}
+
+/** A method page's models table by its filter box (checkStrengthFilter), in the API's
+ * default order, which the treatment head says (aria-sort descending). */
 async function checkMethodFilter(slug) {
   const path = `/methods/${slug}`;
   const rowsOf = async (minStrength) =>
@@ -553,13 +559,65 @@ async function checkMethodFilter(slug) {
     const shown = await table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [row.children[0].textContent.trim(), row.children[3].textContent.trim()]));
     const wanted = expected.nodes.map((row) => [row.model.name, row.strength.toLowerCase()]);
     if (JSON.stringify(shown) !== JSON.stringify(wanted)) fail(`${where}: the rows ${JSON.stringify(shown)} are not the API's ${JSON.stringify(wanted)}`);
-    const sorts = await table.locator("thead th[aria-sort]").evaluateAll((ths) => ths.map((th) => [th.textContent.trim(), th.getAttribute("aria-sort")]));
-    if (JSON.stringify(sorts) !== JSON.stringify([["treatment", "descending"]])) fail(`${where}: aria-sort says ${JSON.stringify(sorts)}`);
-    if (await table.locator("thead a").count()) fail(`${where}: a head links to an order the API does not have`);
+    const sorts = await sortedHeads(table);
+    if (JSON.stringify(sorts) !== JSON.stringify({ treatment: "descending" })) fail(`${where}: aria-sort says ${JSON.stringify(sorts)}`);
     checkStrengthUrl(where, strength);
   };
   const { all, used } = await checkStrengthFilter({ path, anchor: "treatments", noun: "models", key: "model", rowsOf, check });
-  step(`${path}: its filter box narrows its ${all.totalCount} models to the API's ${used.totalCount} used or stronger (?strength=used), its downloads too; aria-sort descending on treatment, the API's one order`);
+  step(`${path}: its filter box narrows its ${all.totalCount} models to the API's ${used.totalCount} used or stronger (?strength=used), its downloads too; aria-sort descending on treatment, the default order`);
+}
+
+/** A treatments table (a method's models, a model's methods) on the page at ``path``, in
+ * the section of heading ``anchor``, filtered used or stronger (?strength=used), sorts by
+ * its heads: each a link to its order in its natural direction, a second click the other
+ * way round, the filter kept. ``orders``: each head's text, its key in the URL (?sort=),
+ * the API's field and its natural direction, the table's first (the API's default) last,
+ * so that its first click opens the default order again (no ?sort= in the URL). In each
+ * order the rows (``shown``: each row's name) are the API's (``rowsOf(orderBy)``), only
+ * that head says it sorts (aria-sort), and the URL says the order and the filter; the
+ * downloads follow the order and the filter, and a reload keeps them. */
+async function checkTreatmentOrders({ path, anchor, noun, key, orders, rowsOf, shown }) {
+  const section = page.locator(`section:has(> #${anchor})`);
+  const table = section.locator("table");
+  await open(`${path}?strength=used`);
+  const [defaultHead] = orders[orders.length - 1];
+  const other = { asc: "desc", desc: "asc" };
+  const check = async (where, orderBy, head, sort, dir) => {
+    const expected = await rowsOf(orderBy);
+    const names = expected.nodes.map((row) => row[key].name);
+    const rows = await shown(table);
+    if (JSON.stringify(rows) !== JSON.stringify(names)) fail(`${where}: the rows\n${JSON.stringify(rows)}\nare not the API's\n${JSON.stringify(names)}`);
+    const sorts = await sortedHeads(table);
+    const said = { [head]: orderBy.direction === "ASC" ? "ascending" : "descending" };
+    if (JSON.stringify(sorts) !== JSON.stringify(said)) fail(`${where}: aria-sort says ${JSON.stringify(sorts)}, not ${JSON.stringify(said)}`);
+    const url = new URL(page.url());
+    const want = { sort, dir, strength: "used" };
+    for (const [name, value] of Object.entries(want)) {
+      if (url.searchParams.get(name) !== value) fail(`${where}: the URL ${url.href} has ${name}=${url.searchParams.get(name)}, not ${value}`);
+    }
+    if (url.hash !== `#${anchor}`) fail(`${where}: the URL ${url.href} does not open at the table`);
+    return expected;
+  };
+  const checked = [];
+  for (const [head, sort, field, natural] of orders) {
+    for (const dir of [natural, other[natural]]) {
+      await go(table.locator("thead").getByRole("link", { name: head, exact: true }));
+      const isDefault = head === defaultHead && dir === natural;
+      const orderBy = { field, direction: dir.toUpperCase() };
+      const where = `${path}, used or stronger, by ${head} ${dir}`;
+      const expected = await check(where, orderBy, head, isDefault ? null : sort, isDefault ? null : dir);
+      checked.push(`${head} ${dir}`);
+      if (head === orders[0][0] && dir !== natural) {
+        // The other way round: its downloads follow, and a reload keeps it.
+        await checkDownloads(where, { path: `/download${path}`, want: { sort, dir, strength: "used" }, total: expected.totalCount, key, first: expected.nodes[0][key].name });
+        await page.reload();
+        await settled();
+        await check(`${where}, reloaded`, orderBy, head, sort, dir);
+        await checkAxe(where);
+      }
+    }
+  }
+  step(`${path}: its ${noun} sort by the heads ${checked.join(", ")} (aria-sort, ?sort=&dir=, ?strength=used kept), each the API's rows; the downloads follow, a reload keeps the order`);
 }
 
 /** A model page's methods by its filter box (checkStrengthFilter), strongest first, their
@@ -571,7 +629,7 @@ async function checkModelFilter(slug, none) {
     (await api("query ($slug: String!, $minStrength: Strength) { model(slug: $slug) { treatments(first: 25, minStrength: $minStrength) { totalCount nodes { method { name } strength } } } }", { slug: model, minStrength })).model.treatments;
   const section = page.locator("section:has(> #methods)");
   const check = async (where, expected, strength) => {
-    const shown = await section.locator("ul.evidence-list > li").evaluateAll((items) => items.map((item) => [item.querySelector("p > a").textContent.trim(), item.querySelector("p > .badge").textContent.trim()]));
+    const shown = await section.locator("table tbody tr").evaluateAll((rows) => rows.map((row) => [row.querySelector("th > a").textContent.trim(), row.querySelector("td > .badge").textContent.trim()]));
     const wanted = expected.nodes.map((row) => [row.method.name, row.strength.toLowerCase()]);
     if (JSON.stringify(shown) !== JSON.stringify(wanted)) fail(`${where}: the methods ${JSON.stringify(shown)} are not the API's ${JSON.stringify(wanted)}`);
     const said = (await section.locator("p").first().textContent()).trim();
@@ -698,6 +756,20 @@ async function fixtures(seedFile) {
   step("the model page's History section says since which release it is there, and that none changed it");
   await checkNarrow("model");
   await checkModelFilter("chinchilla-70b", "mimo-v2-6-pro");
+  await checkTreatmentOrders({
+    path: "/models/llama-3-1-405b",
+    anchor: "methods",
+    noun: "methods",
+    key: "method",
+    orders: [
+      ["node", "node", "NODE", "asc"],
+      ["Method", "name", "NAME", "asc"],
+      ["treatment", "strongest", "STRONGEST", "desc"],
+    ],
+    rowsOf: async (orderBy) =>
+      (await api("query ($orderBy: TreatmentsOfModelOrder) { model(slug: \"llama-3-1-405b\") { treatments(first: 25, minStrength: USED, orderBy: $orderBy) { totalCount nodes { method { name } } } } }", { orderBy })).model.treatments,
+    shown: (table) => table.locator("tbody th > a").allTextContents(),
+  });
   await pageType("method", "/methods/expert-parallelism", "Expert Parallelism");
   const treated = (await api('{ method(slug: "expert-parallelism") { treatmentsConnection(first: 1) { totalCount nodes { model { name } } } } }')).method.treatmentsConnection;
   await checkMethodModels("expert-parallelism");
@@ -705,6 +777,20 @@ async function fixtures(seedFile) {
   await checkAdoption("the method page", 'method(slug: "expert-parallelism")');
   await checkNarrow("method");
   await checkMethodFilter("multi-token-prediction");
+  await checkTreatmentOrders({
+    path: "/methods/sparse-mixture-of-experts",
+    anchor: "treatments",
+    noun: "models",
+    key: "model",
+    orders: [
+      ["released", "release", "RELEASE_DATE", "desc"],
+      ["Model", "name", "NAME", "asc"],
+      ["treatment", "strongest", "STRONGEST", "desc"],
+    ],
+    rowsOf: async (orderBy) =>
+      (await api("query ($orderBy: TreatmentsOfMethodOrder) { method(slug: \"sparse-mixture-of-experts\") { treatmentsConnection(first: 25, minStrength: USED, orderBy: $orderBy) { totalCount nodes { model { name } } } } }", { orderBy })).method.treatmentsConnection,
+    shown: (table) => table.locator("tbody th > a").allTextContents(),
+  });
 
   // The help page: linked from every page's header (checkHeader), it says what the
   // strengths and the counts mean, and its sections are the links' targets.
@@ -1883,7 +1969,7 @@ async function methodPaging(method, model) {
     (item) => item.method.name,
   );
   if (methods.length <= 25 || methods.length > 50) fail(`${model} has ${methods.length} methods: the test wants 26 to 50`);
-  const methodRows = () => page.locator("section:has(> #methods) .evidence-list > li > p:first-child > a:first-child").evaluateAll((links) => links.map((link) => link.textContent));
+  const methodRows = () => page.locator("section:has(> #methods) table tbody th > a").evaluateAll((links) => links.map((link) => link.textContent));
   const modelList = { rows: methodRows, expected: methods, anchor: "methods" };
   await pageType("model-first-page", `/models/${model}`, "");
   await checkPage("the model's first page", { ...modelList, from: 1, size: 25, text: `1–25 of ${methods.length} methods`, want: { after: null } });
@@ -1895,6 +1981,26 @@ async function methodPaging(method, model) {
   await follow("Previous 25 methods");
   await checkPage("the model's first page again", { ...modelList, from: 1, size: 25, text: `1–25 of ${methods.length} methods`, want: { after: null, before: null } });
   step(`${model}: its ${methods.length} methods 25 a page, by Next and Previous, each the API's`);
+
+  // Sorted by a head (Method: by name, Z to A), its pages follow that order, the pager's
+  // links keeping it, each the API's.
+  const zToA = await apiList(
+    `model(slug: "${model}") { list: treatments(first: 100, orderBy: {field: NAME, direction: DESC}) { nodes { method { name } } } }`,
+    (item) => item.method.name,
+  );
+  const heads = page.locator("section:has(> #methods) thead");
+  await go(heads.getByRole("link", { name: "Method", exact: true }));
+  await go(heads.getByRole("link", { name: "Method", exact: true }));
+  const sortedList = { ...modelList, expected: zToA };
+  const byName = { sort: "name", dir: "desc" };
+  await checkPage("the model's first page, Z to A", { ...sortedList, from: 1, size: 25, text: `1–25 of ${methods.length} methods`, want: { ...byName, after: null } });
+  await follow(`Next ${methods.length - 25} methods`);
+  await checkPage("the model's second page, Z to A", { ...sortedList, from: 26, size: 25, text: `26–${methods.length} of ${methods.length} methods`, want: { ...byName, after: true, from: "26" } });
+  await follow("Previous 25 methods");
+  await checkPage("the model's first page, Z to A, again", { ...sortedList, from: 1, size: 25, text: `1–25 of ${methods.length} methods`, want: { ...byName, after: null, before: null } });
+  const sorts = await sortedHeads(page.locator("section:has(> #methods) table"));
+  if (JSON.stringify(sorts) !== JSON.stringify({ Method: "descending" })) fail(`${model} by name, Z to A: aria-sort says ${JSON.stringify(sorts)}`);
+  step(`${model}: by name, Z to A (the Method head twice: ?sort=name&dir=desc), its methods page by Next and Previous in that order, each the API's`);
   clean("method paging");
 }
 

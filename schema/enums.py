@@ -140,8 +140,60 @@ class ModelTreatmentOrderField(Enum):
     )
 
 
+_STRONGEST_TREATMENT = (
+    "By the treatment (its strength). Natural direction DESC (CORE first), the default "
+    "order; ASC is MENTIONED first; {ties}"
+)
+# A model's treatments are read off an index forward or backward: each order's other
+# direction is the exact reverse of its natural one, ties reversed too.
+_EXACT_REVERSE = "The other direction is the exact reverse of the natural one, ties too."
+
+
+@strawberry.enum(description="Fields that a model's treatments (its methods) can be ordered by.")
+class TreatmentsOfModelOrderField(Enum):
+    STRONGEST = strawberry.enum_value(
+        "strongest",
+        description=_STRONGEST_TREATMENT.format(
+            ties="ties by method name case-insensitively, then slug, A to Z when DESC, "
+            f"Z to A when ASC. {_EXACT_REVERSE}"
+        ),
+    )
+    NAME = strawberry.enum_value(
+        "name",
+        description="By the method's name case-insensitively, equal names by slug. Natural "
+        "direction ASC (A to Z, equal names by slug A to Z); DESC is Z to A, equal names by "
+        f"slug Z to A. {_EXACT_REVERSE}",
+    )
+    NODE = strawberry.enum_value(
+        "node",
+        description="By the node the method is filed at, in tree order (pre-order: each node "
+        "before its children, siblings by name), the methods filed at one node by name "
+        "case-insensitively, then slug. Natural direction ASC (the tree's first node first, "
+        "its methods A to Z); DESC is the tree's last node first, its methods Z to A. "
+        f"{_EXACT_REVERSE}",
+    )
+
+
+@strawberry.enum(description="Fields that a method's treatments (its models) can be ordered by.")
+class TreatmentsOfMethodOrderField(Enum):
+    STRONGEST = strawberry.enum_value(
+        "strongest",
+        description=_STRONGEST_TREATMENT.format(
+            ties="ties by model name case-insensitively, then slug, A to Z either way."
+        ),
+    )
+    NAME = strawberry.enum_value(
+        "name", description=f"By the model's name {_NAME.removeprefix('By name ')}"
+    )
+    RELEASE_DATE = strawberry.enum_value(
+        "release_date",
+        description=f"By the model's release date. "
+        f"{_RELEASE_DATE.removeprefix('By release date. ')}",
+    )
+
+
 # The direction each field takes when an order leaves `direction` out: descending (the
-# largest, strongest or newest first) for all but names.
-ASCENDING_BY_NATURE = frozenset({"name"})
+# largest, strongest or newest first) for all but names and tree order.
+ASCENDING_BY_NATURE = frozenset({"name", "node"})
 # Old names of an order, kept (deprecated) for the clients that use them.
 SAME_ORDER_AS = {"strength": "strongest"}

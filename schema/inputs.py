@@ -15,6 +15,8 @@ from schema.enums import (
     OrderDirection,
     ReleaseOrderField,
     Strength,
+    TreatmentsOfMethodOrderField,
+    TreatmentsOfModelOrderField,
 )
 from schema.errors import BadUserInputError
 from schema.node_ref import NodeReference, branch_field, within_field
@@ -55,7 +57,8 @@ def _direction() -> OrderDirection | None:
     return optional_input(
         OrderDirection,
         "ASC or DESC; left out or null, the field's natural direction (its description "
-        "says which: A to Z for names, the largest, strongest or newest first for the rest).",
+        "says which: A to Z for names, tree order for nodes, the largest, strongest or "
+        "newest first for the rest).",
     )
 
 
@@ -113,6 +116,18 @@ class ReleaseOrder:
 @strawberry.input(description="How to order the rows of a By-model table.")
 class ModelTreatmentOrder:
     field: ModelTreatmentOrderField = strawberry.field(description="What to order by.")
+    direction: OrderDirection | None = _direction()
+
+
+@strawberry.input(description="How to order a model's treatments (its methods).")
+class TreatmentsOfModelOrder:
+    field: TreatmentsOfModelOrderField = strawberry.field(description="What to order by.")
+    direction: OrderDirection | None = _direction()
+
+
+@strawberry.input(description="How to order a method's treatments (the models that treat it).")
+class TreatmentsOfMethodOrder:
+    field: TreatmentsOfMethodOrderField = strawberry.field(description="What to order by.")
     direction: OrderDirection | None = _direction()
 
 
@@ -190,7 +205,14 @@ def model_selection(given: ModelFilter | None) -> ModelSelection:
     )
 
 
-def sort_of(order: MethodOrder | ModelOrder | ModelTreatmentOrder | ReleaseOrder) -> Sort:
+def sort_of(
+    order: MethodOrder
+    | ModelOrder
+    | ModelTreatmentOrder
+    | ReleaseOrder
+    | TreatmentsOfModelOrder
+    | TreatmentsOfMethodOrder,
+) -> Sort:
     """An order argument as the data layer takes it: an old name of a field as the field,
     a direction left out as the field's natural one."""
     field = str(order.field.value)
@@ -238,3 +260,14 @@ METHODS_BY_NAME = MethodOrder(field=MethodOrderField.NAME)
 MODELS_BY_NAME = ModelOrder(field=ModelOrderField.NAME)
 RELEASES_NEWEST_FIRST = ReleaseOrder(field=ReleaseOrderField.NUMBER)
 BY_MODEL_NEWEST_FIRST = ModelTreatmentOrder(field=ModelTreatmentOrderField.RELEASE_DATE)
+TREATMENTS_STRONGEST_FIRST = TreatmentsOfModelOrder(field=TreatmentsOfModelOrderField.STRONGEST)
+MODELS_STRONGEST_FIRST = TreatmentsOfMethodOrder(field=TreatmentsOfMethodOrderField.STRONGEST)
+
+
+def treatments_list_name(list_field: str, sort: Sort) -> str:
+    """What a list of treatments' cursors name it by: in the default order (strongest
+    first) the name its cursors had before it had other orders, so that they still work;
+    in the others, the field and the order (list_name_of)."""
+    if sort == Sort("strongest", descending=True):
+        return list_field
+    return list_name_of(list_field, sort)

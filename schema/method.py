@@ -18,11 +18,14 @@ from schema.history.record_history import history_field
 from schema.history.release import FirstSeen
 from schema.inputs import (
     METHODS_BY_NAME,
+    MODELS_STRONGEST_FIRST,
     MethodFilter,
     MethodOrder,
+    TreatmentsOfMethodOrder,
     list_name_of,
     name_contains,
     sort_of,
+    treatments_list_name,
 )
 from schema.lookahead import selected_at
 from schema.node_ref import branch_of
@@ -110,7 +113,8 @@ class Method(Slugged, FirstSeen):
 
     @strawberry.field(
         description="The models that treat the method, a page at a time: one entry per "
-        "model, strongest first, then by model name case-insensitively, then slug.",
+        "model, by default strongest first, then by model name case-insensitively, then "
+        "slug (`orderBy`).",
         extensions=[Paged()],
     )
     async def treatments_connection(
@@ -121,14 +125,21 @@ class Method(Slugged, FirstSeen):
             strawberry.argument(description="Only treatments at least this strong."),
         ] = None,
         paging: Paging = FIRST_PAGE,
+        order_by: Annotated[
+            TreatmentsOfMethodOrder | None,
+            strawberry.argument(
+                description="Order of the list; null: the default, the strongest first."
+            ),
+        ] = MODELS_STRONGEST_FIRST,
     ) -> Connection[MethodTreatmentRef] | None:
         reader, method_id, rank = info.context.reader, self.row_id(), max_rank(min_strength)
+        sort = sort_of(order_by or MODELS_STRONGEST_FIRST)
         return await paged(
             info,
-            "treatmentsOfMethod",
+            treatments_list_name("treatmentsOfMethod", sort),
             paging,
             read=lambda window: treatments.method_treatments_page(
-                reader, method_id=method_id, max_rank=rank, window=window
+                reader, method_id=method_id, max_rank=rank, sort=sort, window=window
             ),
             count=lambda: treatments.method_treatments_count(
                 reader, method_id=method_id, max_rank=rank

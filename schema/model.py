@@ -19,8 +19,10 @@ from schema.history.record_history import history_field
 from schema.history.release import FirstSeen
 from schema.inputs import (
     MODELS_BY_NAME,
+    TREATMENTS_STRONGEST_FIRST,
     ModelFilter,
     ModelOrder,
+    TreatmentsOfModelOrder,
     list_name_of,
     model_selection,
     sort_of,
@@ -98,8 +100,8 @@ class Model(Slugged, FirstSeen):
         )
 
     @strawberry.field(
-        description="The methods the model treats, one per method, strongest first, then by "
-        "method name.",
+        description="The methods the model treats, one per method: by default strongest "
+        "first, then by method name (`orderBy`).",
         extensions=[Paged()],
     )
     async def treatments(
@@ -124,6 +126,12 @@ class Model(Slugged, FirstSeen):
             strawberry.argument(description="Only treatments at least this strong."),
         ] = None,
         paging: Paging = FIRST_PAGE,
+        order_by: Annotated[
+            TreatmentsOfModelOrder | None,
+            strawberry.argument(
+                description="Order of the list; null: the default, the strongest first."
+            ),
+        ] = TREATMENTS_STRONGEST_FIRST,
     ) -> Connection[MethodTreatmentRef] | None:
         node = await branch_of(info, within=within, branch=branch)
         return await model_treatments_connection(
@@ -132,6 +140,7 @@ class Model(Slugged, FirstSeen):
             model=self.row,
             max_rank=max_rank(min_strength),
             within=node,
+            sort=sort_of(order_by or TREATMENTS_STRONGEST_FIRST),
         )
 
     @strawberry.field(

@@ -14,11 +14,13 @@ from schema.cost_meter import MeteredList
 from schema.enums import Strength
 from schema.evidence import evidence_field
 from schema.ids import pair_key
+from schema.inputs import treatments_list_name
 from schema.lookahead import selects
 from schema.pagination import FIRST_PAGE, Connection, Paged, PageRequest, Paging, connection_of
 from schema.refs import EvidenceRef, MethodRef, ModelRef, NodeRef
 from store import treatments
 from store.nodes import NodeWithStats
+from store.paging import Sort
 from store.strength import WEAKEST_RANK
 from store.tables import BranchModelRow, ModelRow, NodeRow, TreatmentRow
 from store.treatments import BranchTreatment, TreatmentWithMethod
@@ -175,18 +177,21 @@ async def model_treatments_connection(
     max_rank: int,
     within: NodeRow | None,
     in_branch: int | None = None,
+    sort: Sort = treatments.STRONGEST_FIRST,
 ) -> Connection[MethodTreatment]:
     """A page of the methods ``model`` treats at ``max_rank`` or stronger (in the branch of
-    ``within`` when given, which holds ``in_branch`` of any strength if the caller knows)."""
+    ``within`` when given, which holds ``in_branch`` of any strength if the caller knows),
+    in the order of ``sort``."""
     reader, model_id = info.context.reader, model.id
     assert model_id is not None  # a row read from the database
-    request = PageRequest.of(info, TREATMENTS_LIST, paging)
+    request = PageRequest.of(info, treatments_list_name(TREATMENTS_LIST, sort), paging)
     page = await treatments.model_treatments_page(
         reader,
         model_id=model_id,
         max_rank=max_rank,
         within=within,
         in_branch=in_branch,
+        sort=sort,
         window=request.window,
     )
     if selects(info, "nodes", "method", "node") or selects(info, "edges", "node", "method", "node"):

@@ -24,6 +24,7 @@ from sqlalchemy import (
     and_,
     bindparam,
     func,
+    literal_column,
     or_,
     select,
 )
@@ -342,11 +343,25 @@ def _probe_statement(
     checks = []
     if at_after:
         position = _bound("after", len(keys))
-        checks.append(statement.where(_beyond(keys, position, backward=True, inclusive=True)))
+        before = statement.where(_beyond(keys, position, backward=True, inclusive=True))
+        checks.append(_from_the_start(before, keys) if keys[0].descending else before.exists())
     if at_before:
         position = _bound("before", len(keys))
-        checks.append(statement.where(_beyond(keys, position, backward=False, inclusive=True)))
-    return select(*(check.exists() for check in checks))
+        after = statement.where(_beyond(keys, position, backward=False, inclusive=True))
+        checks.append(after.exists())
+    return select(*checks)
+
+
+def _from_the_start(statement: AnySelect, keys: Sequence[SortKey]) -> ColumnElement[bool]:
+    """Whether ``statement`` has a row, looked for from the start of the order of ``keys``
+    (the first descending: an index read backward). An EXISTS reads an index forward,
+    whatever its ORDER BY, so that the rows before a cursor in such an order, which lie
+    at the index's end, were found after passing every row of the cursor's first key from
+    its other end (3,333 of a model's 10,000 treatments: tests/test_query_cost.py)."""
+    ordered: AnySelect = statement.with_only_columns(literal_column("1")).order_by(
+        *(key.column.desc() if key.descending else key.column.asc() for key in keys)
+    )
+    return ordered.limit(1).scalar_subquery().is_not(None)
 
 
 async def keyset_page(

@@ -154,11 +154,18 @@ class TreatmentRow(SQLModel, table=True):
         # branch's interval of pre-order positions. Its cost is the rows it returns, not
         # the branch's methods (a root's By-model rows would otherwise probe every method
         # of the root once per model on the page).
-        Index("ix_treatment_model_id_node_pre", "model_id", "node_pre"),
+        # The same index reads a model's treatments in tree order (by the method's node,
+        # then its name): the model page's order by node.
+        Index("ix_treatment_model_id_node_pre", "model_id", "node_pre", "method_name_rank"),
         # A page of a model's treatments, strongest first then by method name, is an index
         # range scan that stops after the page: at size L, sorting a model's 44,783
         # treatments joined to their methods took 0.16-0.3 s for every page.
         Index("ix_treatment_model_strength_name", "model_id", "strength_rank", "method_name_rank"),
+        # And so are its other orders (`Model.treatments(orderBy:)`), each direction the
+        # exact reverse of the other, read off an index forward or backward: weakest
+        # first (the index above, backward), by method name (this one), by node (the
+        # (model, node_pre, name rank) index).
+        Index("ix_treatment_model_name", "model_id", "method_name_rank"),
     )
 
     method_id: int = Field(foreign_key="method.id", primary_key=True)

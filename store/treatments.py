@@ -1,6 +1,8 @@
 """How models treat methods: a model's treatments, and a branch's By-model table."""
 
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import cache
 from typing import NamedTuple
 
 from sqlalchemy import and_, bindparam, func, select
@@ -86,16 +88,6 @@ _BY_STRENGTH_THEN_NAME = [
     SortKey(col(TreatmentRow.strength_rank)),
     SortKey(col(TreatmentRow.method_name_rank), stands_for=METHOD_NAME),
 ]
-# The same order, with the same values, for the treatments in a branch, whose rows come
-# from the (model, node_pre) index: its range is the branch's, and sorting it costs what
-# the answer holds. The strength `+ 0` is no column of an index, so that neither database
-# reads the model's treatments in order off the strength index instead, filtering out
-# those elsewhere: for a small branch of a model with 10,000 treatments outside it, that
-# read all 10,000 (tests/test_query_cost.py).
-_IN_BRANCH_BY_STRENGTH_THEN_NAME = [
-    SortKey(col(TreatmentRow.strength_rank) + 0),
-    _BY_STRENGTH_THEN_NAME[1],
-]
 
 
 def first_page(rows: Sequence[BranchTreatment], size: int, total: int) -> Page[BranchTreatment]:
@@ -143,10 +135,6 @@ _OF_MODEL_IN_BRANCH = _OF_MODEL.where(*_IN_BRANCH)
 # in the branch, reading in order passes over (page size) x (the model's treatments) /
 # SCAN_FROM rows on average; below it, the sort is of fewer than SCAN_FROM rows.
 SCAN_FROM = 1_000
-_OF_MODEL_IN_LARGE_BRANCH = _OF_MODEL.where(
-    col(TreatmentRow.node_pre) + 0 >= bindparam("pre"),
-    col(TreatmentRow.node_pre) + 0 <= bindparam("last"),
-)
 # How many of a model's treatments a branch holds: the By-model row's count, one key away.
 _IN_BRANCH_COUNT = Prepared.of(
     select(col(BranchModelRow.method_count)).where(
@@ -171,20 +159,95 @@ _TOTALS_OF_MODEL = {
 }
 
 
+# A model's treatments in the other orders (`Model.treatments(orderBy:)`), each read in
+# order off an index, forward or backward: each order's other direction is its exact
+# reverse (ties reversed too), so that no order needs a column or an index of its own.
+# Strongest first and weakest first read the (model, strength, name rank) index; by name,
+# the (model, name rank) index; by node, the (model, node_pre, name rank) index. The
+# filter by strength is then no range of an index (`+ 0`), so that neither database reads
+# the strength index instead and sorts all of the model's treatments (at size L, 330-630
+# ms for the first page of the model with 44,800).
+_OF_MODEL_IN_ORDER = _WITH_METHODS.where(
+    col(TreatmentRow.model_id) == bindparam("model"),
+    col(TreatmentRow.strength_rank) + 0 <= bindparam("max_rank"),
+)
+# By the methods' nodes (tree order, or its reverse), ties by method name: joined to the
+# node, whose path and slug path a position in this order stands for (as
+# store.nodes.IN_PRE_ORDER's), so that a cursor outlives a load. In a branch: the branch's
+# interval of node_pre, read in order off the (model, node position, name rank) index,
+# whatever the branch's size.
+_OF_MODEL_BY_NODE = _OF_MODEL_IN_ORDER.join(NodeRow, col(NodeRow.pre) == col(TreatmentRow.node_pre))
+METHOD_NODE = (col(NodeRow.path), col(NodeRow.slug_path))
+_OF_MODEL_BY_NODE_IN_BRANCH = _OF_MODEL_BY_NODE.where(*_IN_BRANCH)
+_OUTSIDE_INDEX_IN_BRANCH = (
+    col(TreatmentRow.node_pre) + 0 >= bindparam("pre"),
+    col(TreatmentRow.node_pre) + 0 <= bindparam("last"),
+)
+STRONGEST_FIRST = Sort("strongest", descending=True)
+
+
+def model_treatment_keys(sort: Sort) -> list[SortKey]:
+    """The keys of a model's treatments in the order ``sort`` names (`Model.treatments`'s
+    `orderBy`), each direction the exact reverse of the other: by `strongest` (strongest
+    first then method name A to Z when descending, the default; weakest first then Z to A
+    otherwise), by the method's `name` (A to Z then slug, or the reverse) or by its `node`
+    (tree order then method name A to Z, or the reverse). Each is read off an index of
+    treatment (TreatmentRow), forward or backward."""
+    # store.paging reads `descending` keys backward; the natural order of `strongest` is
+    # ascending ranks (core 1 first).
+    backward = sort.descending != (sort.field == "strongest")
+    by_name = SortKey(col(TreatmentRow.method_name_rank), backward, stands_for=METHOD_NAME)
+    if sort.field == "strongest":
+        return [SortKey(col(TreatmentRow.strength_rank), backward), by_name]
+    if sort.field == "name":
+        return [by_name]
+    return [SortKey(col(TreatmentRow.node_pre), backward, stands_for=METHOD_NODE), by_name]
+
+
+def _in_order(sort: Sort) -> AnySelect:
+    """A model's treatments, as ``sort`` reads them in order off its index."""
+    if sort.field == "strongest":
+        return _OF_MODEL
+    return _OF_MODEL_BY_NODE if sort.field == "node" else _OF_MODEL_IN_ORDER
+
+
+@cache
+def _in_large_branch(sort: Sort) -> AnySelect:
+    """A model's treatments in a branch, as ``sort`` reads them in order off its index,
+    passing over those outside the branch (SCAN_FROM): built once per order."""
+    return _in_order(sort).where(*_OUTSIDE_INDEX_IN_BRANCH)
+
+
 def _of_model(
-    model_id: int, max_rank: int, within: NodeRow | None, in_branch: int
+    model_id: int,
+    max_rank: int,
+    within: NodeRow | None,
+    in_branch: int,
+    sort: Sort = STRONGEST_FIRST,
 ) -> tuple[Template, list[SortKey]]:
-    """A model's treatments as a page reads them (the statement and its sort keys): all of
-    them, or those in the branch of ``within`` (``in_branch`` of them: SCAN_FROM)."""
+    """A model's treatments as a page reads them in the order of ``sort`` (the statement
+    and its sort keys): all of them, or those in the branch of ``within`` (``in_branch``
+    of them: SCAN_FROM)."""
     params = {"model": model_id, "max_rank": max_rank}
+    keys = model_treatment_keys(sort)
     if within is None:
-        return Template(_OF_MODEL, "model treatments", params), _BY_STRENGTH_THEN_NAME
+        return Template(_in_order(sort), ("model treatments", sort), params), keys
     params |= {"pre": within.pre, "last": within.last}
+    if sort.field == "node":
+        statement = _OF_MODEL_BY_NODE_IN_BRANCH
+        return Template(statement, ("model treatments in a branch", sort), params), keys
     if in_branch >= SCAN_FROM:
-        listing = Template(_OF_MODEL_IN_LARGE_BRANCH, "model treatments in a large branch", params)
-        return listing, _BY_STRENGTH_THEN_NAME
-    listing = Template(_OF_MODEL_IN_BRANCH, "model treatments in a branch", params)
-    return listing, _IN_BRANCH_BY_STRENGTH_THEN_NAME
+        statement = _in_large_branch(sort)
+        return Template(statement, ("model treatments in a large branch", sort), params), keys
+    listing = Template(_OF_MODEL_IN_BRANCH, ("model treatments in a branch", sort), params)
+    # In a small branch every order, with the same values, sorts the rows of the (model,
+    # node_pre) index's range, the branch's, which costs what the answer holds. The first
+    # key's `+ 0` is no column of an index, so that neither database reads the model's
+    # treatments in order off that order's index instead, filtering out those elsewhere:
+    # for a small branch of a model with 10,000 treatments outside it, that read all
+    # 10,000 (tests/test_query_cost.py).
+    first, *rest = keys
+    return listing, [replace(first, column=first.column + 0), *rest]
 
 
 async def model_treatments_page(
@@ -194,16 +257,18 @@ async def model_treatments_page(
     max_rank: int,
     within: NodeRow | None,
     in_branch: int | None = None,
+    sort: Sort = STRONGEST_FIRST,
     window: Window,
 ) -> Page[TreatmentWithMethod]:
-    """A page of the methods a model treats, strongest first, then by method name: all of
-    them, or those in the branch of ``within``. ``in_branch``: how many of the model's
-    treatments, of any strength, the branch holds (its By-model row's method count, read
-    here if the caller does not know it), which says how best to read them."""
-    if within is not None and in_branch is None:
+    """A page of the methods a model treats, by default strongest first, then by method
+    name (``sort``: model_treatment_keys): all of them, or those in the branch of
+    ``within``. ``in_branch``: how many of the model's treatments, of any strength, the
+    branch holds (its By-model row's method count, read here if the caller does not know
+    it), which says how best to read them."""
+    if within is not None and in_branch is None and sort.field != "node":
         found = await reader.rows(_IN_BRANCH_COUNT, {"node": within.id, "model": model_id})
         in_branch = found[0].value if found else 0
-    listing, keys = _of_model(model_id, max_rank, within, in_branch or 0)
+    listing, keys = _of_model(model_id, max_rank, within, in_branch or 0, sort)
     return await paging.keyset_page(
         reader,
         listing,
@@ -232,19 +297,37 @@ _OF_METHOD = (
 )
 
 
-def _of_method(method_id: int, max_rank: int) -> Template:
-    return Template(_OF_METHOD, "method treatments", {"method": method_id, "max_rank": max_rank})
+def _of_method(method_id: int, max_rank: int, sort: Sort = STRONGEST_FIRST) -> Template:
+    params = {"method": method_id, "max_rank": max_rank}
+    return Template(_OF_METHOD, ("method treatments", sort), params)
+
+
+def method_treatment_keys(sort: Sort) -> list[SortKey]:
+    """The keys of a method's treatments in the order ``sort`` names
+    (`Method.treatmentsConnection`'s `orderBy`): by `strongest` (strongest first when
+    descending, the default; weakest first otherwise), ties by model name A to Z, then
+    slug; or as models are ordered, by `name` or `release_date` (store.models.model_order:
+    undated models last either way)."""
+    if sort.field == "strongest":
+        strength = SortKey(col(TreatmentRow.strength_rank), descending=not sort.descending)
+        return [strength, model_order(Sort("name"))]
+    return [model_order(sort)]
 
 
 async def method_treatments_page(
-    reader: Reader, *, method_id: int, max_rank: int, window: Window
+    reader: Reader,
+    *,
+    method_id: int,
+    max_rank: int,
+    sort: Sort = STRONGEST_FIRST,
+    window: Window,
 ) -> Page[TreatmentOfModel]:
-    """A page of the models that treat a method, strongest first, then by model name, then
-    slug."""
+    """A page of the models that treat a method, by default strongest first, then by
+    model name, then slug (``sort``: method_treatment_keys)."""
     return await paging.keyset_page(
         reader,
-        _of_method(method_id, max_rank),
-        [SortKey(col(TreatmentRow.strength_rank)), model_order(Sort("name"))],
+        _of_method(method_id, max_rank, sort),
+        method_treatment_keys(sort),
         window,
         rows=TreatmentOfModel,
     )

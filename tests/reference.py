@@ -351,6 +351,65 @@ class Reference:
 
         return sorted(self._methods, key=cmp_to_key(compare))
 
+    def _pre_order(self) -> dict[str, int]:
+        """Each node's position in pre-order: each node before its children, siblings by
+        name case-insensitively, then slug."""
+        order: list[str] = []
+
+        def visit(slugs: list[str]) -> None:
+            for slug in sorted(slugs, key=lambda s: (self._nodes[s].name.casefold(), s)):
+                order.append(slug)
+                visit(self._children[slug])
+
+        visit([slug for slug, node in self._nodes.items() if node.parent is None])
+        return {slug: position for position, slug in enumerate(order)}
+
+    def model_treatments_ordered(
+        self,
+        model_slug: str,
+        field: str,
+        descending: bool,
+        min_strength: str | None = None,
+        branch: str | None = None,
+    ) -> list[str]:
+        """The slugs of the methods a model treats at ``min_strength`` or stronger (in the
+        branch of the node of slug ``branch`` when given), by ``field`` in its natural
+        direction: `strongest` (the strongest first, descending), `name` (A to Z, equal
+        names by slug, ascending) or `node` (tree pre-order, ascending), ties by method name
+        case-insensitively, then slug, A to Z; in the other direction, the exact reverse
+        (ties reversed too)."""
+        ranks = {m: r for (model, m), r in self._treatment.items() if model == model_slug}
+        slugs = [slug for slug, rank in ranks.items() if rank <= _max_rank(min_strength)]
+        if branch is not None:
+            slugs = [slug for slug in slugs if slug in self._branch_methods(branch)]
+
+        def by_name(a: str, b: str) -> int:
+            first, second = self._methods[a], self._methods[b]
+            return _by_name_then_slug(first.name, a, second.name, b, z_to_a=False)
+
+        ordered = sorted(slugs, key=cmp_to_key(by_name))
+        if field == "strongest":  # a stable sort keeps name order among equal strengths
+            ordered = sorted(ordered, key=lambda slug: ranks[slug])
+        if field == "node":
+            pre = self._pre_order()
+            ordered = sorted(ordered, key=lambda slug: pre[self._methods[slug].node])
+        natural = field == "strongest"  # descending by nature; the others ascending
+        return ordered if descending == natural else ordered[::-1]
+
+    def method_treatments_ordered(
+        self, method_slug: str, field: str, descending: bool, min_strength: str | None = None
+    ) -> list[str]:
+        """The slugs of the models that treat a method at ``min_strength`` or stronger, by
+        ``field``: `strongest` (the strongest first when ``descending``), ties by model name
+        case-insensitively, then slug, either way; or `name` or `release_date` as
+        models_ordered orders them."""
+        ranks = {model: r for (model, m), r in self._treatment.items() if m == method_slug}
+        among = {slug for slug, rank in ranks.items() if rank <= _max_rank(min_strength)}
+        if field == "strongest":
+            ordered = self.models_ordered("name", False, among)
+            return sorted(ordered, key=lambda slug: ranks[slug], reverse=not descending)
+        return self.models_ordered(field, descending, among)
+
     def branch_model_figures(self, slug: str) -> dict[str, tuple[int, int]]:
         """For each model in the node's branch: (its strongest treatment there as a figure,
         larger for stronger, and how many of the branch's methods it treats)."""
@@ -473,6 +532,11 @@ def _period_label(key: tuple[int, int], interval: str) -> tuple[str, str, str]:
         name = f"{year:04d}"
     end = date(year, last, calendar.monthrange(year, last)[1])
     return name, date(year, first, 1).isoformat(), end.isoformat()
+
+
+def _max_rank(min_strength: str | None) -> int:
+    """The weakest rank (of _RANK_OF_FILE_STRENGTH) at least ``min_strength`` (`CORE`...)."""
+    return len(STRENGTHS) - 1 if min_strength is None else STRENGTHS.index(min_strength)
 
 
 def _by_name_then_slug(

@@ -187,6 +187,10 @@ def test_a_place_in_a_list_that_is_none_is_a_400(tiny: Api, path: str, said: str
             "`loaded-from` (2026-03-02) is after `loaded-to` (2026-03-01)",
         ),
         ("/models/newest?strength=strong", "`strength` must be one of core, used, mentioned"),
+        ("/models/newest?sort=sideways", "`sort` must be one of strongest, name, node"),
+        ("/models/newest?sort=node&dir=up", "`dir` must be one of asc, desc; got 'up'"),
+        ("/methods/alpha?sort=node", "`sort` must be one of strongest, name, release"),
+        ("/methods/alpha?sort=release&dir=older", "`dir` must be one of asc, desc"),
         ("/search?q=adam&type=papers", "`type` must be one of nodes, methods, models, sources"),
         ("/changes?since=1&kind=deleted", "`kind` must be one of added, removed, moved"),
         ("/changes?since=1&type=edges", "`type` must be one of nodes, methods, models, treatments"),
@@ -229,7 +233,8 @@ def test_the_words_each_list_takes_are_a_200(tiny: Api) -> None:
         "/search?q=adam&type=methods",
         "/changes?since=1&kind=changed&type=methods",
         "/models/newest",
-        "/methods/alpha?sort=anything",  # a method's page has one order: its words are none
+        "/models/newest?sort=node&dir=desc&strength=used",
+        "/methods/alpha?sort=release&dir=asc&strength=core",
     ):
         page = tiny.client.get(path, headers={"accept": "text/html"})
         assert page.status_code == 200, path
@@ -742,8 +747,8 @@ def test_the_method_page_pages_in_headless_chromium(
     """A method with 60 models: its page lists them 25 a page by cursor, says where it is
     ("26-50 of 60 models", with an en dash), pages by its next and previous links and at
     10 a page by its size link, every page the API's rows and its URL a page of its own
-    (reload, back); a model with 31 methods pages the same way (browser/browser-test.mjs,
-    method-paging)."""
+    (reload, back); a model with 31 methods pages the same way, and in another order by a
+    head of its table (browser/browser-test.mjs, method-paging)."""
     url = new_database(backend, "method_paging")
     load_directory(_more_models(tmp_path / "more"), url)
     summary = _drive(
@@ -762,9 +767,13 @@ def test_the_method_page_pages_in_headless_chromium(
         "11-20 of 60 models",
         "11-35 of 60 models",
     ]
-    assert shown[-4:] == [
+    assert shown[-7:] == [
         "1-25 of 31 methods",
         "26-31 of 31 methods",
+        "26-31 of 31 methods",
+        "1-25 of 31 methods",
+        # By name, Z to A (the Method head): forward, and back.
+        "1-25 of 31 methods",
         "26-31 of 31 methods",
         "1-25 of 31 methods",
     ]

@@ -35,6 +35,20 @@ LISTS = {
     " treatmentsConnection(first: 1, after: $a) { nodes { slug: id } pageInfo { endCursor } } } }",
     "a model's treatments": 'query($a: String) { model(slug: "newest") {'
     " treatments(first: 1, after: $a) { nodes { slug: id } pageInfo { endCursor } } } }",
+    # Their other orders (issue 27): by the method's node (its pre-order position, found
+    # again by the node's path), by name (a rank), weakest first.
+    **{
+        f"a model's treatments by {field} {direction}": "query($a: String) { model(slug:"
+        f' "newest") {{ treatments(first: 1, after: $a, orderBy: {{field: {field},'
+        f" direction: {direction}}}) {{ nodes {{ slug: id }} pageInfo {{ endCursor }} }} }} }}"
+        for field, direction in (("NODE", "ASC"), ("NODE", "DESC"), ("NAME", "DESC"))
+    },
+    **{
+        f"a method's treatments by {field} {direction}": "query($a: String) { method(slug:"
+        f' "alpha") {{ treatmentsConnection(first: 1, after: $a, orderBy: {{field: {field},'
+        f" direction: {direction}}}) {{ nodes {{ slug: id }} pageInfo {{ endCursor }} }} }} }}"
+        for field, direction in (("RELEASE_DATE", "ASC"), ("NAME", "DESC"), ("STRONGEST", "ASC"))
+    },
     "releases": "query($a: String) { releases(first: 1, after: $a) {"
     " nodes { slug: number } pageInfo { endCursor } } }",
     "releases, oldest first, filtered": "query($a: String) { releases(first: 1, after: $a,"

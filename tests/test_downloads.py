@@ -38,14 +38,17 @@ BY_MODEL = (
     f" {PAGE_INFO} nodes {{ model {{ slug name }} strongest methodCount }} }} }} }}"
 )
 METHOD_MODELS = (
-    "query($slug: String!, $minStrength: Strength, $after: String) { method(slug: $slug) {"
-    f" treatmentsConnection(first: 100, after: $after, minStrength: $minStrength) {{ {PAGE_INFO}"
+    "query($slug: String!, $minStrength: Strength, $after: String,"
+    " $orderBy: TreatmentsOfMethodOrder) { method(slug: $slug) {"
+    " treatmentsConnection(first: 100, after: $after, minStrength: $minStrength,"
+    f" orderBy: $orderBy) {{ {PAGE_INFO}"
     " nodes { strength model { slug } } } } }"
 )
 MODEL_METHODS = (
-    "query($slug: String!, $minStrength: Strength, $after: String) { model(slug: $slug) {"
-    f" treatments(first: 100, after: $after, minStrength: $minStrength) {{ {PAGE_INFO}"
-    " nodes { strength method { slug } } } } }"
+    "query($slug: String!, $minStrength: Strength, $after: String,"
+    " $orderBy: TreatmentsOfModelOrder) { model(slug: $slug) {"
+    f" treatments(first: 100, after: $after, minStrength: $minStrength, orderBy: $orderBy) {{"
+    f" {PAGE_INFO} nodes {{ strength method {{ slug }} }} }} }} }}"
 )
 MODELS_LIST = (
     "query($filter: ModelFilter, $orderBy: ModelOrder, $after: String) {"
@@ -229,6 +232,46 @@ CASES: list[Case] = [
         {"slug": "kimi-k3", "minStrength": "CORE"},
         ("method_slug", "strength"),
         _treatment("method"),
+    ),
+    # The pages' heads order them (`?sort=`, `&dir=`), with the filter box.
+    (
+        "/download/models/kimi-k3?sort=name&dir=desc",
+        MODEL_METHODS,
+        {"slug": "kimi-k3", "orderBy": _order("NAME", "DESC")},
+        ("method_slug", "strength"),
+        _treatment("method"),
+    ),
+    (
+        "/download/models/llama-3-1-405b?sort=node&strength=used",
+        MODEL_METHODS,
+        {"slug": "llama-3-1-405b", "orderBy": _order("NODE", "ASC"), "minStrength": "USED"},
+        ("method_slug", "strength"),
+        _treatment("method"),
+    ),
+    (
+        "/download/models/llama-3-1-405b?sort=strongest&dir=asc",
+        MODEL_METHODS,
+        {"slug": "llama-3-1-405b", "orderBy": _order("STRONGEST", "ASC")},
+        ("method_slug", "strength"),
+        _treatment("method"),
+    ),
+    (
+        "/download/methods/sparse-mixture-of-experts?sort=release&dir=asc",
+        METHOD_MODELS,
+        {"slug": "sparse-mixture-of-experts", "orderBy": _order("RELEASE_DATE", "ASC")},
+        ("model_slug", "strength"),
+        _treatment("model"),
+    ),
+    (
+        "/download/methods/sparse-mixture-of-experts?sort=name&strength=used",
+        METHOD_MODELS,
+        {
+            "slug": "sparse-mixture-of-experts",
+            "orderBy": _order("NAME", "ASC"),
+            "minStrength": "USED",
+        },
+        ("model_slug", "strength"),
+        _treatment("model"),
     ),
     ("/download/models", MODELS_LIST, {}, ("model_slug",), _slug),
     (
@@ -469,6 +512,13 @@ BAD = [
     (f"/download/nodes/{SEED}.json?dir=oldest", "`dir` must be one of asc, desc"),
     ("/download/methods/expert-parallelism.csv?strength=strong", "`strength` must be one of core"),
     ("/download/models/kimi-k3.json?strength=weak", "`strength` must be one of core, used"),
+    ("/download/models/kimi-k3.csv?sort=size", "`sort` must be one of strongest, name, node"),
+    ("/download/models/kimi-k3.json?sort=node&dir=up", "`dir` must be one of asc, desc"),
+    (
+        "/download/methods/expert-parallelism.json?sort=node",
+        "`sort` must be one of strongest, name, release",
+    ),
+    ("/download/methods/expert-parallelism.csv?dir=down", "`dir` must be one of asc, desc"),
     ("/download/changes/nodes.csv", "`since` is required"),
     ("/download/changes/models.json?since=one", "`since` must be a release number"),
     ("/download/changes/treatments.csv?since=1&kind=grown", "`kind` must be one of added"),

@@ -515,3 +515,38 @@ def test_0014_copies_the_methods_name_ranks_as_a_load_does_and_goes_back(
         assert nullable["method_name_rank"] is False
     finally:
         engine.dispose()
+
+
+def test_0016_indexes_the_treatments_orders_as_a_load_does_and_goes_back(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Downgraded to 0015 and upgraded again, a loaded database gets the indexes that a
+    load builds for the orders of a model's methods (the (model, name rank) index, and the
+    (model, node_pre) index with the name rank), and no column: its rows are unchanged."""
+    url = new_database(backend, "treatment_orders")
+    load_directory(tiny_folder, url)
+    rows = "SELECT * FROM treatment ORDER BY model_id, method_id"
+    name_index = {"ix_treatment_model_name": ["model_id", "method_name_rank"]}
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            loaded = [tuple(row) for row in connection.execute(text(rows))]
+        columns = [column["name"] for column in inspect(engine).get_columns("treatment")]
+        assert len(loaded) > 3
+        found = {i["name"]: i["column_names"] for i in inspect(engine).get_indexes("treatment")}
+        node_index = ["model_id", "node_pre", "method_name_rank"]
+        assert found["ix_treatment_model_id_node_pre"] == node_index
+        assert {name: found[name] for name in name_index} == name_index
+        built = found
+        migrate.downgrade(url, "0015")
+        found = {i["name"]: i["column_names"] for i in inspect(engine).get_indexes("treatment")}
+        assert not found.keys() & name_index.keys()
+        assert found["ix_treatment_model_id_node_pre"] == ["model_id", "node_pre"]
+        migrate.upgrade(url)
+        with engine.connect() as connection:
+            assert [tuple(row) for row in connection.execute(text(rows))] == loaded
+        assert [c["name"] for c in inspect(engine).get_columns("treatment")] == columns
+        found = {i["name"]: i["column_names"] for i in inspect(engine).get_indexes("treatment")}
+        assert found == built
+    finally:
+        engine.dispose()

@@ -235,19 +235,30 @@ query DownloadNodeByModel(
 STRENGTHS = {"core": "CORE", "used": "USED", "mentioned": "MENTIONED"}
 
 
-def _treatments(record: str, list_field: str, other: str, fields: str, columns: Columns) -> Table:
+def _treatments(
+    record: str,
+    list_field: str,
+    other: str,
+    fields: str,
+    columns: Columns,
+    orders: Mapping[str, tuple[str, str]],
+) -> Table:
     """A ``record``'s treatments (the method page's models, the model page's methods) in
-    the API's order, strongest first: the ``other`` record's ``fields`` (read by
-    ``columns``), the strength and how many pieces of evidence back it; at least as strong
-    as the page's filter box says (``?strength=``)."""
+    the page's order (``?sort=`` one of ``orders``' keys, `&dir=`; the first, strongest
+    first, by default): the ``other`` record's ``fields`` (read by ``columns``), the
+    strength and how many pieces of evidence back it; at least as strong as the page's
+    filter box says (``?strength=``)."""
     return Table(
         route=f"{record}s/{{slug}}",
         document=f"""
 query Download{record.title()}{other.title()}s(
-  $slug: String!, $first: Int!, $after: String, $minStrength: Strength
+  $slug: String!, $first: Int!, $after: String, $minStrength: Strength,
+  $orderBy: TreatmentsOf{record.title()}Order
 ) {{
   subject: {record}(slug: $slug) {{
-    rows: {list_field}(first: $first, after: $after, minStrength: $minStrength) {{
+    rows: {list_field}(
+      first: $first, after: $after, minStrength: $minStrength, orderBy: $orderBy
+    ) {{
       {_PAGE_INFO}
       nodes {{
         strength
@@ -265,12 +276,15 @@ query Download{record.title()}{other.title()}s(
         variables=lambda params: {
             "slug": params.path["slug"],
             "minStrength": params.choice("strength", STRENGTHS, None),
+            "orderBy": _order(params, orders),
         },
         filename=lambda params: f"{record}-{_slug(params.path['slug'])}-{other}s",
         subject=lambda params: f"{record} {params.path['slug']!r}",
     )
 
 
+# The method page's models: `?sort=strongest|name|release`, `&dir=`, `?strength=`
+# (browser/src/pages/method.tsx).
 METHOD_MODELS = _treatments(
     "method",
     "treatmentsConnection",
@@ -282,7 +296,14 @@ METHOD_MODELS = _treatments(
         ("organization", at("model", "organization")),
         ("release_date", at("model", "releaseDate")),
     ),
+    {
+        "strongest": ("STRONGEST", "desc"),
+        "name": ("NAME", "asc"),
+        "release": ("RELEASE_DATE", "desc"),
+    },
 )
+# The model page's methods: `?sort=strongest|name|node`, `&dir=`, `?strength=`
+# (browser/src/pages/model.tsx).
 MODEL_METHODS = _treatments(
     "model",
     "treatments",
@@ -294,6 +315,7 @@ MODEL_METHODS = _treatments(
         ("node_path", at("method", "node", "path")),
         ("node_slug_path", at("method", "node", "slugPath")),
     ),
+    {"strongest": ("STRONGEST", "desc"), "name": ("NAME", "asc"), "node": ("NODE", "asc")},
 )
 
 # /models: `?sort=name|release`, `&dir=`, `?q=`, `?org=`, `?released-from=`, `?released-to=`

@@ -1,21 +1,28 @@
 // `/methods/<slug>`: a method, where it is filed, its strongest treatment, and the models
 // that treat it, a page at a time (?after= or ?before=, &from=, &size=: the shared Pager),
 // each with its first pieces of evidence and how many more it has, filtered by strength
-// (?strength=core|used). The API has one order for them (strongest first, then by name):
-// the treatment head says so (aria-sort), and no head sorts.
-import { BrowserMethodDocument, type BrowserMethodQuery } from "../../../clients/typescript/src/gql/graphql";
+// (?strength=core|used), sorted by the table's heads (?sort=strongest|name|release, &dir=:
+// strongest first by default, the API's orders).
+import {
+  BrowserMethodDocument,
+  type BrowserMethodQuery,
+  type TreatmentsOfMethodOrderField,
+} from "../../../clients/typescript/src/gql/graphql";
 import { AdoptionChart } from "../adoption-chart";
 import { answered } from "../api";
 import { Downloads } from "../downloads";
 import { Gone, History } from "../history";
 import {
   atTable,
+  type Column,
   FilterForm,
   filtered,
   IndexProblem,
   indexState,
   indexUrl,
   MIN_STRENGTHS,
+  orderBy,
+  SortHeader,
   StrengthField,
 } from "../index-table";
 import { answeredSoFar, useQuery } from "../query";
@@ -37,6 +44,15 @@ import {
   useTitle,
 } from "../ui";
 import { Markdown } from "../markdown";
+
+/** The models table's orders, by their name in the URL (the first, strongest first, the
+ * API's default). */
+const COLUMNS: readonly Column<TreatmentsOfMethodOrderField>[] = [
+  { key: "strongest", label: "treatment", field: "STRONGEST", natural: "desc" },
+  { key: "name", label: "Model", field: "NAME", natural: "asc" },
+  { key: "release", label: "released", field: "RELEASE_DATE", natural: "desc" },
+];
+const [BY_STRENGTH, BY_NAME, BY_RELEASE] = COLUMNS;
 
 type Treatment = NonNullable<NonNullable<BrowserMethodQuery["method"]>["treatmentsConnection"]>["nodes"][number];
 
@@ -61,10 +77,10 @@ function EvidenceList({ answer }: { answer: Treatment["evidenceConnection"] }) {
 }
 
 export function MethodPage({ slug, place, query }: { slug: string; place: Place; query: URLSearchParams }) {
-  const state = indexState(href.method(slug), [], ["strength"], query, place, "treatments");
+  const state = indexState(href.method(slug), COLUMNS, ["strength"], query, place, "treatments");
   const minimum = MIN_STRENGTHS.find((choice) => choice.value === state.filters.strength) ?? null;
   const minStrength = minimum?.strength ?? null;
-  const variables = { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW, minStrength };
+  const variables = { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW, minStrength, orderBy: orderBy(state) };
   const loaded = useQuery(BrowserMethodDocument, variables);
   useLatestRelease(answeredSoFar(loaded)?.latest);
   const method = loaded.state === "done" ? loaded.data.method : null;
@@ -108,12 +124,10 @@ export function MethodPage({ slug, place, query }: { slug: string; place: Place;
                 <table class="by-model-of-method">
                   <thead>
                     <tr>
-                      <th scope="col">Model</th>
+                      <SortHeader state={state} column={BY_NAME} />
                       <th scope="col">organization</th>
-                      <th scope="col">released</th>
-                      <th scope="col" aria-sort="descending">
-                        treatment
-                      </th>
+                      <SortHeader state={state} column={BY_RELEASE} />
+                      <SortHeader state={state} column={BY_STRENGTH} />
                       <th scope="col">evidence</th>
                     </tr>
                   </thead>

@@ -1,19 +1,27 @@
 // `/models/<slug>`: a model, its sources, its profile by top-level branch, and its methods,
-// strongest first, a page at a time (?after= or ?before=, &from=, &size=: the shared
-// Pager), each with its first quotes of evidence and how many more it has, filtered by
-// strength (?strength=core|used, as a method's models).
-import { BrowserModelDocument, type BrowserModelQuery } from "../../../clients/typescript/src/gql/graphql";
+// a page at a time (?after= or ?before=, &from=, &size=: the shared Pager), each with its
+// first quotes of evidence and how many more it has, filtered by strength
+// (?strength=core|used, as a method's models) and sorted by the table's heads (?sort=
+// strongest|name|node, &dir=: strongest first by default, the API's orders).
+import {
+  BrowserModelDocument,
+  type BrowserModelQuery,
+  type TreatmentsOfModelOrderField,
+} from "../../../clients/typescript/src/gql/graphql";
 import { answered } from "../api";
 import { Downloads } from "../downloads";
 import { Gone, History } from "../history";
 import {
   atTable,
+  type Column,
   FilterForm,
   filtered,
   IndexProblem,
   indexState,
   indexUrl,
   MIN_STRENGTHS,
+  orderBy,
+  SortHeader,
   StrengthField,
 } from "../index-table";
 import { answeredSoFar, useQuery } from "../query";
@@ -43,6 +51,22 @@ const KINDS: Record<string, string> = {
   OTHER: "other",
 };
 
+/** The methods table's orders (the first, strongest first, the API's default), by their
+ * name in the URL, and how the count over the table says each (its natural direction, then
+ * the other way round). */
+const COLUMNS: readonly (Column<TreatmentsOfModelOrderField> & { ways: [string, string] })[] = [
+  {
+    key: "strongest",
+    label: "treatment",
+    field: "STRONGEST",
+    natural: "desc",
+    ways: ["strongest first", "weakest first"],
+  },
+  { key: "name", label: "Method", field: "NAME", natural: "asc", ways: ["by name", "by name, Z to A"] },
+  { key: "node", label: "node", field: "NODE", natural: "asc", ways: ["in tree order", "in reverse tree order"] },
+];
+const [BY_STRENGTH, BY_NAME, BY_NODE] = COLUMNS;
+
 type Treatment = NonNullable<NonNullable<BrowserModelQuery["model"]>["treatments"]>["nodes"][number];
 
 /** A treatment's first quotes of evidence, and how many more there are. */
@@ -59,9 +83,11 @@ function EvidenceQuotes({ answer }: { answer: Treatment["evidenceConnection"] })
 }
 
 export function ModelPage({ slug, place, query }: { slug: string; place: Place; query: URLSearchParams }) {
-  const state = indexState(href.model(slug), [], ["strength"], query, place, "methods");
+  const state = indexState(href.model(slug), COLUMNS, ["strength"], query, place, "methods");
   const minimum = MIN_STRENGTHS.find((choice) => choice.value === state.filters.strength) ?? null;
-  const variables = { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW, minStrength: minimum?.strength ?? null };
+  const minStrength = minimum?.strength ?? null;
+  const variables = { slug, ...pageArguments(place), evidencePerRow: EVIDENCE_PER_ROW, minStrength, orderBy: orderBy(state) };
+  const column = COLUMNS.find((candidate) => candidate === state.column) ?? BY_STRENGTH;
   const loaded = useQuery(BrowserModelDocument, variables);
   useLatestRelease(answeredSoFar(loaded)?.latest);
   const model = loaded.state === "done" ? loaded.data.model : null;
@@ -136,27 +162,47 @@ export function ModelPage({ slug, place, query }: { slug: string; place: Place; 
 
       <section aria-labelledby="methods">
         <h2 id="methods">Methods</h2>
-        <p>{plural(treatments.totalCount, "method")}, strongest first.</p>
+        <p>
+          {plural(treatments.totalCount, "method")}, {column.ways[state.dir === column.natural ? 0 : 1]}.
+        </p>
         <StrengthLegend />
         {treatments.totalCount || filtered(state) ? (
           <FilterForm state={state} label="Filter the methods">
             <StrengthField label="Treatment at least" none="any" choices={MIN_STRENGTHS} chosen={minimum} />
           </FilterForm>
         ) : null}
-        <ul class="evidence-list">
-          {treatments.nodes.map((treatment) => (
-            <li key={treatment.id}>
-              <p>
-                <a href={href.method(treatment.method.slug)}>{treatment.method.name}</a>{" "}
-                <Badge strength={treatment.strength} />{" "}
-                <a class="count" href={href.node(treatment.method.node.slugPath)}>
-                  {treatment.method.node.path}
-                </a>
-              </p>
-              <EvidenceQuotes answer={treatment.evidenceConnection} />
-            </li>
-          ))}
-        </ul>
+        {treatments.totalCount ? (
+          <TableScroll label="Methods: table">
+            <table class="methods-of-model">
+              <thead>
+                <tr>
+                  <SortHeader state={state} column={BY_NAME} />
+                  <SortHeader state={state} column={BY_STRENGTH} />
+                  <SortHeader state={state} column={BY_NODE} />
+                  <th scope="col">evidence</th>
+                </tr>
+              </thead>
+              <tbody>
+                {treatments.nodes.map((treatment) => (
+                  <tr key={treatment.id}>
+                    <th scope="row">
+                      <a href={href.method(treatment.method.slug)}>{treatment.method.name}</a>
+                    </th>
+                    <td>
+                      <Badge strength={treatment.strength} />
+                    </td>
+                    <td>
+                      <a href={href.node(treatment.method.node.slugPath)}>{treatment.method.node.path}</a>
+                    </td>
+                    <td>
+                      <EvidenceQuotes answer={treatment.evidenceConnection} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        ) : null}
         {treatments.totalCount ? (
           <>
             <Pager

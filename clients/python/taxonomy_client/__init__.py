@@ -15,6 +15,8 @@ from .enums import (
     SearchType,
     SourceKind,
     Strength,
+    TreatmentsOfMethodOrderField,
+    TreatmentsOfModelOrderField,
 )
 from .exceptions import (
     GraphQLClientError,
@@ -33,6 +35,8 @@ from .input_types import (
     NodeRef,
     ReleaseFilter,
     ReleaseOrder,
+    TreatmentsOfMethodOrder,
+    TreatmentsOfModelOrder,
 )
 from .methods_page import (
     MethodsPage,
@@ -143,6 +147,10 @@ __all__ = [
     "SourceKind",
     "Strength",
     "TaxonomyClient",
+    "TreatmentsOfMethodOrder",
+    "TreatmentsOfMethodOrderField",
+    "TreatmentsOfModelOrder",
+    "TreatmentsOfModelOrderField",
     "Tree",
     "TreeRoots",
     "TreeRootsChildren",

@@ -82,3 +82,15 @@ class Strength(str, Enum):
     CORE = "CORE"
     USED = "USED"
     MENTIONED = "MENTIONED"
+
+
+class TreatmentsOfMethodOrderField(str, Enum):
+    STRONGEST = "STRONGEST"
+    NAME = "NAME"
+    RELEASE_DATE = "RELEASE_DATE"
+
+
+class TreatmentsOfModelOrderField(str, Enum):
+    STRONGEST = "STRONGEST"
+    NAME = "NAME"
+    NODE = "NODE"

@@ -10,6 +10,8 @@ from .enums import (
     OrderDirection,
     ReleaseOrderField,
     Strength,
+    TreatmentsOfMethodOrderField,
+    TreatmentsOfModelOrderField,
 )
 
 
@@ -53,7 +55,7 @@ class MethodOrder(BaseModel):
     field: MethodOrderField
     "What to order by."
     direction: Optional[OrderDirection] = None
-    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest)."
 
 
 class ModelFilter(BaseModel):
@@ -77,7 +79,7 @@ class ModelOrder(BaseModel):
     field: ModelOrderField
     "What to order by."
     direction: Optional[OrderDirection] = None
-    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest)."
 
 
 class ModelTreatmentOrder(BaseModel):
@@ -86,7 +88,7 @@ class ModelTreatmentOrder(BaseModel):
     field: ModelTreatmentOrderField
     "What to order by."
     direction: Optional[OrderDirection] = None
-    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest)."
 
 
 class NodeRef(BaseModel):
@@ -119,7 +121,25 @@ class ReleaseOrder(BaseModel):
     field: ReleaseOrderField
     "What to order by."
     direction: Optional[OrderDirection] = None
-    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest)."
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest)."
+
+
+class TreatmentsOfMethodOrder(BaseModel):
+    """How to order a method's treatments (the models that treat it)."""
+
+    field: TreatmentsOfMethodOrderField
+    "What to order by."
+    direction: Optional[OrderDirection] = None
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest)."
+
+
+class TreatmentsOfModelOrder(BaseModel):
+    """How to order a model's treatments (its methods)."""
+
+    field: TreatmentsOfModelOrderField
+    "What to order by."
+    direction: Optional[OrderDirection] = None
+    "ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest)."
 
 
 EvidenceFilter.model_rebuild()

@@ -42,7 +42,7 @@ export type MethodFilter = {
 
 /** How to order methods. */
 export type MethodOrder = {
-  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest). */
+  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest). */
   direction?: OrderDirection | null | undefined;
   /** What to order by. */
   field: MethodOrderField;
@@ -73,7 +73,7 @@ export type ModelFilter = {
 
 /** How to order models. */
 export type ModelOrder = {
-  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest). */
+  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest). */
   direction?: OrderDirection | null | undefined;
   /** What to order by. */
   field: ModelOrderField;
@@ -88,7 +88,7 @@ export type ModelOrderField =
 
 /** How to order the rows of a By-model table. */
 export type ModelTreatmentOrder = {
-  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest). */
+  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest). */
   direction?: OrderDirection | null | undefined;
   /** What to order by. */
   field: ModelTreatmentOrderField;
@@ -137,7 +137,7 @@ export type ReleaseFilter = {
 
 /** How to order releases. */
 export type ReleaseOrder = {
-  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, the largest, strongest or newest first for the rest). */
+  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest). */
   direction?: OrderDirection | null | undefined;
   /** What to order by. */
   field: ReleaseOrderField;
@@ -180,6 +180,40 @@ export type Strength =
   | 'MENTIONED'
   /** The documents say the model uses it. */
   | 'USED';
+
+/** How to order a method's treatments (the models that treat it). */
+export type TreatmentsOfMethodOrder = {
+  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest). */
+  direction?: OrderDirection | null | undefined;
+  /** What to order by. */
+  field: TreatmentsOfMethodOrderField;
+};
+
+/** Fields that a method's treatments (its models) can be ordered by. */
+export type TreatmentsOfMethodOrderField =
+  /** By the model's name case-insensitively, equal names by slug. Natural direction ASC (A to Z); DESC is Z to A, equal names still by slug A to Z. */
+  | 'NAME'
+  /** By the model's release date. Natural direction DESC (the newest first); ASC is the oldest first. Either way models without a release date come after every dated one, and models released the same day or undated are ordered by name case-insensitively, then slug. */
+  | 'RELEASE_DATE'
+  /** By the treatment (its strength). Natural direction DESC (CORE first), the default order; ASC is MENTIONED first; ties by model name case-insensitively, then slug, A to Z either way. */
+  | 'STRONGEST';
+
+/** How to order a model's treatments (its methods). */
+export type TreatmentsOfModelOrder = {
+  /** ASC or DESC; left out or null, the field's natural direction (its description says which: A to Z for names, tree order for nodes, the largest, strongest or newest first for the rest). */
+  direction?: OrderDirection | null | undefined;
+  /** What to order by. */
+  field: TreatmentsOfModelOrderField;
+};
+
+/** Fields that a model's treatments (its methods) can be ordered by. */
+export type TreatmentsOfModelOrderField =
+  /** By the method's name case-insensitively, equal names by slug. Natural direction ASC (A to Z, equal names by slug A to Z); DESC is Z to A, equal names by slug Z to A. The other direction is the exact reverse of the natural one, ties too. */
+  | 'NAME'
+  /** By the node the method is filed at, in tree order (pre-order: each node before its children, siblings by name), the methods filed at one node by name case-insensitively, then slug. Natural direction ASC (the tree's first node first, its methods A to Z); DESC is the tree's last node first, its methods Z to A. The other direction is the exact reverse of the natural one, ties too. */
+  | 'NODE'
+  /** By the treatment (its strength). Natural direction DESC (CORE first), the default order; ASC is MENTIONED first; ties by method name case-insensitively, then slug, A to Z when DESC, Z to A when ASC. The other direction is the exact reverse of the natural one, ties too. */
+  | 'STRONGEST';
 
 export type BrowserChangesQueryVariables = Exact<{
   since: number;
@@ -237,6 +271,7 @@ export type BrowserMethodQueryVariables = Exact<{
   before?: string | null | undefined;
   evidencePerRow?: number | null | undefined;
   minStrength?: Strength | null | undefined;
+  orderBy?: TreatmentsOfMethodOrder | null | undefined;
 }>;
 
 
@@ -262,6 +297,7 @@ export type BrowserModelQueryVariables = Exact<{
   before?: string | null | undefined;
   evidencePerRow?: number | null | undefined;
   minStrength?: Strength | null | undefined;
+  orderBy?: TreatmentsOfModelOrder | null | undefined;
 }>;
 
 
@@ -714,7 +750,7 @@ export const BrowserHomeDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserHomeQuery, BrowserHomeQueryVariables>;
 export const BrowserMethodDocument = new TypedDocumentString(`
-    query BrowserMethod($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3, $minStrength: Strength) {
+    query BrowserMethod($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3, $minStrength: Strength, $orderBy: TreatmentsOfMethodOrder) {
   method(slug: $slug) {
     id
     name
@@ -775,6 +811,7 @@ export const BrowserMethodDocument = new TypedDocumentString(`
       last: $last
       before: $before
       minStrength: $minStrength
+      orderBy: $orderBy
     ) {
       totalCount
       pageInfo {
@@ -879,7 +916,7 @@ export const BrowserMethodsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BrowserMethodsQuery, BrowserMethodsQueryVariables>;
 export const BrowserModelDocument = new TypedDocumentString(`
-    query BrowserModel($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3, $minStrength: Strength) {
+    query BrowserModel($slug: String!, $first: Int = 25, $after: String, $last: Int, $before: String, $evidencePerRow: Int = 3, $minStrength: Strength, $orderBy: TreatmentsOfModelOrder) {
   model(slug: $slug) {
     id
     name
@@ -937,6 +974,7 @@ export const BrowserModelDocument = new TypedDocumentString(`
       last: $last
       before: $before
       minStrength: $minStrength
+      orderBy: $orderBy
     ) {
       totalCount
       pageInfo {
