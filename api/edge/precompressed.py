@@ -44,7 +44,7 @@ def precompressed_files(directory: Path, *, extra_headers: dict[str, str]) -> AS
     async def serve(scope: Scope, receive: Receive, send: Send) -> None:
         name = files.get_path(scope) if scope["type"] == "http" else ""
         compressed = directory / f"{name}.gz"
-        if not (_PLAIN_NAME.fullmatch(name) and compressed.is_file()):
+        if not (_PLAIN_NAME.fullmatch(name) and _is_file(compressed)):
             await files(scope, receive, _with_headers(send, added))
             return
         if scope["method"] in ("GET", "HEAD") and takes_gzip(
@@ -61,6 +61,15 @@ def precompressed_files(directory: Path, *, extra_headers: dict[str, str]) -> AS
         await files(scope, receive, _with_headers(send, [*added, _VARY]))
 
     return serve
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; a name the system refuses (too long, say) is none, and
+    StaticFiles answers the request as it answers any name it cannot find."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
