@@ -26,6 +26,7 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.types import ExecutionContext, ExecutionResult
 from strawberry.types.graphql import OperationType
 
+from schema.argument_values import ArgumentValuesOnTheirField
 from schema.errors import ErrorCodes, is_unexpected
 from schema.limits import cost_limiter, shape_limits
 from schema.nul_guard import RefuseNul, may_hold_nul
@@ -239,6 +240,7 @@ def build_schema(
         CloseReader,
         SnapshotVersion,
         partial(AddValidationRules, limit_rules),
+        ArgumentValuesOnTheirField,
         partial(MaxTokensLimiter, max_token_count=max_tokens),
         cost_limiter(max_cost),
         ErrorCodes,

@@ -173,6 +173,10 @@ def classified(error: GraphQLError, request_id: str | None) -> GraphQLError:
     if limit is not None:
         message, setting, value = limit
         return _with_code(error, "QUERY_TOO_COMPLEX", message, limit=setting, limitValue=value)
+    if error.path is not None and isinstance(original, GraphQLError):
+        # A value in the field's arguments that their type cannot take, refused as the
+        # field ran (schema.argument_values); every other error on a field has its code.
+        return _with_code(error, "BAD_USER_INPUT")
     if error.message.startswith("Syntax Error"):
         return _with_code(error, "GRAPHQL_PARSE_FAILED")
     return _with_code(error, "GRAPHQL_VALIDATION_FAILED")

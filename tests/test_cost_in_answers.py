@@ -85,8 +85,7 @@ def test_nothing_spent_when_nothing_ran(api: Api) -> None:
     methods = "methods(first: $n) { totalCount }"
     would_cost = WORK["Query.methods"] + 20
     cases = [
-        ("{ methods(orderBy: {field: NOPE}) { totalCount } }", None),
-        ("{ methods(first: 3000000000) { totalCount } }", None),
+        ("{ methods { totalCount nope } }", None),
         (f"query($n: Int) {{ {methods} }}", {"n": 3_000_000_000}),
         (f"query($n: Int!) {{ {methods} }}", {"n": "ten"}),
     ]
@@ -100,6 +99,15 @@ def test_nothing_spent_when_nothing_ran(api: Api) -> None:
             "defaultPageSize": 20,
             "listEstimate": 10,
         }, document
+    # An unfit value written in a field's arguments is refused on its field as it runs:
+    # counted as asked for, as every field refused for its arguments is.
+    for document in (
+        "{ methods(orderBy: {field: NOPE}) { totalCount } }",
+        "{ methods(first: 3000000000) { totalCount } }",
+    ):
+        body = api.post(document)
+        assert body["data"] == {"methods": None}, body
+        assert _cost(body)["spent"] == _cost(body)["requested"] == would_cost, document
     # As the guide's example says.
     assert '{"requested": 3220, "spent": 0, "limit": 50000, ...}' in SECTION
     assert would_cost == 3220

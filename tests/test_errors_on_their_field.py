@@ -207,6 +207,19 @@ REFUSALS: list[tuple[str, str, list[Any], list[Any], str]] = [
     _row_refused(
         "ModelTreatment", 'node(slug: "alpha")', "byModel", "strongest", "methodsConnection"
     ),
+    # A value written in the document that its argument's type cannot take (an unknown
+    # enum value) is refused as the field runs (schema.argument_values), not by validation.
+    *[
+        (
+            f"{type_name}.undatedModels",
+            f'{{ {type_name.lower()}(slug: "{slug}") {{ name '
+            "undatedModels(minStrength: CENTRAL) } }",
+            [type_name.lower(), "undatedModels"],
+            [type_name.lower(), "name"],
+            "BAD_USER_INPUT",
+        )
+        for type_name, slug in (("Node", "alpha"), ("Method", "m-bravo"))
+    ],
 ]
 
 
@@ -268,9 +281,8 @@ def test_every_field_that_takes_a_date_is_tried_inline_and_as_a_variable() -> No
 
 def test_every_field_that_takes_paging_or_keys_is_tried() -> None:
     """Each nullable field whose arguments the server can refuse at run time (paging,
-    cursors, keys, levels, date ranges) is in REFUSALS; those left out take only an enum
-    (`undatedModels`' threshold), which validation checks, or are lookups whose unknown key
-    is a null answer (`node`, `entity`...: "Missing things")."""
+    cursors, keys, levels, date ranges, enum values) is in REFUSALS; those left out are
+    lookups whose unknown key is a null answer (`node`, `entity`...: "Missing things")."""
     never_refused = {
         "Query.node",
         "Query.method",
@@ -278,8 +290,6 @@ def test_every_field_that_takes_paging_or_keys_is_tried() -> None:
         "Query.entity",
         "Query.entities",
         "Query.release",
-        "Node.undatedModels",
-        "Method.undatedModels",
         "Query.formerNode",
         "Query.formerMethod",
         "Query.formerModel",
