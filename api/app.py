@@ -24,6 +24,7 @@ from api.download.routes import download_routes
 from api.edge import fault_log
 from api.edge.freshness import Freshness
 from api.edge.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit, UrlLimit
+from api.edge.idle_collection import IdleCollection, make_full_collections_rare
 from api.edge.persisted_queries import PersistedQueries, QueryStore, load_allowlist
 from api.edge.precompressed import precompressed_files
 from api.edge.readiness import database_check, healthz, readyz
@@ -166,9 +167,11 @@ def _lifespan(
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         await version.start()
         _freeze_long_lived_objects()
+        restore_collector = make_full_collections_rare()
         try:
             yield
         finally:
+            restore_collector()
             await version.stop()
             await caches.stop()
             await engines.dispose()
@@ -186,6 +189,8 @@ def _middleware(settings: Settings) -> list[Middleware]:
         expose_headers=["etag", "x-request-id", "data-version"],
     )
     return [
+        # Outermost: it sees every request in flight (full collections when none is).
+        Middleware(IdleCollection),
         Middleware(RequestId),
         *([Middleware(RequestLog)] if settings.request_log else []),
         Middleware(secured),
