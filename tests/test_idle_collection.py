@@ -14,12 +14,19 @@ from pathlib import Path
 from typing import Any
 
 from api.edge.idle_collection import (
+    DUE_AFTER,
     FULL_COLLECTION_THRESHOLD,
     MIN_SECONDS_APART,
     IdleCollection,
 )
 
 from conftest import Api, serve
+
+
+def make_one_due() -> None:
+    """Collect the middle generation as often as CPython does between two full collections."""
+    for _ in range(DUE_AFTER):
+        gc.collect(1)
 
 
 @contextmanager
@@ -56,8 +63,8 @@ def test_a_full_collection_runs_once_the_last_request_is_answered(
     url = api_for("sqlite", str(tiny_folder)).database_url
     with serve(url) as client:
         time.sleep(MIN_SECONDS_APART)  # the app's first one is due a while after it starts
-        gc.collect(1)  # the middle generation collected: the oldest may have grown
-        assert gc.get_count()[2] > 0
+        make_one_due()
+        assert gc.get_count()[2] >= DUE_AFTER
         with full_collections() as seen:
             answered = client.get("/healthz")
         assert answered.status_code == 200
@@ -89,7 +96,11 @@ def test_none_while_another_request_is_in_flight_and_none_too_soon() -> None:
         middleware = IdleCollection(app, clock=lambda: now[0])
         counts = []
         now[0] += MIN_SECONDS_APART
+        gc.collect()  # none is due until DUE_AFTER collections of the middle generation
         gc.collect(1)
+        await _run(middleware, "/fast")
+        counts.append(middleware.collections)  # 0: not due yet
+        make_one_due()
         slow = asyncio.create_task(_run(middleware, "/slow"))
         await asyncio.sleep(0)  # the slow request is in flight
         await _run(middleware, "/fast")
@@ -97,22 +108,22 @@ def test_none_while_another_request_is_in_flight_and_none_too_soon() -> None:
         release.set()
         await slow
         counts.append(middleware.collections)  # 1: the last one in flight was answered
-        gc.collect(1)
+        make_one_due()
         await _run(middleware, "/fast")
         counts.append(middleware.collections)  # 1: the last was under a second ago
         now[0] += MIN_SECONDS_APART
         await _run(middleware, "/fast")
         counts.append(middleware.collections)  # 2
         now[0] += MIN_SECONDS_APART
-        gc.collect()  # a full collection: nothing can have reached the oldest since
+        gc.collect()  # a full collection: none is due until DUE_AFTER more of the middle
         await _run(middleware, "/fast")
         counts.append(middleware.collections)  # 2
         return counts
 
     with full_collections() as seen:
         counts = asyncio.run(scenario())
-    assert counts == [0, 1, 1, 2, 2]
-    assert len(seen) == 3  # the middleware's two and the scenario's own
+    assert counts == [0, 0, 1, 1, 2, 2]
+    assert len(seen) == 4  # the middleware's two and the scenario's own two
 
 
 def test_lifespan_and_websocket_scopes_pass_through_uncounted() -> None:
@@ -122,7 +133,7 @@ def test_lifespan_and_websocket_scopes_pass_through_uncounted() -> None:
 
         middleware = IdleCollection(app, clock=lambda: 10_000.0)
         middleware.last_collection = 0.0
-        gc.collect(1)
+        make_one_due()
         await _run(middleware, "", kind="lifespan")
         await _run(middleware, "/ws", kind="websocket")
         return middleware.collections
