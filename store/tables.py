@@ -399,6 +399,11 @@ class TreatmentChangeRow(SQLModel, table=True):
     # when there is no treatment or the row predates them.
     before_fields: str | None = None
     after_fields: str | None = None
+    # The pair's evidence digest (TreatmentRow.evidence_digest) before and after, kept for
+    # every row: a pair removed then added back keeps no texts, and its net change over
+    # both compares these. Null when there is no treatment or the row predates them.
+    before_digest: int | None = Field(default=None, sa_type=BigInteger)
+    after_digest: int | None = Field(default=None, sa_type=BigInteger)
 
 
 CHANGE_TABLES: tuple[type[SQLModel], ...] = (

@@ -707,6 +707,62 @@ def test_a_field_a_change_row_does_not_keep_is_unknown_not_changed() -> None:
     assert [(c.field, c.before, c.after) for c in changes] == [("sources", [], ["R (paper)"])]
 
 
+def test_a_pair_removed_and_added_back_changed_only_if_its_evidence_did(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path, tmp_path: Path
+) -> None:
+    """A pair removed by one load and added back by a later one keeps no evidence texts in
+    either change row; over a range holding both, it is CHANGED when its evidence came back
+    otherwise (compared by the digests its rows keep: migration 0017; its texts are
+    unknown, so no field changes), and no change when it came back the same. Releases: the
+    tiny dataset; the pair (tie-b, m-charlie) removed; added back with a quote; removed;
+    added back as at first."""
+    url = new_database(backend, "readded")
+    pair = ("tie-b", "m-charlie")
+    evidence = _read(tiny_folder, "evidence")
+    without = [p for p in evidence if (p["model"], p["method"]) != pair]
+    quoted = [
+        {**p, "quote": "Quoted again."} if (p["model"], p["method"]) == pair else p
+        for p in evidence
+    ]
+    for number, pieces in enumerate([evidence, without, quoted, without, evidence], start=1):
+        folder = shutil.copytree(tiny_folder, tmp_path / str(number))
+        _write(folder, "evidence", pieces)
+        load_directory(folder, url)
+    document = """query ($since: Int!, $until: Int!) { changes(since: $since, until: $until) {
+        treatments(first: 100) { nodes { kind modelSlug methodSlug fromStrength toStrength
+            fieldChanges { field } } } } }"""
+    with serve(url) as client:
+        api = Api(client, url)
+
+        def changes(since: int, until: int) -> list[Any]:
+            found = api.query(document, {"since": since, "until": until})
+            rows: list[Any] = found["changes"]["treatments"]["nodes"]
+            return rows
+
+        def of_pair(since: int, until: int) -> list[tuple[str, str | None, str | None]]:
+            return [
+                (row["kind"], row["fromStrength"], row["toStrength"])
+                for row in changes(since, until)
+                if (row["modelSlug"], row["methodSlug"]) == pair
+            ]
+
+        assert of_pair(1, 2) == [("REMOVED", "USED", None)]
+        assert of_pair(2, 3) == [("ADDED", None, "USED")]
+        assert of_pair(1, 3) == [("CHANGED", "USED", "USED")]
+        assert of_pair(3, 5) == [("CHANGED", "USED", "USED")]
+        assert of_pair(1, 5) == []
+        assert of_pair(2, 4) == []
+        # Its texts were not kept at either end: no field is named.
+        (changed,) = [row for row in changes(1, 3) if row["kind"] == "CHANGED"]
+        assert changed["fieldChanges"] == []
+        # The independent reference, from the datasets themselves, agrees on what changed.
+        for since, until in ((1, 3), (3, 5), (1, 5), (2, 4)):
+            expected = expected_changes(tmp_path / str(since), tmp_path / str(until))
+            assert {
+                (row["kind"], row["modelSlug"], row["methodSlug"]) for row in changes(since, until)
+            } == {(kind, model, method) for kind, model, method, *_ in expected["treatments"]}
+
+
 def test_evidence_edits_are_treatment_changes(history: History) -> None:
     """A quote edited, a locator edited and a piece added at its pair's strength each make
     their pair CHANGED, with its `evidence` before and after (one item per piece: its

@@ -1,6 +1,7 @@
 """Migrations: up to head, down to nothing, up again, on each backend; and the tables of
 the code match what the migrations build (`alembic check`)."""
 
+import json
 import shutil
 import subprocess
 import sys
@@ -548,5 +549,54 @@ def test_0016_indexes_the_treatments_orders_as_a_load_does_and_goes_back(
         assert [c["name"] for c in inspect(engine).get_columns("treatment")] == columns
         found = {i["name"]: i["column_names"] for i in inspect(engine).get_indexes("treatment")}
         assert found == built
+    finally:
+        engine.dispose()
+
+
+def test_0017_keeps_treatment_change_digests_and_goes_back(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path, tmp_path: Path
+) -> None:
+    """A load writes each treatment change row's evidence digests, before and after (a pair
+    removed keeps its digest before, one added its digest after); downgraded to 0016 the
+    columns go, the rows stay; upgraded again they come back empty (null: unknown, never a
+    change), and the next load writes them again."""
+    url = new_database(backend, "change_digests")
+    pieces = [
+        json.loads(line) for line in (tiny_folder / "evidence.jsonl").read_text().splitlines()
+    ]
+    second = shutil.copytree(tiny_folder, tmp_path / "second")
+    kept = [p for p in pieces if (p["model"], p["method"]) != ("tie-b", "m-charlie")]
+    (second / "evidence.jsonl").write_text("".join(json.dumps(p) + "\n" for p in kept))
+    load_directory(tiny_folder, url)
+    load_directory(second, url)
+    rows = (
+        "SELECT model_slug, method_slug, before_rank, after_rank FROM treatment_change "
+        "ORDER BY release, model_slug, method_slug"
+    )
+    digests = "SELECT before_digest, after_digest FROM treatment_change"
+    engine = make_sync_engine(url)
+    try:
+        with engine.connect() as connection:
+            written = [tuple(row) for row in connection.execute(text(rows))]
+            (removed,) = connection.execute(text(digests)).all()
+        assert written == [("tie-b", "m-charlie", 2, None)]
+        assert removed[0] is not None
+        assert removed[1] is None
+        migrate.downgrade(url, "0016")
+        columns = {c["name"] for c in inspect(engine).get_columns("treatment_change")}
+        assert not {"before_digest", "after_digest"} & columns
+        with engine.connect() as connection:
+            assert [tuple(row) for row in connection.execute(text(rows))] == written
+        migrate.upgrade(url)
+        with engine.connect() as connection:
+            assert [tuple(row) for row in connection.execute(text(rows))] == written
+            assert [tuple(row) for row in connection.execute(text(digests))] == [(None, None)]
+        load_directory(tiny_folder, url)  # the pair added back: its digest after
+        with engine.connect() as connection:
+            found = connection.execute(text(digests + " ORDER BY release")).all()
+        assert [(before, after is not None) for before, after in found] == [
+            (None, False),
+            (None, True),
+        ]
     finally:
         engine.dispose()

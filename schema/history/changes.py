@@ -316,7 +316,8 @@ class TreatmentChange:
     field_changes: list[FieldChange] = strawberry.field(
         description="Its `evidence` when it changed and the pair has a treatment in both "
         "releases (whatever its strength did): one item per piece, its strength, quote, "
-        "locator and source; empty otherwise."
+        "locator and source; empty otherwise, and for a pair removed and added back in "
+        "between, whose texts are not kept (CHANGED then says its evidence differs)."
     )
 
     @strawberry.field(description="The treatment in the earlier release; null if there was none.")

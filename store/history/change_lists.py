@@ -165,6 +165,11 @@ def change_list(kind: str, dialect: str, shape: Shape) -> ChangeList:
         before, after = start.before_rank, end.after_rank
         # Its evidence (its compared field): unknown (null: a row older than it) is no change.
         evidence_before, evidence_after = start.before_fields, end.after_fields
+        # A pair removed and added back in the range keeps no texts at either end (rows of
+        # removals and additions keep none): its evidence digests tell whether it differs.
+        other_evidence = or_(
+            evidence_before != evidence_after, start.before_digest != end.after_digest
+        )
         rank: Any = case(
             (before.is_(None), RANK["added"]),
             (after.is_(None), RANK["removed"]),
@@ -184,7 +189,7 @@ def change_list(kind: str, dialect: str, shape: Shape) -> ChangeList:
             .select_from(joined)
             .where(
                 *in_range,
-                or_(before.is_distinct_from(after), evidence_before != evidence_after),
+                or_(before.is_distinct_from(after), other_evidence),
             )
         )
         if shape.in_branch:

@@ -53,10 +53,11 @@ _KEPT = """SELECT model_slug, method_slug, strength_rank, evidence_digest
 
 # Added, removed, strengthened, weakened or with other evidence: each pair's rank and
 # digest before and after, by one grouping of both sides (a digest unknown on either side
-# is no change).
+# is no change), both kept in its row.
 _GROUPED = """INSERT INTO treatment_change (release, model_slug, method_slug, before_rank,
-        after_rank)
-    SELECT :release, model_slug, method_slug, MAX(before_rank), MAX(after_rank)
+        after_rank, before_digest, after_digest)
+    SELECT :release, model_slug, method_slug, MAX(before_rank), MAX(after_rank),
+        MAX(before_digest), MAX(after_digest)
     FROM (SELECT model_slug, method_slug, strength_rank AS before_rank, NULL AS after_rank,
               evidence_digest AS before_digest, NULL AS after_digest
           FROM ({before}) b
@@ -71,8 +72,9 @@ _GROUPED = """INSERT INTO treatment_change (release, model_slug, method_slug, be
 # pair up by its slugs in the new rows; then added, by looking each new pair up among the
 # kept ones.
 _REMOVED_OR_CHANGED = """INSERT INTO treatment_change (release, model_slug, method_slug,
-        before_rank, after_rank)
-    SELECT :release, p.model_slug, p.method_slug, p.strength_rank, t.strength_rank
+        before_rank, after_rank, before_digest, after_digest)
+    SELECT :release, p.model_slug, p.method_slug, p.strength_rank, t.strength_rank,
+        p.evidence_digest, t.evidence_digest
     FROM previous_treatment p
     LEFT JOIN model mo ON mo.slug = p.model_slug
     LEFT JOIN method me ON me.slug = p.method_slug
@@ -81,8 +83,9 @@ _REMOVED_OR_CHANGED = """INSERT INTO treatment_change (release, model_slug, meth
         OR t.evidence_digest <> p.evidence_digest"""
 
 _ADDED = """INSERT INTO treatment_change (release, model_slug, method_slug, before_rank,
-        after_rank)
-    SELECT :release, mo.slug, me.slug, NULL, t.strength_rank FROM treatment t
+        after_rank, before_digest, after_digest)
+    SELECT :release, mo.slug, me.slug, NULL, t.strength_rank, NULL, t.evidence_digest
+    FROM treatment t
     JOIN model mo ON mo.id = t.model_id JOIN method me ON me.id = t.method_id
     WHERE NOT EXISTS (SELECT 1 FROM previous_treatment p
                       WHERE p.model_slug = mo.slug AND p.method_slug = me.slug)"""
