@@ -7,7 +7,7 @@ import logging
 import re
 from collections.abc import Iterator
 
-from graphql import GraphQLError
+from graphql import GraphQLError, ValueNode
 from strawberry.extensions import SchemaExtension
 
 from store.database_errors import PoolTimeout, connection_lost
@@ -123,6 +123,17 @@ def is_unexpected(error: GraphQLError) -> bool:
     )
 
 
+def _at_a_value(original: Exception | None) -> bool:
+    """Whether ``original`` is graphql-core's error placed at values of the document (an
+    argument's), not at a field: its other errors on a field (a list field that returned
+    no list) are not the client's."""
+    return (
+        isinstance(original, GraphQLError)
+        and bool(original.nodes)
+        and all(isinstance(node, ValueNode) for node in original.nodes or ())
+    )
+
+
 def classified(error: GraphQLError, request_id: str | None) -> GraphQLError:
     """``error`` with its `extensions.code`; our own faults masked."""
     if error.extensions and "code" in error.extensions:
@@ -173,9 +184,9 @@ def classified(error: GraphQLError, request_id: str | None) -> GraphQLError:
     if limit is not None:
         message, setting, value = limit
         return _with_code(error, "QUERY_TOO_COMPLEX", message, limit=setting, limitValue=value)
-    if error.path is not None and isinstance(original, GraphQLError):
+    if error.path is not None and _at_a_value(original):
         # A value in the field's arguments that their type cannot take, refused as the
-        # field ran (schema.argument_values); every other error on a field has its code.
+        # field ran (schema.argument_values): graphql-core places it at the value.
         return _with_code(error, "BAD_USER_INPUT")
     if error.message.startswith("Syntax Error"):
         return _with_code(error, "GRAPHQL_PARSE_FAILED")

@@ -4,7 +4,15 @@ wrong and carries `extensions.code`."""
 import json
 
 import pytest
+from graphql import (
+    FieldNode,
+    GraphQLError,
+    OperationDefinitionNode,
+    located_error,
+    parse,
+)
 
+from schema.errors import classified
 from schema.ids import encode_id
 
 from conftest import Api, release_of
@@ -330,3 +338,21 @@ def test_a_variable_its_type_cannot_take_refuses_the_request(tiny: Api, case: st
     (error,) = body["errors"]
     assert error["extensions"]["code"] == "GRAPHQL_VALIDATION_FAILED", error
     assert error["message"].startswith("Variable '$"), error
+
+
+def test_only_errors_at_a_value_of_the_document_are_the_clients() -> None:
+    """graphql-core raises its own GraphQLError on a field for a value in the field's
+    arguments (placed at the value: BAD_USER_INPUT) and for a list field whose resolver
+    returned no list (placed at no value: not the client's fault, never BAD_USER_INPUT)."""
+    (operation,) = parse("{ methods(first: 3000000000) { totalCount } }").definitions
+    assert isinstance(operation, OperationDefinitionNode)
+    (field,) = operation.selection_set.selections
+    assert isinstance(field, FieldNode)
+    (argument,) = field.arguments or ()
+    value = argument.value
+    at_value = located_error(
+        GraphQLError("Argument 'first' has invalid value", value), [field], ["methods"]
+    )
+    no_list = located_error(GraphQLError("Expected Iterable"), [field], ["methods"])
+    assert classified(at_value, None).extensions == {"code": "BAD_USER_INPUT"}
+    assert classified(no_list, None).extensions != {"code": "BAD_USER_INPUT"}
