@@ -11,11 +11,12 @@ more than the field itself). Anything not at hand goes through Strawberry's Data
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from functools import cached_property
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, NamedTuple, TypeVar, cast
 
 from strawberry.dataloader import DataLoader
 
 from store import evidence, methods, models, nodes, treatments
+from store.evidence import RankedEvidence
 from store.history import adoption, change_lists, record_history, releases
 from store.history.change_lists import ChangeListRow
 from store.history.record_history import Former
@@ -151,10 +152,8 @@ class Loaders:
 
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
-        self._knock_on_firsts: dict[int, Batched[KnockOnKey, list[ChangeListRow]]] = {}
-        self._first_branch_treatments: dict[
-            int, Batched[tuple[int, int], list[BranchTreatment]]
-        ] = {}
+        # Loaders of the first N rows of many lists, one per N (a page size) asked for.
+        self._per_limit: dict[tuple[str, int], Batched[Hashable, object]] = {}
 
     def _nodes_by(
         self, column: str, key_of: Callable[[NodeRow], K]
@@ -328,17 +327,37 @@ class Loaders:
     ) -> Batched[tuple[int, int], list[BranchTreatment]]:
         """(node id, model id) -> the first ``limit`` of branch_treatments_by_pair's list:
         the first pages of By-model rows' `methodsConnection`, one statement a page."""
-        loader = self._first_branch_treatments.get(limit)
-        if loader is None:
 
-            async def fetch(keys: list[tuple[int, int]]) -> list[BranchTreatment]:
-                return await treatments.first_branch_treatments(
-                    self.reader, node_models=keys, limit=limit
-                )
+        async def fetch(keys: list[tuple[int, int]]) -> list[BranchTreatment]:
+            return await treatments.first_branch_treatments(
+                self.reader, node_models=keys, limit=limit
+            )
 
-            loader = Batched(many_each(fetch, _node_and_model, _itself))
-            self._first_branch_treatments[limit] = loader
-        return loader
+        return self._of_limit(
+            "branch treatments", limit, lambda: Batched(many_each(fetch, _node_and_model, _itself))
+        )
+
+    def first_evidence(self, limit: int) -> Batched[tuple[int, int], list[RankedEvidence]]:
+        """(method id, model id) -> the first ``limit`` of the pair's evidence, strongest
+        first, then in file order, with its count: the first pages of many treatments'
+        `evidenceConnection`, one statement a page."""
+
+        async def fetch(keys: list[tuple[int, int]]) -> list[RankedEvidence]:
+            return await evidence.first_evidence_of_pairs(
+                self.reader, method_models=keys, limit=limit
+            )
+
+        return self._of_limit(
+            "evidence", limit, lambda: Batched(many_each(fetch, _method_and_model, _itself))
+        )
+
+    def _of_limit(self, kind: str, limit: int, make: Callable[[], Batched[K, V]]) -> Batched[K, V]:
+        """The request's loader of the first ``limit`` rows of lists of ``kind``, made by
+        ``make`` on first use."""
+        key = (kind, limit)
+        if key not in self._per_limit:
+            self._per_limit[key] = cast(Batched[Hashable, object], make())
+        return cast(Batched[K, V], self._per_limit[key])
 
     @cached_property
     def evidence_by_key(self) -> Batched[str, EvidenceRow | None]:
@@ -398,25 +417,20 @@ class Loaders:
 
     def knock_on_first(self, first: int) -> Batched[KnockOnKey, list[ChangeListRow]]:
         """As knock_on_count: the first ``first`` of those records (change list rows)."""
-        loader = self._knock_on_firsts.get(first)
-        if loader is None:
 
-            async def firsts(
-                reader: Reader,
-                kind: str,
-                filters: change_lists.Filters,
-                cause: str,
-                slugs: list[str],
-            ) -> dict[str, list[ChangeListRow]]:
-                return await change_lists.knock_on_firsts(
-                    reader, kind, filters, cause, slugs, first
-                )
+        async def firsts(
+            reader: Reader,
+            kind: str,
+            filters: change_lists.Filters,
+            cause: str,
+            slugs: list[str],
+        ) -> dict[str, list[ChangeListRow]]:
+            return await change_lists.knock_on_firsts(reader, kind, filters, cause, slugs, first)
 
-            missing: list[ChangeListRow] = []
-            loader = self._knock_on_firsts[first] = Batched(
-                _per_cause(firsts, self.reader, missing)
-            )
-        return loader
+        missing: list[ChangeListRow] = []
+        return self._of_limit(
+            "knock-on", first, lambda: Batched(_per_cause(firsts, self.reader, missing))
+        )
 
     def put_nodes(self, found: Sequence[NodeWithStats]) -> None:
         for row in found:
@@ -472,3 +486,7 @@ def _node_with_stats(row: NodeAndRelative) -> NodeWithStats:
 
 def _node_and_model(row: BranchTreatment) -> tuple[int, int]:
     return (row.node_id, row.treatment.model_id)
+
+
+def _method_and_model(row: RankedEvidence) -> tuple[int, int]:
+    return (row.evidence.method_id, row.evidence.model_id)

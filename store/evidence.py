@@ -3,8 +3,9 @@
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, func, select
 from sqlmodel import col
 
 from store import paging
@@ -13,7 +14,7 @@ from store.nodes import branch_node_ids
 from store.paging import Page, SortKey, Window
 from store.reader import Reader
 from store.rows import AnySelect
-from store.strength import rank_expression
+from store.strength import rank_expression, rank_of
 from store.tables import EvidenceRow, MethodRow, NodeRow
 
 # Evidence stores its strength by name; ordering and filtering need its rank (1 = core).
@@ -63,6 +64,15 @@ def _selected(selection: EvidenceSelection) -> AnySelect:
     return statement
 
 
+# A list of evidence's order: strongest first, then file order. Ids are file order, which
+# a load renumbers: found again by its content's key at the same line, a cursor outlives a
+# load that leaves the file's evidence in place.
+_STRONGEST_FIRST = [
+    SortKey(_RANK),
+    SortKey(col(EvidenceRow.id), stands_for=(col(EvidenceRow.key), col(EvidenceRow.id))),
+]
+
+
 async def evidence_page(
     reader: Reader,
     *,
@@ -71,16 +81,7 @@ async def evidence_page(
 ) -> Page[EvidenceRow]:
     """A page of evidence, strongest first, then in file order."""
     return await paging.keyset_page(
-        reader,
-        _selected(selection),
-        # Ids are file order, which a load renumbers: found again by its content's key at
-        # the same line, a cursor outlives a load that leaves the file's evidence in place.
-        [
-            SortKey(_RANK),
-            SortKey(col(EvidenceRow.id), stands_for=(col(EvidenceRow.key), col(EvidenceRow.id))),
-        ],
-        window,
-        rows=EvidenceRow,
+        reader, _selected(selection), _STRONGEST_FIRST, window, rows=EvidenceRow
     )
 
 
@@ -101,3 +102,58 @@ async def evidence_of_pairs(
 ) -> list[EvidenceRow]:
     """The evidence of each (model, method) pair, in file order."""
     return await rows_of_pairs(reader, _evidence_of_pairs, EvidenceRow, model_methods)
+
+
+class RankedEvidence(NamedTuple):
+    """A piece of evidence among the first of its (model, method) pair's list, and how
+    much evidence the pair has in all."""
+
+    evidence: EvidenceRow
+    total: int
+
+
+def _first_evidence_of_pairs(pairs_in: PairsIn) -> AnySelect:
+    # Each pair's evidence numbered in the list's order (_STRONGEST_FIRST) and counted: the
+    # caller keeps the first few of every pair. Pairs are (method, model), the columns of
+    # ix_evidence_method_id_model_id, which each pair's rows are read from.
+    pair = (col(EvidenceRow.method_id), col(EvidenceRow.model_id))
+    ranked = (
+        select(
+            col(EvidenceRow.id),
+            func.row_number()
+            .over(partition_by=pair, order_by=(_RANK, col(EvidenceRow.id)))
+            .label("number"),
+            func.count().over(partition_by=pair).label("total"),
+        )
+        .where(pairs_in(pair))
+        .subquery("ranked")
+    )
+    return (
+        select(EvidenceRow, ranked.c.total)
+        .join(ranked, ranked.c.id == col(EvidenceRow.id))
+        .where(ranked.c.number <= bindparam("limit"))
+        .order_by(ranked.c.number)
+    )
+
+
+async def first_evidence_of_pairs(
+    reader: Reader, *, method_models: Sequence[tuple[int, int]], limit: int
+) -> list[RankedEvidence]:
+    """The first ``limit`` pieces of evidence of each (method, model) pair, strongest
+    first, then in file order: the first pages of many pairs' evidence in one statement."""
+    return await rows_of_pairs(
+        reader, _first_evidence_of_pairs, RankedEvidence, method_models, {"limit": limit}
+    )
+
+
+def first_page(rows: Sequence[RankedEvidence], size: int) -> Page[EvidenceRow]:
+    """The first page of a pair's evidence from its list's first ``size`` + 1 rows, with
+    the key values (and what they stand for) that evidence_page reads the next pages from."""
+    shown = [row.evidence for row in rows[:size]]
+    return Page(
+        rows=shown,
+        keys=[(rank_of(row.strength), row.id, row.key, row.id) for row in shown],
+        has_next=len(rows) > size,
+        has_previous=False,
+        total=rows[0].total if rows else 0,
+    )

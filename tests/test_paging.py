@@ -542,6 +542,41 @@ def test_nested_connections_both_ways_and_their_deprecated_lists(api: Api) -> No
     assert treatments["treatments"] == treatments["treatmentsConnection"]["nodes"]
 
 
+@pytest.mark.parametrize("first", [1, 3])
+def test_each_treatments_first_evidence_page_on_a_page_of_treatments(api: Api, first: int) -> None:
+    """The first pages of a page's pairs' evidence come in one statement for all of them
+    (tests/test_query_count.py): each is still its own pair's, strongest first and then
+    in file order, with its own count, and its cursor goes on where it stopped."""
+    order = {"CORE": 0, "USED": 1, "MENTIONED": 2}
+    rows = api.query(
+        """query($s: String!, $n: Int!) { model(slug: $s) { treatments(first: 100) { nodes {
+            evidence { id strength }
+            evidenceConnection(first: $n) {
+                totalCount nodes { id } pageInfo { hasNextPage endCursor }
+            }
+        } } } }""",
+        {"s": "kimi-k3", "n": first},
+    )["model"]["treatments"]["nodes"]
+    assert len(rows) >= 5
+    # Kimi K3's treatments: 18, three of them with two pieces of evidence.
+    assert any(len(row["evidence"]) > first for row in rows) == (first == 1)
+    for row in rows:
+        # The deprecated list is in file order; a stable sort by strength is the page's order.
+        expected = [e["id"] for e in sorted(row["evidence"], key=lambda e: order[e["strength"]])]
+        page = row["evidenceConnection"]
+        assert [e["id"] for e in page["nodes"]] == expected[:first]
+        assert page["totalCount"] == len(expected)
+        assert page["pageInfo"]["hasNextPage"] == (len(expected) > first)
+        rest = api.query(
+            """query($s: String!, $a: String!) { model(slug: $s) { treatments(first: 100) {
+                nodes { evidenceConnection(first: 100, after: $a) { nodes { id } } }
+            } } }""",
+            {"s": "kimi-k3", "a": page["pageInfo"]["endCursor"]},
+        )["model"]["treatments"]["nodes"][rows.index(row)]["evidenceConnection"]["nodes"]
+        if page["nodes"]:
+            assert [e["id"] for e in rest] == expected[first:]
+
+
 # ---- arguments ----------------------------------------------------------------------------
 
 

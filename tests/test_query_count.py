@@ -9,6 +9,7 @@ import pytest
 
 from api.commands.generate import Shape, generate
 from api.endpoint.operations import operation
+from api.pages.browser import persisted_documents
 
 from conftest import Api
 
@@ -70,6 +71,14 @@ query ($path: String!) {
 }
 """
 
+
+def browser_document(name: str) -> str:
+    """The taxonomy browser's own document of operation ``name``, as its build sent it."""
+    found = [doc for doc in persisted_documents().values() if f"query {name}(" in doc]
+    assert len(found) == 1, f"the browser's build has {len(found)} documents named {name}"
+    return found[0]
+
+
 # (query, variables, most statements allowed): the bound holds for any size of data.
 WORKLOADS = {
     "seed-page": (operation("NodePage"), {"path": "syn-n0"}, 6),
@@ -79,6 +88,10 @@ WORKLOADS = {
     "methods-with-treatments": (METHODS_WITH_TREATMENTS, None, 5),
     "adoption": (ADOPTION, None, 5),
     "by-model-method-pages": (BY_MODEL_METHOD_PAGES, {"path": "syn-n0"}, 5),
+    # The browser's model and method pages: a page of treatments, each with the first page
+    # of its evidence (all of them in one statement, not one per treatment).
+    "browser-model-page": (browser_document("BrowserModel"), {"slug": "syn-m0"}, 13),
+    "browser-method-page": (browser_document("BrowserMethod"), {"slug": "syn-x0"}, 16),
 }
 
 
