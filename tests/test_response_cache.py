@@ -3,6 +3,7 @@
 answers only what the server would accept, and no older version 2 s after a load, even
 with the database's connections hanging."""
 
+import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,11 +15,12 @@ import pytest
 from starlette.testclient import TestClient
 from tcp_proxy import TcpProxy
 
+from api.app import create_app
 from api.edge.response_cache import LRU, Cached
 from api.ingest.load import load_directory
-from api.settings import DEFAULT_FIXTURES_DIR
+from api.settings import DEFAULT_FIXTURES_DIR, Settings
 
-from conftest import POSTGRES_URL, release_of, serve
+from conftest import GRAPHQL_CLIENT_HEADERS, POSTGRES_URL, release_of, serve
 from processes import running_server
 
 QUERY = "query($slug: String!) { node(slug: $slug) { name counts { methodsInBranch } } }"
@@ -213,3 +215,53 @@ def test_no_older_version_is_answered_2_s_after_a_load_while_a_connection_hangs(
     late = [taxonomy for at, taxonomy in taxonomies if at > FROZEN_WITHIN_SECONDS]
     assert late, answers
     assert all(taxonomy and taxonomy["nodeCount"] == 40 for taxonomy in late), answers
+
+
+async def _at_once(url: str, count: int, query: str) -> list[httpx.Response]:
+    """``count`` requests for the same ``query``, sent at once to a new app (no answer
+    cached yet) with the statement count header."""
+    app = create_app(Settings(database_url=url, statement_header=True))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            requests = [
+                client.post("/graphql", json={"query": query}, headers=GRAPHQL_CLIENT_HEADERS)
+                for _ in range(count)
+            ]
+            return list(await asyncio.gather(*requests))
+
+
+def test_requests_for_an_answer_being_worked_out_wait_for_it(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """Ten clients asking at once for a page no one asked for before: it is worked out
+    once, and the other nine get that answer, with no SQL of their own."""
+    url = _loaded(backend, new_database, tiny_folder)
+    query = (
+        "{ roots { name children { name } } methods(first: 5) { nodes { name node { path } } } }"
+    )
+    answers = asyncio.run(_at_once(url, 10, query))
+    assert [answer.status_code for answer in answers] == [200] * 10
+    assert sorted(answer.headers["x-cache"] for answer in answers) == ["hit"] * 9 + ["miss"]
+    (worked_out,) = [answer for answer in answers if answer.headers["x-cache"] == "miss"]
+    assert int(worked_out.headers["x-sql-statements"]) >= 2
+    assert {answer.headers["x-sql-statements"] for answer in answers} - {"0"} == {
+        worked_out.headers["x-sql-statements"]
+    }
+    assert {answer.content for answer in answers} == {worked_out.content}
+    assert {answer.headers["etag"] for answer in answers} == {worked_out.headers["etag"]}
+    assert b'"errors"' not in worked_out.content
+
+
+def test_an_error_is_not_shared_with_requests_that_waited_for_it(
+    backend: str, new_database: Callable[[str, str], str], tiny_folder: Path
+) -> None:
+    """An answer with errors is not kept: each request that waited for it works out its
+    own (and meets the error itself)."""
+    url = _loaded(backend, new_database, tiny_folder)
+    query = '{ roots { name } node(slug: "alpha") { name } methods(first: 500) { totalCount } }'
+    answers = asyncio.run(_at_once(url, 4, query))
+    for answer in answers:
+        assert answer.json()["errors"][0]["path"] == ["methods"]
+        assert "x-cache" not in answer.headers
+        assert int(answer.headers["x-sql-statements"]) >= 1

@@ -5,8 +5,14 @@ that the layers behind read (method, media types, document, operation name, vari
 extensions); with the data version it makes the cache key and the ETag. A load changes
 the version, and a version the process could not read again lately is none (see
 store.data_version: within a poll interval and a read's timeout, 2 s), so nothing older
-is served after that, and no entry needs to be evicted by hand."""
+is served after that, and no entry needs to be evicted by hand.
 
+A request for an answer that another is working out already waits for it rather than
+work it out again (request coalescing, a caching proxy's cache lock): when a worker starts
+with an empty cache, or a load moves every key to a new version, a page that many clients
+ask for at once then costs its work once, not once per client."""
+
+import asyncio
 import hashlib
 from dataclasses import dataclass
 from urllib.parse import parse_qs
@@ -97,6 +103,9 @@ class ResponseCache:
     def __init__(self, app: ASGIApp, store: LRU | None) -> None:
         self.app = app
         self.store = store  # None: ETags and 304s only, no cached answers
+        # The answers being worked out, by cache key: each resolves to the answer as a hit
+        # replays it, or to None when it cannot be kept (an error, a request cut short).
+        self.in_flight: dict[str, asyncio.Future[Cached | None]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in ("GET", "POST"):
@@ -115,25 +124,54 @@ class ResponseCache:
             return
         cache_key = f"{version}:{key}"
         hit = self.store.get(cache_key) if self.store is not None else None
+        waited = hit is None and cache_key in self.in_flight
+        if waited:
+            # Shielded: a waiter that is cancelled (its time limit, its client gone) must
+            # not cancel the answer that the request working it out will still send.
+            hit = await asyncio.shield(self.in_flight[cache_key])
         if hit is not None:
             record(scope, cache="hit", operation=hit.operation)
             await _send(send, hit, extra=[(b"etag", etag), (b"x-cache", b"hit")])
             return
+        if self.store is None or waited:
+            # No cache, or the answer that another request worked out could not be kept
+            # (an error, which this request may not meet): its own, uncoalesced.
+            answer, extra, _ = await self._work_out(scope, body, receive, version, key, etag)
+            await _send(send, answer, extra)
+            return
+        working = self.in_flight[cache_key] = asyncio.get_running_loop().create_future()
+        kept: Cached | None = None
+        try:
+            answer, extra, kept = await self._work_out(scope, body, receive, version, key, etag)
+        finally:
+            # Before this request's own answer is sent: its client may be gone.
+            del self.in_flight[cache_key]
+            working.set_result(kept)
+        await _send(send, answer, extra)
+
+    async def _work_out(
+        self, scope: Scope, body: bytes, receive: Receive, version: str, key: str, etag: bytes
+    ) -> tuple[Cached, list[tuple[bytes, bytes]], Cached | None]:
+        """The answer, the headers to send it with, and the answer as a hit for ``version``
+        replays it (None if it cannot be kept); kept in the cache when it can be."""
         record(scope, cache="miss")
         captured = await _capture(self.app, scope, replay(body, receive))
         # The version the answer was read from (its snapshot's: api.edge.freshness), which can
         # be newer than the one asked for above, just after a load.
         answered = data_version_of(scope)
-        cacheable = (
-            captured.status == 200 and b'"errors"' not in captured.body and answered is not None
-        )
+        if captured.status != 200 or b'"errors"' in captured.body or answered is None:
+            return captured, [], None
         if answered != version:
             etag = f'W/"{answered}-{key[:20]}"'.encode()
-            cache_key = f"{answered}:{key}"
-        if self.store is not None and cacheable:
-            self.store.put(cache_key, captured.for_replay(recorded(scope, "operation")))
-        await _send(
-            send, captured, extra=[(b"etag", etag), (b"x-cache", b"miss")] if cacheable else []
+        kept = captured.for_replay(recorded(scope, "operation"))
+        if self.store is not None:
+            self.store.put(f"{answered}:{key}", kept)
+        # Those waiting for this answer asked for ``version``: one read from a newer
+        # version is not theirs.
+        return (
+            captured,
+            [(b"etag", etag), (b"x-cache", b"miss")],
+            (kept if answered == version else None),
         )
 
 
