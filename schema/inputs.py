@@ -253,6 +253,16 @@ ReleaseOrderArgument = Annotated[
 EvidenceFilterArgument = Annotated[
     EvidenceFilter | None, strawberry.argument(description="Narrow the list of evidence.")
 ]
+_STRONGEST_FIRST_BY_DEFAULT = "Order of the list; null: the default, the strongest first."
+TreatmentsOfModelOrderArgument = Annotated[
+    TreatmentsOfModelOrder | None, strawberry.argument(description=_STRONGEST_FIRST_BY_DEFAULT)
+]
+TreatmentsOfMethodOrderArgument = Annotated[
+    TreatmentsOfMethodOrder | None, strawberry.argument(description=_STRONGEST_FIRST_BY_DEFAULT)
+]
+MinTreatmentStrength = Annotated[
+    Strength | None, strawberry.argument(description="Only treatments at least this strong.")
+]
 
 # The lists' default orders, as the schema states them (`orderBy: MethodOrder = {field:
 # NAME}`); an order given as null is the default too. Never changed: shared defaults.

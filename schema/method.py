@@ -1,7 +1,6 @@
 """The `Method` type: a technique, where it is filed, and how models treat it."""
 
 from collections.abc import Awaitable
-from typing import Annotated
 
 import strawberry
 from strawberry.types.field import StrawberryField
@@ -21,7 +20,8 @@ from schema.inputs import (
     MODELS_STRONGEST_FIRST,
     MethodFilter,
     MethodOrder,
-    TreatmentsOfMethodOrder,
+    MinTreatmentStrength,
+    TreatmentsOfMethodOrderArgument,
     list_name_of,
     name_contains,
     sort_of,
@@ -96,10 +96,7 @@ class Method(Slugged, FirstSeen):
     def treatments(
         self,
         info: Info,
-        min_strength: Annotated[
-            Strength | None,
-            strawberry.argument(description="Only treatments at least this strong."),
-        ] = None,
+        min_strength: MinTreatmentStrength = None,
     ) -> "list[MethodTreatmentRef] | Awaitable[list[MethodTreatmentRef]]":
         limit = max_rank(min_strength)
         return info.context.loaders.treatments_by_method_id.now_or_later(
@@ -120,17 +117,9 @@ class Method(Slugged, FirstSeen):
     async def treatments_connection(
         self,
         info: Info,
-        min_strength: Annotated[
-            Strength | None,
-            strawberry.argument(description="Only treatments at least this strong."),
-        ] = None,
+        min_strength: MinTreatmentStrength = None,
         paging: Paging = FIRST_PAGE,
-        order_by: Annotated[
-            TreatmentsOfMethodOrder | None,
-            strawberry.argument(
-                description="Order of the list; null: the default, the strongest first."
-            ),
-        ] = MODELS_STRONGEST_FIRST,
+        order_by: TreatmentsOfMethodOrderArgument = MODELS_STRONGEST_FIRST,
     ) -> Connection[MethodTreatmentRef] | None:
         reader, method_id, rank = info.context.reader, self.row_id(), max_rank(min_strength)
         sort = sort_of(order_by or MODELS_STRONGEST_FIRST)

@@ -11,7 +11,7 @@ from schema import refs
 from schema.base import Slugged, row_field
 from schema.context import Info
 from schema.cost_meter import MeteredList
-from schema.enums import Strength, max_rank
+from schema.enums import max_rank
 from schema.errors import BadUserInputError
 from schema.evidence import evidence_field
 from schema.history.changes import ModelChange
@@ -20,9 +20,10 @@ from schema.history.release import FirstSeen
 from schema.inputs import (
     MODELS_BY_NAME,
     TREATMENTS_STRONGEST_FIRST,
+    MinTreatmentStrength,
     ModelFilter,
     ModelOrder,
-    TreatmentsOfModelOrder,
+    TreatmentsOfModelOrderArgument,
     list_name_of,
     model_selection,
     sort_of,
@@ -121,17 +122,9 @@ class Model(Slugged, FirstSeen):
                 "or names path)."
             ),
         ] = None,
-        min_strength: Annotated[
-            Strength | None,
-            strawberry.argument(description="Only treatments at least this strong."),
-        ] = None,
+        min_strength: MinTreatmentStrength = None,
         paging: Paging = FIRST_PAGE,
-        order_by: Annotated[
-            TreatmentsOfModelOrder | None,
-            strawberry.argument(
-                description="Order of the list; null: the default, the strongest first."
-            ),
-        ] = TREATMENTS_STRONGEST_FIRST,
+        order_by: TreatmentsOfModelOrderArgument = TREATMENTS_STRONGEST_FIRST,
     ) -> Connection[MethodTreatmentRef] | None:
         node = await branch_of(info, within=within, branch=branch)
         return await model_treatments_connection(
