@@ -76,6 +76,23 @@ def evidence_field(
         paging: Paging = FIRST_PAGE,
         filter: EvidenceFilterArgument = None,
     ) -> Connection[Evidence] | None:
+        if (
+            filter is None
+            and paging.is_first_page
+            and method_id is not None
+            and model_id is not None
+        ):
+            # A pair's first page comes with those of the other pairs on the page (one
+            # statement for a page of treatments, where each would be a statement of its
+            # own); its cursors are evidence_page's, which reads the pages after it.
+            request = PageRequest.of(info, "evidence", paging)
+            size = request.window.size
+            pair = (method_id(root), model_id(root))
+            rows = await info.context.loaders.first_evidence(size + 1).load(pair)
+            first = evidence.first_page(rows, size)
+            return connection_of(
+                first, request.list_name, [Evidence(row=row) for row in first.rows]
+            )
         selection = EvidenceSelection(
             method_ids=() if method_id is None else (method_id(root),),
             model_ids=() if model_id is None else (model_id(root),),
@@ -84,17 +101,6 @@ def evidence_field(
             selection = await _filtered(info, selection, filter)
         request = PageRequest.of(info, "evidence", paging)
         reader = info.context.reader
-        if filter is None and paging.is_first_page and method_id and model_id:
-            # A pair's first page comes with those of the other pairs on the page (one
-            # statement for a page of treatments, where each would be a statement of its
-            # own); its cursors are evidence_page's, which reads the pages after it.
-            size = request.window.size
-            pair = (method_id(root), model_id(root))
-            rows = await info.context.loaders.first_evidence(size + 1).load(pair)
-            first = evidence.first_page(rows, size)
-            return connection_of(
-                first, request.list_name, [Evidence(row=row) for row in first.rows]
-            )
         page = await evidence.evidence_page(reader, selection=selection, window=request.window)
 
         async def count() -> int:

@@ -148,12 +148,11 @@ async def first_evidence_of_pairs(
 
 def first_page(rows: Sequence[RankedEvidence], size: int) -> Page[EvidenceRow]:
     """The first page of a pair's evidence from its list's first ``size`` + 1 rows, with
-    the key values (and what they stand for) that evidence_page reads the next pages from."""
-    shown = [row.evidence for row in rows[:size]]
-    return Page(
-        rows=shown,
-        keys=[(rank_of(row.strength), row.id, row.key, row.id) for row in shown],
-        has_next=len(rows) > size,
-        has_previous=False,
+    the key values (and what they stand for) of _STRONGEST_FIRST that evidence_page reads
+    the next pages from."""
+    return paging.first_page(
+        [row.evidence for row in rows],
+        size,
+        key_of=lambda row: (rank_of(row.strength), row.id, row.key, row.id),
         total=rows[0].total if rows else 0,
     )

@@ -124,6 +124,27 @@ class Page(Generic[RowT]):
     total: int | None  # the whole list's length, when it came with the page
 
 
+def first_page(
+    rows: Sequence[RowT],
+    size: int,
+    *,
+    key_of: Callable[[RowT], tuple[CursorValue, ...]],
+    total: int,
+) -> Page[RowT]:
+    """The first page of a list from its first ``size`` + 1 rows (read with the first rows
+    of many other lists, in one statement): ``key_of`` gives a row's key values and what
+    they stand for, as keyset_page would, so the list's keyset pages read on from its
+    cursors; ``total`` is the list's length."""
+    shown = list(rows[:size])
+    return Page(
+        rows=shown,
+        keys=[key_of(row) for row in shown],
+        has_next=len(rows) > size,
+        has_previous=False,
+        total=total,
+    )
+
+
 _PREPARED: dict[tuple[Hashable, ...], Prepared[list[object]]] = {}
 
 

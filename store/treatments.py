@@ -94,20 +94,15 @@ def first_page(rows: Sequence[BranchTreatment], size: int, total: int) -> Page[B
     """The first page of a model's treatments from the list's first ``size`` + 1 rows
     (``total``: the list's length), with the key values of _BY_STRENGTH_THEN_NAME that
     model_treatments_page reads the next pages from."""
-    shown = list(rows[:size])
-    return Page(
-        rows=shown,
-        keys=[
-            (
-                row.treatment.strength_rank,
-                row.treatment.method_name_rank,
-                row.method.name,
-                row.method.slug,
-            )
-            for row in shown
-        ],
-        has_next=len(rows) > size,
-        has_previous=False,
+    return paging.first_page(
+        rows,
+        size,
+        key_of=lambda row: (
+            row.treatment.strength_rank,
+            row.treatment.method_name_rank,
+            row.method.name,
+            row.method.slug,
+        ),
         total=total,
     )
 
