@@ -133,20 +133,19 @@ class ResponseCache:
             record(scope, cache="hit", operation=hit.operation)
             await _send(send, hit, extra=[(b"etag", etag), (b"x-cache", b"hit")])
             return
-        if self.store is None or waited:
-            # No cache, or the answer that another request worked out could not be kept
-            # (an error, which this request may not meet): its own, uncoalesced.
-            answer, extra, _ = await self._work_out(scope, body, receive, version, key, etag)
-            await _send(send, answer, extra)
-            return
-        working = self.in_flight[cache_key] = asyncio.get_running_loop().create_future()
+        # This request works the answer out; others asking meanwhile wait for it, unless
+        # there is no cache, or it waited already for an answer that could not be kept (an
+        # error, which this request may not meet): then its own, uncoalesced.
+        leads = self.store is not None and not waited
+        if leads:
+            working = self.in_flight[cache_key] = asyncio.get_running_loop().create_future()
         kept: Cached | None = None
         try:
             answer, extra, kept = await self._work_out(scope, body, receive, version, key, etag)
         finally:
-            # Before this request's own answer is sent: its client may be gone.
-            del self.in_flight[cache_key]
-            working.set_result(kept)
+            if leads:  # before this request's own answer is sent: its client may be gone
+                del self.in_flight[cache_key]
+                working.set_result(kept)
         await _send(send, answer, extra)
 
     async def _work_out(
