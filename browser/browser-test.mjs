@@ -86,6 +86,34 @@ page.on("request", (request) => {
   if (url.pathname === "/graphql") graphql.push({ method: request.method(), url: request.url() });
 });
 
+// The page's requests still in flight, for idle(). Playwright's "networkidle" waits for a
+// fixed 500 ms of quiet after each load (its docs discourage it in tests), 60-70 times a run,
+// and after a click within the page it has fired already, so it waited for nothing there.
+const inFlight = new Set();
+let requestsStarted = 0;
+page.on("request", (request) => {
+  inFlight.add(request);
+  requestsStarted += 1;
+});
+for (const done of ["requestfinished", "requestfailed"]) page.on(done, (request) => inFlight.delete(request));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until none of the page's requests is in flight and none starts for 100 ms (a
+ * request that a finished one leads to, a chart's data after the page's, say). */
+async function idle() {
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    const seen = requestsStarted;
+    if (!inFlight.size) {
+      await sleep(100);
+      if (!inFlight.size && requestsStarted === seen) return;
+    } else await sleep(10);
+    if (performance.now() > deadline) {
+      fail(`still in flight after 30 s: ${[...inFlight].map((r) => r.url()).join(", ")}`);
+    }
+  }
+}
+
 /** The page's main content as lines of text, as a reader copies it (empty lines dropped). */
 async function lines() {
   const text = await page.locator("main").innerText();
@@ -98,7 +126,7 @@ async function open(path, status = 200) {
   const response = await page.goto(`${base}${path}`, { waitUntil: "load" });
   if (response?.status() !== status) fail(`GET ${path}: HTTP ${response?.status()}, not ${status}`);
   await page.locator("main h1").waitFor();
-  await page.waitForLoadState("networkidle");
+  await idle();
 }
 
 async function checkAxe(name) {
@@ -343,7 +371,7 @@ async function checkWaysOn(name) {
   await box.press("Enter");
   await page.waitForURL(`${base}/search?q=pipeline`);
   await page.locator("main h1", { hasText: "Search: pipeline" }).waitFor();
-  await page.waitForLoadState("networkidle");
+  await idle();
   await page.goBack();
   await page.waitForURL(before);
   await page.locator("main h1").waitFor();
@@ -859,7 +887,7 @@ async function fixtures(seedFile) {
   await page.getByRole("navigation", { name: "Result types" }).getByRole("link", { name: "Sources (1)", exact: true }).click();
   await page.waitForURL((url) => url.searchParams.get("type") === "sources");
   await page.getByRole("navigation", { name: "Result types" }).locator("[aria-current=true]", { hasText: "Sources (1)" }).waitFor();
-  await page.waitForLoadState("networkidle");
+  await idle();
   const asSource = await paperRows();
   if (JSON.stringify(asSource) !== JSON.stringify(["source"])) fail(`search "mistral 7b", sources alone: the paper's rows are ${JSON.stringify(asSource)}`);
   step('search "mistral 7b": the paper that is a model and its source is one row, the model; sources alone show it as its source');
@@ -935,7 +963,7 @@ async function fixtures(seedFile) {
   await page.keyboard.type("tensor parallelism");
   // The suggestions for the whole words (under load, those for a part may show first).
   await page.getByRole("option").filter({ hasText: "Tensor Parallelism" }).first().waitFor();
-  await page.waitForLoadState("networkidle");
+  await idle();
   await page.keyboard.press("ArrowDown");
   const chosen = await page.locator("[role=option][aria-selected=true]").innerText();
   const active = await page.locator("#site-search").getAttribute("aria-activedescendant");
@@ -959,7 +987,7 @@ async function fixtures(seedFile) {
   await page.goBack();
   await page.locator("main h1", { hasText: "Search: pipeline" }).waitFor();
   await page.locator("ol.results li").first().waitFor();
-  await page.waitForLoadState("networkidle");
+  await idle();
   clean("search");
   step(`keyboard: Enter without a suggestion opens the results; Enter on "${hitName}" opens it; back returns`);
 
@@ -1057,7 +1085,7 @@ async function searchFacets(q) {
   await nav.getByRole("link", { name: label(methods), exact: true }).click();
   await page.waitForURL((url) => url.searchParams.get("type") === "methods");
   await nav.locator("[aria-current=true]", { hasText: label(methods) }).waitFor();
-  await page.waitForLoadState("networkidle");
+  await idle();
   const kinds = await page.locator("ol.results .kind").allTextContents(); // as in the DOM, not as styled
   if (!kinds.length || kinds.some((kind) => kind !== "method")) fail(`type=methods lists ${JSON.stringify(kinds)}`);
   const current = await nav.locator("[aria-current=true]").innerText();
@@ -1380,7 +1408,7 @@ async function allChangeRows() {
 
 /** Waits for the page's data: no request pending, no "Loading…", its heading there. */
 async function settled() {
-  await page.waitForLoadState("networkidle");
+  await idle();
   await page.locator("main [role=status]").waitFor({ state: "detached" });
   await page.locator("main h1").waitFor();
 }
@@ -1819,7 +1847,7 @@ async function sizes(seedFile) {
     const before = page.url();
     await page.getByRole("link", { name, exact: true }).click();
     await page.waitForURL((url) => url.href !== before);
-    await page.waitForLoadState("networkidle");
+    await idle();
     await page.locator("main p.status").waitFor({ state: "detached" });
     return new URL(page.url());
   };
@@ -2064,7 +2092,7 @@ async function datasets(pwc, deepNode, markdownMethod) {
   graphql.length = 0;
   await page.goto(url, { waitUntil: "load" });
   await page.locator("main h1").waitFor();
-  await page.waitForLoadState("networkidle");
+  await idle();
   const description = page.locator("main .description");
   const text = await description.innerText();
   const strong = await description.locator("strong").allTextContents();
