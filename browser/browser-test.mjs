@@ -81,11 +81,6 @@ const { context, page, blocked, problems, close } = await localChromium(chromium
   consoleTypes: ["error", "warning"],
 });
 const graphql = []; // every request to /graphql: method, URL
-page.on("request", (request) => {
-  const url = new URL(request.url());
-  if (url.pathname === "/graphql") graphql.push({ method: request.method(), url: request.url() });
-});
-
 // The page's requests still in flight, for idle(). Playwright's "networkidle" waits for a
 // fixed 500 ms of quiet after each load (its docs discourage it in tests), 60-70 times a run,
 // and after a click within the page it has fired already, so it waited for nothing there.
@@ -94,6 +89,8 @@ let requestsStarted = 0;
 page.on("request", (request) => {
   inFlight.add(request);
   requestsStarted += 1;
+  const url = new URL(request.url());
+  if (url.pathname === "/graphql") graphql.push({ method: request.method(), url: request.url() });
 });
 for (const done of ["requestfinished", "requestfailed"]) page.on(done, (request) => inFlight.delete(request));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
