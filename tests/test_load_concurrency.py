@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import psycopg
 import pytest
@@ -42,6 +43,8 @@ from processes import TAXONOMY
 
 HOST = socket.gethostname()
 postgresql_only = pytest.mark.skipif(POSTGRES_URL is None, reason="PostgreSQL only")
+# The first of two real loads: big enough that it is still loading when it is stopped.
+EVIDENCE_OF_THE_FIRST = 20_000
 
 
 @pytest.fixture
@@ -288,39 +291,73 @@ def lock_taken(url: str) -> bool:
         engine.dispose()
 
 
+def _until_said(stream: IO[str], words: str) -> str:
+    """The lines ``stream`` gives up to the first with ``words`` in it (or to its end)."""
+    lines: list[str] = []
+    while line := stream.readline():
+        lines.append(line)
+        if words in line:
+            break
+    return "".join(lines)
+
+
 @pytest.mark.parametrize("wait", [True, False], ids=["wait", "no-wait"])
 def test_two_real_loads_at_once(tmp_path: Path, loaded: str, wait: bool) -> None:
     """Two `taxonomy load` processes: the second says the first is running, then waits
     for it and loads, or with --no-wait fails at once (SQLite said "database is locked.
-    Check that it is running and that the URL is right"; PostgreSQL, nothing)."""
+    Check that it is running and that the URL is right"; PostgreSQL, nothing). The first is
+    stopped (SIGSTOP) once it holds the lock, and let go on once the second has spoken:
+    the overlap is certain whatever the machine's speed, and the first load can stay small
+    (a load of 300,000 pieces of evidence made it likely before, at 10-13 s a test)."""
     big = write_dataset(tmp_path / "big")
-    write_lines(big / "evidence.jsonl", evidence_lines(300_000))
+    write_lines(big / "evidence.jsonl", evidence_lines(EVIDENCE_OF_THE_FIRST))
     first = subprocess.Popen(
         [str(TAXONOMY), "load", str(big), "--db", loaded],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    second: subprocess.Popen[str] | None = None
     try:
         deadline = time.monotonic() + 60
         while not lock_taken(loaded):
             assert first.poll() is None, first.communicate()
             assert time.monotonic() < deadline, "the first load never took the lock"
             time.sleep(0.02)
-        # 4 evidence after 300,000: a shrink, allowed.
+        os.kill(first.pid, signal.SIGSTOP)
+        # 4 evidence after the first's: a shrink, allowed.
         options = ["--allow-shrink"] if wait else ["--allow-shrink", "--no-wait"]
-        second = load(write_dataset(tmp_path / "small"), loaded, *options)
+        second = subprocess.Popen(
+            [
+                str(TAXONOMY),
+                "load",
+                str(write_dataset(tmp_path / "small")),
+                "--db",
+                loaded,
+                *options,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert second.stderr is not None
+        said = _until_said(second.stderr, "another load is running")
+        os.kill(first.pid, signal.SIGCONT)
         _, err = first.communicate(timeout=120)
+        out, rest = second.communicate(timeout=120)
     finally:
-        if first.poll() is None:
-            first.kill()
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
     assert first.returncode == 0, err
     running = f"another load is running (pid {first.pid} on {HOST}"
     if wait:
-        assert_loaded(second, 4)
-        assert any(line.startswith(running) for line in second.stderr.splitlines())
+        assert second.returncode == 0, said + rest
+        assert "4 evidence; data version " in out
+        assert any(line.startswith(running) for line in said.splitlines()), said + rest
         assert len(table_rows(loaded)["evidence"]) == 4  # the second one's data, loaded last
     else:
-        assert second.exit_code == 1, second.output
-        assert f"Error: nothing was loaded: {running}" in second.stderr
-        assert len(table_rows(loaded)["evidence"]) == 300_000
+        assert second.returncode == 1, said + rest
+        assert f"Error: nothing was loaded: {running}" in said + rest
+        assert len(table_rows(loaded)["evidence"]) == EVIDENCE_OF_THE_FIRST
