@@ -95,21 +95,39 @@ page.on("request", (request) => {
 for (const done of ["requestfinished", "requestfailed"]) page.on(done, (request) => inFlight.delete(request));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until none of the page's requests is in flight and none starts for 100 ms (a
- * request that a finished one leads to, a chart's data after the page's, say). */
-async function idle() {
+/** Whether the page shows a part still loading (ui.tsx's Loading: each query shows it
+ * from the moment its part is drawn, before its request starts, until its data is in). A
+ * document that a navigation replaces while it is asked counts as loading. */
+function loading() {
+  return page
+    .evaluate(() =>
+      [...document.querySelectorAll("main [role=status]")].some((status) => status.textContent === "Loading…"),
+    )
+    .catch(() => true);
+}
+
+/** Waits until none of the page's requests is in flight, nothing shows "Loading…", and no
+ * request starts for ``quietMs`` (one that a finished one leads to, or that a timer starts
+ * after a click or a key: the search box's suggestions, say). */
+async function idle(quietMs = 100) {
   const deadline = performance.now() + 30_000;
   for (;;) {
     const seen = requestsStarted;
-    if (!inFlight.size) {
-      await sleep(100);
-      if (!inFlight.size && requestsStarted === seen) return;
+    if (!inFlight.size && !(await loading())) {
+      await sleep(quietMs);
+      if (!inFlight.size && requestsStarted === seen && !(await loading())) return;
     } else await sleep(10);
     if (performance.now() > deadline) {
-      fail(`still in flight after 30 s: ${[...inFlight].map((r) => r.url()).join(", ")}`);
+      const urls = [...inFlight].map((r) => r.url()).join(", ") || "none";
+      fail(`not settled after 30 s: in flight: ${urls}; "Loading…" shown: ${await loading()}`);
     }
   }
 }
+
+/** After a page opens, each request comes from a part as it is drawn, and each part shows
+ * "Loading…" until its data is in: a short quiet is enough (84 opens in a fixtures run
+ * waited 100 ms each before). */
+const QUIET_AFTER_OPEN_MS = 25;
 
 /** The page's main content as lines of text, as a reader copies it (empty lines dropped). */
 async function lines() {
@@ -123,7 +141,7 @@ async function open(path, status = 200) {
   const response = await page.goto(`${base}${path}`, { waitUntil: "load" });
   if (response?.status() !== status) fail(`GET ${path}: HTTP ${response?.status()}, not ${status}`);
   await page.locator("main h1").waitFor();
-  await idle();
+  await idle(QUIET_AFTER_OPEN_MS);
 }
 
 async function checkAxe(name) {
