@@ -18,7 +18,6 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Mount, Route
 from starlette.types import StatelessLifespan
-from strawberry import Schema
 
 from api.download.routes import download_routes
 from api.edge import fault_log
@@ -35,7 +34,7 @@ from api.endpoint.graphiql import ASSETS_DIR, ASSETS_URL
 from api.endpoint.view import TaxonomyGraphQL
 from api.pages import browser
 from api.settings import Settings
-from schema import build_schema
+from schema import TaxonomySchema, build_schema
 from store.caches import Caches
 from store.data_version import DataVersion
 from store.engines import (
@@ -199,7 +198,7 @@ def _middleware(settings: Settings) -> list[Middleware]:
     ]
 
 
-def _schema(settings: Settings) -> Schema:
+def _schema(settings: Settings) -> TaxonomySchema:
     return build_schema(
         max_depth=settings.max_depth,
         max_aliases=settings.max_aliases,
@@ -211,11 +210,12 @@ def _schema(settings: Settings) -> Schema:
     )
 
 
-def _graphql(settings: Settings, schema: Schema) -> TaxonomyGraphQL:
+def _graphql(settings: Settings, schema: TaxonomySchema) -> TaxonomyGraphQL:
     return TaxonomyGraphQL(
         schema,
         graphql_ide="graphiql" if settings.graphiql else None,
         report_statements=settings.statement_header,
+        documents=schema.documents,
         suggestions=settings.introspection,
         max_tokens=settings.max_tokens,
     )

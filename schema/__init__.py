@@ -125,13 +125,19 @@ class DocumentStore:
             max_bytes, getsizeof=lambda prepared: prepared.size
         )
 
-    def get(self, query: str, max_tokens: int | None) -> Prepared | None:
-        return self._entries.get((query, max_tokens))
-
-    def put(self, query: str, max_tokens: int | None, document: DocumentNode) -> Prepared:
-        prepared = Prepared(document, BYTES_PER_CHARACTER * len(query) + 1024)
-        if prepared.size <= self._entries.maxsize:  # one that can never fit is not kept
-            self._entries[query, max_tokens] = prepared
+    def parsed(self, query: str, max_tokens: int | None) -> Prepared | None:
+        """The document's parse: the one kept, or made now (and kept, if it can ever fit);
+        None for a document that does not parse (Strawberry's own parser then says what is
+        wrong, through the error extensions)."""
+        prepared = self._entries.get((query, max_tokens))
+        if prepared is None:
+            try:
+                document = parse(query, max_tokens=max_tokens)
+            except GraphQLError:
+                return None
+            prepared = Prepared(document, BYTES_PER_CHARACTER * len(query) + 1024)
+            if prepared.size <= self._entries.maxsize:  # one that can never fit is not kept
+                self._entries[query, max_tokens] = prepared
         return prepared
 
 
@@ -150,14 +156,7 @@ class DocumentCache(SchemaExtension):
         context = self.execution_context
         if context.query is not None:
             max_tokens = context.parse_options.get("max_tokens")
-            self.prepared = self.documents.get(context.query, max_tokens)
-            if self.prepared is None:
-                try:
-                    document = parse(context.query, max_tokens=max_tokens)
-                except GraphQLError:
-                    document = None
-                if document is not None:
-                    self.prepared = self.documents.put(context.query, max_tokens, document)
+            self.prepared = self.documents.parsed(context.query, max_tokens)
             if self.prepared is not None:
                 context.graphql_document = self.prepared.document
         yield
@@ -173,6 +172,9 @@ class DocumentCache(SchemaExtension):
 
 
 class TaxonomySchema(strawberry.Schema):
+    # Its parsed documents, shared by its twin and by the HTTP view, which reads a
+    # document's operations from the same parse (api.endpoint.operation_choice).
+    documents: DocumentStore
     # Makes (once) this schema's twin that refuses NUL arguments on their fields
     # (schema.nul_guard); None in the twin itself.
     nul_guarded: Callable[[], "TaxonomySchema"] | None = None
@@ -225,7 +227,7 @@ def build_schema(
     introspection: bool = True,
     batching_max_operations: int = 0,
     document_cache_bytes: int = 64 << 20,
-) -> strawberry.Schema:
+) -> TaxonomySchema:
     """The schema with these limits (each extension is given as a class or a factory, so
     every execution gets its own instance)."""
     # The limits' validation rules are made once, so that validated documents stay in
@@ -233,10 +235,11 @@ def build_schema(
     limit_rules: list[type[ASTValidationRule]] = [
         shape_limits(max_depth, max_aliases),
     ]
+    documents = DocumentStore(document_cache_bytes)
     extensions: list[Any] = [
         # Parsing and validating a document costs more than running most queries; the same
         # documents come again and again (one store for the schema and its twin).
-        partial(DocumentCache, DocumentStore(document_cache_bytes)),
+        partial(DocumentCache, documents),
         CloseReader,
         SnapshotVersion,
         partial(AddValidationRules, limit_rules),
@@ -254,6 +257,7 @@ def build_schema(
         else None,
     )
     built = TaxonomySchema(query=Query, extensions=extensions, config=config)
+    built.documents = documents
     # Built on the first request that needs it (some 70 ms), not with every schema.
     built.nul_guarded = cache(
         partial(TaxonomySchema, query=Query, extensions=[*extensions, RefuseNul], config=config)

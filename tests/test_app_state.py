@@ -42,9 +42,6 @@ ALLOWED = {
     "store/paging.py:_PREPARED": "prepared statements by listing shape, fixed by code",
     "store/history/adoption.py:_label": "period labels (a pure function of two numbers), bounded",
     # Derived from what a request sends, not from the database; bounded.
-    "api/endpoint/operation_choice.py:_cached_names": (
-        "operation names of a document's text, bounded"
-    ),
     "api/pages/browser.py:_manifest": "the built browser's asset names, by file and mtime",
     # pydantic copies a field's default for each Settings: nothing is shared.
     "api/settings.py:Settings.cors_origins": "a pydantic field's default, copied per object",

@@ -19,7 +19,7 @@ from schema.context import Context
 from conftest import POSTGRES_URL, serve
 from seed_page import NODE_PAGE
 
-SEED_PATH = {"path": "optimization/training-parallelism"}
+SEED_PATH: dict[str, object] = {"path": "optimization/training-parallelism"}
 
 
 async def _seed_pages_then_prepared(engine: AsyncEngine, pages: int, connections: int) -> set[str]:
