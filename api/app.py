@@ -217,7 +217,6 @@ def _graphql(settings: Settings, schema: TaxonomySchema) -> TaxonomyGraphQL:
         report_statements=settings.statement_header,
         documents=schema.documents,
         suggestions=settings.introspection,
-        max_tokens=settings.max_tokens,
     )
 
 

@@ -116,28 +116,30 @@ class Prepared:
 
 
 class DocumentStore:
-    """Parsed and validated documents by their text (and the token limit they were parsed
-    under), least recent out first, at most ``max_bytes`` as counted by their text's
-    length (BYTES_PER_CHARACTER). One per schema: its validation rules make the errors."""
+    """Parsed and validated documents by their text, least recent out first, at most
+    ``max_bytes`` as counted by their text's length (BYTES_PER_CHARACTER). One per schema:
+    its validation rules make the errors, and its token limit (``max_tokens``, the one its
+    MaxTokensLimiter sets) bounds each parse."""
 
-    def __init__(self, max_bytes: int) -> None:
-        self._entries: LRUCache[tuple[str, int | None], Prepared] = LRUCache(
+    def __init__(self, max_bytes: int, max_tokens: int) -> None:
+        self._entries: LRUCache[str, Prepared] = LRUCache(
             max_bytes, getsizeof=lambda prepared: prepared.size
         )
+        self.max_tokens = max_tokens
 
-    def parsed(self, query: str, max_tokens: int | None) -> Prepared | None:
+    def parsed(self, query: str) -> Prepared | None:
         """The document's parse: the one kept, or made now (and kept, if it can ever fit);
         None for a document that does not parse (Strawberry's own parser then says what is
         wrong, through the error extensions)."""
-        prepared = self._entries.get((query, max_tokens))
+        prepared = self._entries.get(query)
         if prepared is None:
             try:
-                document = parse(query, max_tokens=max_tokens)
+                document = parse(query, max_tokens=self.max_tokens)
             except GraphQLError:
                 return None
             prepared = Prepared(document, BYTES_PER_CHARACTER * len(query) + 1024)
             if prepared.size <= self._entries.maxsize:  # one that can never fit is not kept
-                self._entries[query, max_tokens] = prepared
+                self._entries[query] = prepared
         return prepared
 
 
@@ -155,8 +157,7 @@ class DocumentCache(SchemaExtension):
     def on_parse(self) -> Iterator[None]:
         context = self.execution_context
         if context.query is not None:
-            max_tokens = context.parse_options.get("max_tokens")
-            self.prepared = self.documents.parsed(context.query, max_tokens)
+            self.prepared = self.documents.parsed(context.query)
             if self.prepared is not None:
                 context.graphql_document = self.prepared.document
         yield
@@ -235,7 +236,7 @@ def build_schema(
     limit_rules: list[type[ASTValidationRule]] = [
         shape_limits(max_depth, max_aliases),
     ]
-    documents = DocumentStore(document_cache_bytes)
+    documents = DocumentStore(document_cache_bytes, max_tokens)
     extensions: list[Any] = [
         # Parsing and validating a document costs more than running most queries; the same
         # documents come again and again (one store for the schema and its twin).
