@@ -69,19 +69,21 @@ def treatments_statement(dialect: str) -> str:
 # first by `age_rank` (oldest first, equal dates by name case-insensitively, then slug:
 # store.orders), none when no model that treats it is dated. Found by its rank, which is
 # unique, in the same pass: no statement per method (during a first load on PostgreSQL the
-# treatment table has no index to look a method's treatments up by).
+# treatment table has no index to look a method's treatments up by). The treatments are
+# grouped by method before they meet the methods (a method none treats gets no group):
+# 0.9 s of an L reload on PostgreSQL where joining every method to its treatments first
+# and grouping the joined rows took 1.3-1.6 s.
 METHOD_STATS = f"""INSERT INTO method_stats (method_id, strongest_rank, model_count,
         first_model_id, name_rank, most_models_order, strongest_order, weakest_order)
-    SELECT s.method_id, s.strongest_rank, s.model_count, earliest.id, s.name_rank,
-        -s.model_count,
+    SELECT m.id, s.strongest_rank, COALESCE(s.model_count, 0), earliest.id, m.name_rank,
+        -COALESCE(s.model_count, 0),
         {strongest_order_sql("s.strongest_rank")}, {weakest_order_sql("s.strongest_rank")}
-    FROM (SELECT m.id AS method_id, MIN(t.strength_rank) AS strongest_rank,
-              COUNT(t.model_id) AS model_count,
-              MIN(CASE WHEN mo.release_date IS NOT NULL THEN mo.age_rank END) AS first_age,
-              m.name_rank
-          FROM method m LEFT JOIN treatment t ON t.method_id = m.id
-          LEFT JOIN model mo ON mo.id = t.model_id
-          GROUP BY m.id, m.name_rank) s
+    FROM method m
+    LEFT JOIN (SELECT t.method_id, MIN(t.strength_rank) AS strongest_rank,
+                   COUNT(*) AS model_count,
+                   MIN(CASE WHEN mo.release_date IS NOT NULL THEN mo.age_rank END) AS first_age
+               FROM treatment t JOIN model mo ON mo.id = t.model_id
+               GROUP BY t.method_id) s ON s.method_id = m.id
     LEFT JOIN model earliest ON earliest.age_rank = s.first_age"""
 
 # The By-model rows of the nodes at one level, from the treatments of the methods filed at
