@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import partial
 from pathlib import Path
+from typing import TypedDict
 
 from api.ingest.changes import record_changes
 from api.ingest.checksum import DataChecksum
@@ -67,6 +68,19 @@ DERIVED_WITH_CHECKS = (
 )
 # The last step inside the load's transaction that writes served rows (tests hook it).
 SEARCH_INDEX_STEP = "search index"
+
+
+class LoadOptions(TypedDict, total=False):
+    """replace_data's options, for the functions that pass them on (api.ingest.load)."""
+
+    meter: Meter | None
+    max_problems: int
+    allow_shrink: bool
+    wait: bool
+    say: Say
+    note: str | None
+    history: bool
+    unknown_release_date: date | None
 
 
 @dataclass(frozen=True)
