@@ -108,9 +108,10 @@ BYTES_PER_CHARACTER = 64
 
 @dataclass
 class Prepared:
-    """A document's parse and, once it has been validated, its validation errors."""
+    """A document's parse (None: it does not parse) and, once it has been validated, its
+    validation errors."""
 
-    document: DocumentNode
+    document: DocumentNode | None
     size: int  # what it is counted as (BYTES_PER_CHARACTER)
     errors: list[GraphQLError] | None = None
 
@@ -127,16 +128,18 @@ class DocumentStore:
         )
         self.max_tokens = max_tokens
 
-    def parsed(self, query: str) -> Prepared | None:
-        """The document's parse: the one kept, or made now (and kept, if it can ever fit);
-        None for a document that does not parse (Strawberry's own parser then says what is
-        wrong, through the error extensions)."""
+    def parsed(self, query: str) -> Prepared:
+        """The document's parse: the one kept, or made now (and kept, if it can ever fit).
+        One that does not parse is kept too, as such, so that neither the view nor the
+        schema parses it again: Strawberry's own parser then says what is wrong, through
+        the error extensions."""
         prepared = self._entries.get(query)
         if prepared is None:
+            document: DocumentNode | None
             try:
                 document = parse(query, max_tokens=self.max_tokens)
             except GraphQLError:
-                return None
+                document = None
             prepared = Prepared(document, BYTES_PER_CHARACTER * len(query) + 1024)
             if prepared.size <= self._entries.maxsize:  # one that can never fit is not kept
                 self._entries[query] = prepared
@@ -157,9 +160,10 @@ class DocumentCache(SchemaExtension):
     def on_parse(self) -> Iterator[None]:
         context = self.execution_context
         if context.query is not None:
-            self.prepared = self.documents.parsed(context.query)
-            if self.prepared is not None:
-                context.graphql_document = self.prepared.document
+            prepared = self.documents.parsed(context.query)
+            if prepared.document is not None:
+                self.prepared = prepared
+                context.graphql_document = prepared.document
         yield
 
     def on_validate(self) -> Iterator[None]:

@@ -291,6 +291,16 @@ def lock_taken(url: str) -> bool:
         engine.dispose()
 
 
+def _taxonomy_load(directory: Path, url: str, *options: str) -> subprocess.Popen[str]:
+    """`taxonomy load` of ``directory`` as a process of its own, its output piped."""
+    return subprocess.Popen(
+        [str(TAXONOMY), "load", str(directory), "--db", url, *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def _until_said(stream: IO[str], words: str) -> str:
     """The lines ``stream`` gives up to the first with ``words`` in it (or to its end)."""
     lines: list[str] = []
@@ -311,13 +321,12 @@ def test_two_real_loads_at_once(tmp_path: Path, loaded: str, wait: bool) -> None
     (a load of 300,000 pieces of evidence made it likely before, at 10-13 s a test)."""
     big = write_dataset(tmp_path / "big")
     write_lines(big / "evidence.jsonl", evidence_lines(EVIDENCE_OF_THE_FIRST))
-    first = subprocess.Popen(
-        [str(TAXONOMY), "load", str(big), "--db", loaded],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    first = _taxonomy_load(big, loaded)
     second: subprocess.Popen[str] | None = None
+    # Should the second never say it (a regression), the first is let go anyway: the
+    # second then loads or fails, its output ends, and the assertions below say what it
+    # said, where reading on would wait for ever on a stopped first load.
+    let_go = threading.Timer(60, lambda: os.kill(first.pid, signal.SIGCONT))
     try:
         deadline = time.monotonic() + 60
         while not lock_taken(loaded):
@@ -325,27 +334,18 @@ def test_two_real_loads_at_once(tmp_path: Path, loaded: str, wait: bool) -> None
             assert time.monotonic() < deadline, "the first load never took the lock"
             time.sleep(0.02)
         os.kill(first.pid, signal.SIGSTOP)
+        let_go.start()
         # 4 evidence after the first's: a shrink, allowed.
         options = ["--allow-shrink"] if wait else ["--allow-shrink", "--no-wait"]
-        second = subprocess.Popen(
-            [
-                str(TAXONOMY),
-                "load",
-                str(write_dataset(tmp_path / "small")),
-                "--db",
-                loaded,
-                *options,
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        second = _taxonomy_load(write_dataset(tmp_path / "small"), loaded, *options)
         assert second.stderr is not None
         said = _until_said(second.stderr, "another load is running")
+        let_go.cancel()
         os.kill(first.pid, signal.SIGCONT)
         _, err = first.communicate(timeout=120)
         out, rest = second.communicate(timeout=120)
     finally:
+        let_go.cancel()
         for process in (first, second):
             if process is not None and process.poll() is None:
                 process.kill()

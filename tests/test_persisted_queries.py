@@ -91,22 +91,26 @@ def test_allowlist_mode_runs_only_registered_operations(tiny: Api, tmp_path: Pat
         assert body["errors"][0]["extensions"]["code"] == "PERSISTED_QUERY_NOT_ALLOWED"
 
 
-def test_a_document_is_lexed_once_whatever_its_size(
-    tiny: Api, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def lexed(tiny: Api, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The start of each document graphql-core's lexer reads from now on."""
+    tiny.query("{ __typename }")  # what the app makes once (the cost rule's schema), made
+    started: list[str] = []
+
+    class CountingLexer(Lexer):
+        def __init__(self, source: Source) -> None:
+            started.append(source.body[:24])
+            super().__init__(source)
+
+    monkeypatch.setattr("graphql.language.parser.Lexer", CountingLexer)
+    return started
+
+
+def test_a_document_is_lexed_once_whatever_its_size(tiny: Api, lexed: list[str]) -> None:
     """graphql-core's lexer reads a new document once and one seen before never, small or
     past 20 KB: the view reads a document's operations from the schema's own parse. It
     parsed each document itself as well, again on each request past 20 KB: a 500 KB
     document cost 88 ms of CPU a request, 49 ms since."""
-    tiny.query("{ __typename }")  # what the app makes once (the cost rule's schema), made
-    lexed: list[str] = []
-
-    class CountingLexer(Lexer):
-        def __init__(self, source: Source) -> None:
-            lexed.append(source.body[:24])
-            super().__init__(source)
-
-    monkeypatch.setattr("graphql.language.parser.Lexer", CountingLexer)
     for padding in (0, 30_000):
         document = f"query Once{padding}($yes: Boolean!) {{ __typename @include(if: $yes) }}"
         document += "\n#" + "x" * padding
@@ -114,6 +118,20 @@ def test_a_document_is_lexed_once_whatever_its_size(
         assert tiny.query(document, {"yes": True}) == {"__typename": "Query"}
         assert tiny.query(document, {"yes": False}) == {}
     assert len(lexed) == 2, lexed
+
+
+def test_a_document_that_does_not_parse_is_parsed_once_and_then_only_to_say_why(
+    tiny: Api, lexed: list[str]
+) -> None:
+    """The view and the schema share the failed parse; what is left is Strawberry's own
+    parse, which makes the error the client reads (2 lexers, then 1 a request: 3 each
+    before the failure was kept)."""
+    for _ in range(3):
+        response = tiny.client.post("/graphql", json={"query": "{ taxonomy { "})
+        assert response.status_code == 400, response.text
+        [error] = response.json()["errors"]
+        assert error["message"].startswith("Syntax Error"), error
+    assert len(lexed) == 2 + 1 + 1, lexed
 
 
 def test_distinct_huge_documents_grow_a_worker_by_a_bounded_amount(

@@ -93,8 +93,8 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         """Runs the operation the request names, refusing one that leaves the choice
         between several open (api.endpoint.operation_choice)."""
         document = request_data.query
-        prepared = self.documents.parsed(document) if isinstance(document, str) else None
-        names = operation_names(prepared.document if prepared is not None else None)
+        parsed = self.documents.parsed(document).document if isinstance(document, str) else None
+        names = operation_names(parsed)
         chosen = request_data.operation_name
         if chosen is not None and not isinstance(chosen, str):
             # GraphQL over HTTP: `operationName` is a string. A malformed request, as a
