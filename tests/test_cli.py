@@ -4,9 +4,11 @@ paths refused before anything is made on disk."""
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -448,11 +450,18 @@ def test_a_damaged_database_file_is_said_to_be_damaged(command: str, tmp_path: P
     assert (
         taxonomy("load", str(DEFAULT_FIXTURES_DIR), "--db", f"sqlite:///{database}").exit_code == 0
     )
+    # Where the pages of the nodes' table begin, which both commands read (the layout
+    # of the file is SQLite's: a fixed offset may fall on a page neither reads).
+    with closing(sqlite3.connect(database)) as connection:
+        (page_size,) = connection.execute("PRAGMA page_size").fetchone()
+        (root,) = connection.execute(
+            "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = 'node'"
+        ).fetchone()
     for beside in tmp_path.glob("taxonomy.db?*"):  # its WAL and lock file: the file alone
         beside.unlink()
     with database.open("r+b") as file:
-        file.seek(3 * 4096)
-        file.write(b"\xff" * 8192)
+        file.seek((root - 1) * page_size)
+        file.write(b"\xff" * page_size)
     damaged = database.read_bytes()
     line = _refusal(_run(command, database, tmp_path))
     assert line.startswith(f"Error: the database at sqlite:///{database} is damaged ("), line

@@ -9,7 +9,9 @@ check)."""
 from typing import TYPE_CHECKING
 
 from api.settings import PROJECT_DIR
+from store.engines import make_sync_engine
 from store.revision import database_revision
+from store.schema_at_head import create_if_empty
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -34,11 +36,17 @@ def alembic_config(database_url: str) -> "Config":
     return config
 
 
-def upgrade(database_url: str, revision: str = HEAD) -> None:
+def upgrade(database_url: str, revision: str = HEAD, *, every_step: bool = False) -> None:
     """Upgrade to ``revision``; UnknownRevisionError, before the database is touched, if
-    there is no such revision."""
-    if revision == HEAD and database_revision(database_url) == HEAD_REVISION:
-        return  # nothing to do, known without Alembic
+    there is no such revision. A database with no tables goes to HEAD in one step
+    (store.schema_at_head), unless ``every_step``: then, as any other, through every
+    migration."""
+    if revision == HEAD:
+        found = database_revision(database_url)
+        if found == HEAD_REVISION:
+            return  # nothing to do, known without Alembic
+        if found is None and not every_step and _create_at_head(database_url):
+            return
     if revision != HEAD and revision not in revisions():
         known = ", ".join(revisions())
         raise UnknownRevisionError(
@@ -48,6 +56,22 @@ def upgrade(database_url: str, revision: str = HEAD) -> None:
     from alembic import command
 
     command.upgrade(alembic_config(database_url), revision)
+
+
+def _create_at_head(database_url: str) -> bool:
+    """Give an empty database the newest schema and stamp it at HEAD, in one transaction;
+    False (nothing done) if it has tables."""
+    from alembic.migration import MigrationContext
+
+    engine = make_sync_engine(database_url)
+    try:
+        with engine.begin() as connection:
+            if not create_if_empty(connection):
+                return False
+            MigrationContext.configure(connection).stamp(_scripts(), HEAD)
+            return True
+    finally:
+        engine.dispose()
 
 
 def downgrade(database_url: str, revision: str) -> None:
