@@ -8,6 +8,7 @@ retained release; `--keep 0` is refused and a prune with nothing to prune says s
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,15 +89,17 @@ def _changes(api: Api, pairs: tuple[tuple[int, int], ...]) -> dict[tuple[int, in
     }
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def pruning(
-    request: pytest.FixtureRequest,
+@contextmanager
+def _pruned(
+    backend: str,
     new_database: Callable[[str, str], str],
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Pruning]:
-    if request.param == "postgresql" and POSTGRES_URL is None:
+    """The four releases, pruned to the newest three and then two, and the server that
+    watched it all."""
+    if backend == "postgresql" and POSTGRES_URL is None:
         pytest.skip("needs TEST_DATABASE_URL")
-    url = new_database(request.param, "prune")
+    url = new_database(backend, "prune")
     folders = load_four_releases(tmp_path_factory.mktemp("prune"), url)
     with serve(url) as client:
         api = Api(client, url)
@@ -110,6 +113,17 @@ def pruning(
             pruning.releases[keep] = _wait_for_releases(api, kept)
             pruning.first_seen[keep] = _first_seen_now(api, folders)
             pruning.changes[keep] = _changes(api, tuple(p for p in PAIRS if p[0] >= kept[-1]))
+        yield pruning
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def pruning(
+    request: pytest.FixtureRequest,
+    new_database: Callable[[str, str], str],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Pruning]:
+    """Shared by the tests that only read it: none may change its database."""
+    with _pruned(str(request.param), new_database, tmp_path_factory) as pruning:
         yield pruning
 
 
@@ -200,8 +214,17 @@ def test_a_pruned_since_is_refused_naming_the_oldest_retained(pruning: Pruning) 
     assert "release 1 was pruned" in shown.output
 
 
-def test_a_load_after_pruning_counts_on(pruning: Pruning) -> None:
-    """The release after a prune is numbered on and compared with the one before it."""
+def test_a_load_after_pruning_counts_on(
+    backend: str, new_database: Callable[[str, str], str], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The release after a prune is numbered on and compared with the one before it. On
+    a pruned database of its own: loading into the shared one changed what the tests
+    that read it saw, whenever pytest-xdist ran this test before them."""
+    with _pruned(backend, new_database, tmp_path_factory) as pruning:
+        _load_after_pruning(pruning)
+
+
+def _load_after_pruning(pruning: Pruning) -> None:
     loaded = CliRunner().invoke(
         main, ["load", str(pruning.folders[0]), "--db", pruning.url, "--allow-shrink"]
     )
