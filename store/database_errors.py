@@ -42,6 +42,21 @@ def damaged_database(error: BaseException, *, shown: str) -> str | None:
     )
 
 
+# PostgreSQL's SQLSTATEs for a statement the role may not run: a privilege it lacks on a
+# table or schema (42501), or a write in a read-only transaction (25006: the server's
+# read-only role, docs/operations.md, used to load).
+_REFUSED_TO_THE_ROLE = frozenset({"42501", "25006"})
+
+
+def refused_to_the_role(error: BaseException) -> bool:
+    """Whether the database refused ``error``'s statement for the rights of the role it
+    runs as: a setting to change, not a fault of the command."""
+    return (
+        isinstance(error, DBAPIError)
+        and getattr(error.orig, "sqlstate", None) in _REFUSED_TO_THE_ROLE
+    )
+
+
 def is_operational(error: BaseException) -> bool:
     """Whether ``error`` is the database failing to do its work (the connection, the disk,
     a lock), rather than refusing a statement as wrong."""

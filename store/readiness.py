@@ -5,7 +5,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from store.data_version import read_data_version
-from store.database_errors import damaged_database
+from store.database_errors import damaged_database, database_said, refused_to_the_role
 from store.engines import (
     DatabaseFileError,
     ServerEngine,
@@ -65,4 +65,9 @@ def unavailable_reason(error: Exception, *, database_url: str) -> str:
         damaged = damaged_database(error, shown=str(path))
         if damaged is not None:
             return damaged
+    if refused_to_the_role(error):
+        return (
+            f"the database refused the server's role ({database_said(error)}): let it read "
+            'the taxonomy\'s tables (docs/operations.md, "Least privilege")'
+        )
     return f"database unreachable: {type(error).__name__}"

@@ -124,15 +124,32 @@ def _full_sqlite_disk(url: str) -> bool:
     return disk.f_bavail * disk.f_frsize < 65_536
 
 
-def _unreachable(url: str, exc: "DatabaseFailure") -> click.ClickException:
+def _unreachable(url: str, exc: "DatabaseFailure", *, writes: bool) -> click.ClickException:
     """The refusal for a database that cannot be reached, written or read (a damaged
-    file); any other error of the database (a fault of ours) is raised as it is."""
-    from store.database_errors import damaged_database, database_said, is_operational
+    file, or a role without the rights the command needs: it ``writes`` or only reads);
+    any other error of the database (a fault of ours) is raised as it is."""
+    from store.database_errors import (
+        damaged_database,
+        database_said,
+        is_operational,
+        refused_to_the_role,
+    )
 
     shown = _shown_url(url)
     damaged = damaged_database(exc, shown=shown)
     if damaged is not None:
         return click.ClickException(damaged)
+    if refused_to_the_role(exc):
+        needed, done = (
+            ("owns the taxonomy's tables and may create a schema", "; nothing was changed")
+            if writes
+            else ("may read the taxonomy's tables", "")
+        )
+        return click.ClickException(
+            f"the database at {shown} refused the role this command connects as "
+            f"({database_said(exc)}){done}: connect as a role that {needed} (docs/"
+            'operations.md, "Least privilege")'
+        )
     if not is_operational(exc):
         raise exc
     reason = database_said(exc)
@@ -234,7 +251,7 @@ def load(
             "--no-wait to wait for it"
         ) from None
     except DatabaseFailure as exc:
-        raise _unreachable(settings.database_url, exc) from None
+        raise _unreachable(settings.database_url, exc, writes=True) from None
     except OSError as exc:
         # The load's lock file beside a SQLite database (api.ingest.lock_file), written
         # before anything else: a full or read-only disk shows there first.
@@ -283,7 +300,7 @@ def migrate_command(database_url: str | None, revision: str) -> None:
     except migrate.UnknownRevisionError as exc:
         raise click.ClickException(str(exc)) from None
     except DatabaseFailure as exc:
-        raise _unreachable(settings.database_url, exc) from None
+        raise _unreachable(settings.database_url, exc, writes=True) from None
     past = revision not in (migrate.HEAD, reached)
     click.echo(
         f"database at migration {reached}"
@@ -305,7 +322,7 @@ def export_command(directory: Path, database_url: str | None) -> None:
     except ExportError as exc:
         raise click.ClickException(str(exc)) from None
     except DatabaseFailure as exc:
-        raise _unreachable(settings.database_url, exc) from None
+        raise _unreachable(settings.database_url, exc, writes=False) from None
     written = ", ".join(f"{count:,} {name}" for name, count in counts.items())
     click.echo(f"exported to {directory}: {written}")
 
@@ -382,7 +399,7 @@ def prune_command(database_url: str | None, keep: int) -> None:
     except (PruneError, LoadBusyError) as exc:
         raise click.ClickException(str(exc)) from None
     except DatabaseFailure as exc:
-        raise _unreachable(settings.database_url, exc) from None
+        raise _unreachable(settings.database_url, exc, writes=True) from None
     click.echo(str(pruned))
 
 
@@ -396,7 +413,7 @@ def _report(database_url: str, fetch: "Callable[[str], T]") -> "T":
     except ReportError as exc:
         raise click.ClickException(str(exc)) from None
     except DatabaseFailure as exc:
-        raise _unreachable(database_url, exc) from None
+        raise _unreachable(database_url, exc, writes=False) from None
 
 
 @main.command("generate")
@@ -529,7 +546,7 @@ def serve(
     try:
         prepare_database(settings.model_copy(update={"database_url": admin_url}))
     except DatabaseFailure as exc:
-        raise _unreachable(admin_url, exc) from None
+        raise _unreachable(admin_url, exc, writes=True) from None
     except DatasetError as exc:
         raise click.ClickException("the default fixtures do not load:\n" + str(exc)) from None
     # Worker processes build their own settings from the environment.

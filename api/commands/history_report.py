@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from schema import schema
 from schema.context import Context
 from store.engines import ServerEngine, make_async_engine, make_request_engine
+from store.reader import Reader
 
 _RELEASES = """query ($after: String) {
   releases(first: 100, after: $after) {
@@ -83,11 +84,15 @@ def _with_schema(database_url: str, work: Callable[[Fetch], Awaitable[T]]) -> T:
             return result.data
 
         try:
-            # The database answers first: one it cannot reach is then said as every
-            # command says it, with its URL and what to check (api.commands.cli), where through
-            # the schema it would be a coded error without its cause.
-            async with async_engine.connect():
-                pass
+            # The database answers first, and lets this role read a snapshot: one it
+            # cannot reach, or that refuses the role, is then said as every command says
+            # it, with its URL and what to check (api.commands.cli), where through the
+            # schema it would be a coded error without its cause.
+            reader = Reader.of(engine)
+            try:
+                await reader.open_snapshot()
+            finally:
+                await reader.close()
             return await work(fetch)
         finally:
             if not isinstance(engine, ServerEngine):  # SQLite's own, beside the async one
