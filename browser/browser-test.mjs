@@ -718,6 +718,52 @@ async function checkSeed(seedFile) {
   return rows;
 }
 
+/** A page reached by a link takes the focus to its heading (a screen reader starts there),
+ * but a reader who has gone on to type in the header's search box while the page's data was
+ * on its way keeps the box and every letter: the data is held back here until they have
+ * typed. (The heading took the focus and the letters typed after it; Enter then searched
+ * for nothing, once in a few runs of the keyboard check above.) */
+async function checkHeadingFocus() {
+  const methodLink = () => page.locator("main table a[href^='/methods/']").first();
+  const focusedHeading = () => page.evaluate(() => document.activeElement === document.querySelector("main h1"));
+  await open("/models/kimi-k3");
+  const first = await methodLink().innerText();
+  await methodLink().click();
+  await page.locator("main h1", { hasText: first }).waitFor();
+  if (!(await focusedHeading())) fail(`a link to ${first}: its heading does not have the focus`);
+
+  await open("/models/kimi-k3");
+  let release;
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
+  const hold = async (route) => {
+    await held;
+    await route.continue();
+  };
+  await page.route("**/graphql?**", hold);
+  const second = await methodLink().innerText();
+  await methodLink().click();
+  await page.locator("main [role=status]", { hasText: "Loading…" }).waitFor();
+  await page.locator("#site-search").focus();
+  await page.keyboard.type("pipe");
+  release();
+  await page.locator("main h1", { hasText: second }).waitFor();
+  await page.keyboard.type("line");
+  await idle();
+  await page.unroute("**/graphql?**", hold);
+  const [focused, typed] = await page.evaluate(() => [document.activeElement?.id, document.querySelector("#site-search").value]);
+  if (focused !== "site-search" || typed !== "pipeline") {
+    fail(`typing in the search box while ${second} loaded: the focus went to ${focused || "the page"}, the box holds ${JSON.stringify(typed)}`);
+  }
+  await page.keyboard.press("Enter");
+  await page.waitForURL(`${base}/search?q=pipeline`);
+  await page.locator("main h1", { hasText: "Search: pipeline" }).waitFor();
+  await idle();
+  clean("heading focus");
+  step(`a link to ${first} focuses its heading; typing in the search box while ${second} loads keeps the box and its letters, and Enter searches them`);
+}
+
 async function fixtures(seedFile) {
   const seedPath = SEED_PATH;
   // The seed page, first: its text is the seed's, line for line.
@@ -1005,6 +1051,7 @@ async function fixtures(seedFile) {
   await idle();
   clean("search");
   step(`keyboard: Enter without a suggestion opens the results; Enter on "${hitName}" opens it; back returns`);
+  await checkHeadingFocus();
 
   // An API that fails: the page says so (the failed request's console line is expected).
   await context.route("**/graphql?**", (route) => route.fulfill({ status: 503, body: "overloaded" }));

@@ -240,11 +240,14 @@ export function Pager({
 }
 
 /** The page's heading, focused after each navigation in place so that a screen reader
- * starts there (as it starts at the top of a page freshly loaded). */
+ * starts there (as it starts at the top of a page freshly loaded), unless the reader is
+ * typing in a search box meanwhile (the header's, or the search page's own): a search typed
+ * in the header while the page's data was on its way lost its letters to the heading, and
+ * Enter then searched for nothing. */
 export function Heading({ children }: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (arrivedInPlace() && !document.querySelector("main [role=combobox]:focus")) {
+    if (arrivedInPlace() && !document.querySelector("[role=combobox]:focus")) {
       ref.current?.focus({ preventScroll: true });
     }
   }, []);
