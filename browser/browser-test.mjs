@@ -1066,6 +1066,18 @@ async function fixtures(seedFile) {
   expectFailed(503);
   clean("API error");
   step("an API error shows as a message on the page");
+
+  // The harness: a request beyond this machine is listed (the run fails on it) and goes
+  // nowhere (tests/local_chromium.mjs).
+  const listed = blocked.length;
+  const away = await page.goto("http://example.com/taxonomy").then(
+    () => "it loaded",
+    (error) => error.message,
+  );
+  if (!away.includes("ERR_NAME_NOT_RESOLVED")) fail(`a page of example.com: ${away}`);
+  if (blocked.slice(listed).join() !== "http://example.com/taxonomy") fail(`listed beyond this machine: ${blocked.slice(listed)}`);
+  blocked.splice(listed);
+  step("a page beyond this machine is listed as such and does not load (ERR_NAME_NOT_RESOLVED)");
 }
 
 const NUMBER = new Intl.NumberFormat("en-US");

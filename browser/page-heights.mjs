@@ -63,7 +63,7 @@ try {
   for (const { path, of } of queue) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
-      await onlyLocal(context, blocked);
+      onlyLocal(context, blocked);
       const page = await context.newPage();
       const api = [];
       page.on("requestfinished", (request) => {

@@ -27,7 +27,7 @@ const blocked = [];
 async function load() {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
-    await onlyLocal(context, blocked);
+    onlyLocal(context, blocked);
     const page = await context.newPage();
     const response = await page.goto(`${base}${path}`, { waitUntil: "load" });
     if (response?.status() !== 200) throw new Error(`GET ${path}: HTTP ${response?.status()}`);
