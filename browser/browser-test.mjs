@@ -725,12 +725,16 @@ async function checkSeed(seedFile) {
  * for nothing, once in a few runs of the keyboard check above.) */
 async function checkHeadingFocus() {
   const methodLink = () => page.locator("main table a[href^='/methods/']").first();
-  const focusedHeading = () => page.evaluate(() => document.activeElement === document.querySelector("main h1"));
+  // Preact runs a page's effects (the heading's focus among them) after its next frame.
+  const afterEffects = () =>
+    page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
   await open("/models/kimi-k3");
   const first = await methodLink().innerText();
   await methodLink().click();
   await page.locator("main h1", { hasText: first }).waitFor();
-  if (!(await focusedHeading())) fail(`a link to ${first}: its heading does not have the focus`);
+  await page
+    .waitForFunction(() => document.activeElement === document.querySelector("main h1"), null, { timeout: 5_000 })
+    .catch(() => fail(`a link to ${first}: its heading does not take the focus`));
 
   await open("/models/kimi-k3");
   let release;
@@ -749,6 +753,7 @@ async function checkHeadingFocus() {
   await page.keyboard.type("pipe");
   release();
   await page.locator("main h1", { hasText: second }).waitFor();
+  await afterEffects();
   await page.keyboard.type("line");
   await idle();
   await page.unroute("**/graphql?**", hold);
