@@ -18,7 +18,7 @@ from api.commands.cli import main
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 
-from conftest import POSTGRES_URL, Api, serve
+from conftest import POSTGRES_URL, Api, autocommit, serve
 
 README = Path(__file__).resolve().parents[1] / "docs" / "operations.md"
 ROLE_SQL = re.findall(r"```sql\n(.*?)```", README.read_text(encoding="utf-8"), re.S)[0]
@@ -38,10 +38,7 @@ def _login_role(owner_url: str, grants: str) -> Iterator[str]:
         .replace("DATABASE taxonomy", f'DATABASE "{database}"')
         .split(";")
     )
-    owner = create_engine(
-        make_url(owner_url).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
-    )
-    with owner.connect() as connection:
+    with autocommit(owner_url) as connection:
         for statement in statements:
             if statement.strip():
                 connection.execute(text(statement))
@@ -52,10 +49,9 @@ def _login_role(owner_url: str, grants: str) -> Iterator[str]:
             .render_as_string(hide_password=False)
         )
     finally:
-        with owner.connect() as connection:
+        with autocommit(owner_url) as connection:
             connection.execute(text(f"DROP OWNED BY {role}"))
             connection.execute(text(f"DROP ROLE {role}"))
-        owner.dispose()
 
 
 @pytest.fixture
@@ -166,11 +162,8 @@ def test_a_first_load_by_a_role_that_may_not_create_tables_leaves_the_database_e
             CliRunner().invoke(main, ["load", str(DEFAULT_FIXTURES_DIR), "--db", stranger_url])
         )
     assert "(permission denied for schema public); nothing was changed" in line
-    owner = create_engine(make_url(empty_url).set(drivername="postgresql+psycopg"))
-    try:
-        assert inspect(owner).get_table_names() == []
-    finally:
-        owner.dispose()
+    with autocommit(empty_url) as connection:
+        assert inspect(connection).get_table_names() == []
 
 
 def test_a_server_run_as_a_role_that_may_not_read_says_so_at_readyz(owner_url: str) -> None:

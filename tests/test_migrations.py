@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from alembic import command
-from sqlalchemy import Connection, Engine, inspect, text
+from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from api.commands import migrate
@@ -76,10 +76,6 @@ POSTGRES_OBJECTS = {
     "triggers": "SELECT tgrelid::regclass::text, tgname FROM pg_trigger WHERE NOT tgisinternal",
     "functions": "SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace",
 }
-
-
-def _rows(connection: Connection, table: str) -> list[str]:
-    return sorted(map(repr, connection.exec_driver_sql(f'SELECT * FROM "{table}"')))
 
 
 def _schema_and_rows(url: str) -> dict[str, Any]:

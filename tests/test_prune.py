@@ -221,17 +221,14 @@ def test_a_load_after_pruning_counts_on(
     a pruned database of its own: loading into the shared one changed what the tests
     that read it saw, whenever pytest-xdist ran this test before them."""
     with _pruned(backend, new_database, tmp_path_factory) as pruning:
-        _load_after_pruning(pruning)
-
-
-def _load_after_pruning(pruning: Pruning) -> None:
-    loaded = CliRunner().invoke(
-        main, ["load", str(pruning.folders[0]), "--db", pruning.url, "--allow-shrink"]
-    )
-    assert loaded.exit_code == 0, loaded.output
-    assert _wait_for_releases(pruning.api, [5, 4, 3]) == [5, 4, 3]
-    seen = _first_seen_now(pruning.api, pruning.folders[:1])
-    retained: list[Any] = [None, None, pruning.folders[2], pruning.folders[3], pruning.folders[0]]
+        folders = pruning.folders
+        loaded = CliRunner().invoke(
+            main, ["load", str(folders[0]), "--db", pruning.url, "--allow-shrink"]
+        )
+        assert loaded.exit_code == 0, loaded.output
+        assert _wait_for_releases(pruning.api, [5, 4, 3]) == [5, 4, 3]
+        seen = _first_seen_now(pruning.api, folders[:1])
+    retained: list[Any] = [None, None, folders[2], folders[3], folders[0]]
     for record, by_slug in seen.items():
         assert by_slug == {slug: _reference_first_seen(retained, record, slug) for slug in by_slug}
 
