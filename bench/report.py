@@ -18,6 +18,7 @@ from bench.results import (
     Measurement,
     PagePaint,
     Results,
+    StartTime,
 )
 
 FLOOR = {"sqlite": "floor SQLite", "postgresql": "floor PostgreSQL"}
@@ -451,6 +452,7 @@ def markdown(results: Results, chart_name: str, kept: Sequence[str] = ()) -> str
         lines += [f"## Scale {scale}", "", *_table(results, scale), ""]
     lines += _paints(results)
     lines += _many_clients(results)
+    lines += start_times(results.start_times)
     lines += _loads(results)
     lines += history(results.history)
     if results.notes:
@@ -486,6 +488,31 @@ def _many_clients(results: Results) -> list[str]:
             f"{found.requests_per_second:,.0f} | {found.p50_ms:.1f} | {found.p99_ms:.1f} | "
             f"{found.max_ms:.0f} | {found.errors} | {found.repeated_share:.0%} | "
             f"{('met' if met else 'NOT met') if judged else '-'} |"
+        )
+    return [*lines, ""]
+
+
+def start_times(found: Sequence[StartTime]) -> list[str]:
+    """Issue 23 item 2: each command from its start to its exit, serve to `/readyz`."""
+    if not found:
+        return []
+    lines = [
+        "## Start times (issue 23 item 2; `python -m bench.start_times`)",
+        "",
+        "Each `taxonomy` command from its process's start to its exit, and `taxonomy serve` "
+        "(one worker) from its start to `/readyz` answering 200, on the fixtures in a fresh "
+        "database of each kind; `load` is a whole reload of the fixtures. Median of the "
+        "runs, one after another.",
+        "",
+        "| command | database | runs | median s | min-max s | target s | target |",
+        "|---|---|--:|--:|--:|--:|---|",
+    ]
+    for figure in found:
+        met = "met" if figure.median_s <= figure.target_s else "NOT met"
+        lines.append(
+            f"| `{figure.command}` | {figure.database} | {figure.runs} | "
+            f"{figure.median_s:.2f} | {figure.min_s:.2f}-{figure.max_s:.2f} | "
+            f"{figure.target_s:.1f} | {met} |"
         )
     return [*lines, ""]
 

@@ -36,6 +36,19 @@ MANY_CLIENTS_P99_TARGET_MS = 1000.0
 
 
 @dataclass(frozen=True)
+class StartTime:
+    """How soon one command is done, or serve is ready (bench/start_times.py)."""
+
+    command: str
+    database: str  # sqlite, postgresql, or "-" for a command that opens none
+    median_s: float
+    min_s: float
+    max_s: float
+    runs: int
+    target_s: float
+
+
+@dataclass(frozen=True)
 class ManyClients:
     """Many clients at once with the taxonomy browser's page mix (bench/many_clients.py)."""
 
@@ -131,6 +144,7 @@ class Results:
     one_client: list[OneClient] = field(default_factory=list)
     paints: list[PagePaint] = field(default_factory=list)
     many_clients: list[ManyClients] = field(default_factory=list)
+    start_times: list[StartTime] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     history: History = field(default_factory=History)
 

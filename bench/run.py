@@ -19,10 +19,11 @@ BENCH_CONNECTIONS (32), BENCH_THREADS (2), BENCH_REPEATS (3 requests to count st
 BENCH_PAINT_LOADS (15 cold loads of the seed page in headless Chromium at S and L, for its
 largest contentful paint: bench/page_paint.py; 0 to skip),
 BENCH_MANY_SECONDS (30: each server's run of 64 clients with the browser's page mix at S
-and M, bench/many_clients.py; 0 to skip), BENCH_HISTORY=0 (no history and adoption
-figures; their own settings, HISTORY_*, are in bench/history_cost.py), BENCH_CACHE_ON=0
-(our server with its response cache off only: the cache-off ratios without the cache-on
-runs),
+and M, bench/many_clients.py; 0 to skip), BENCH_START_RUNS (5 runs of each command and of
+serve's start, once every system is stopped, bench/start_times.py; 0 to skip),
+BENCH_HISTORY=0 (no history and adoption figures; their own settings, HISTORY_*, are in
+bench/history_cost.py), BENCH_CACHE_ON=0 (our server with its response cache off only:
+the cache-off ratios without the cache-on runs),
 BENCH_QUIET_SECONDS (90: the longest wait for idle CPUs before a timed run; on a machine
 that other work keeps busy, a shorter one, as ratios in one round share the drift),
 BENCH_OUT (the folder RESULTS.md and results.png are written to; bench/ when not given: a
@@ -48,6 +49,7 @@ from bench import (
     page_paint,
     report,
     settle,
+    start_times,
     statements,
     systems,
 )
@@ -76,6 +78,7 @@ class Config:
     rounds: int
     paint_loads: int  # cold loads of the seed page in Chromium at S and L; 0: not measured
     many_seconds: float  # each server's run of 64 clients with the browser's page mix
+    start_runs: int  # runs of each command for bench/start_times.py; 0: not measured
 
     @classmethod
     def from_env(cls) -> "Config":
@@ -98,6 +101,7 @@ class Config:
             many_seconds=float(
                 os.environ.get("BENCH_MANY_SECONDS", "5" if quick else str(many_clients.SECONDS))
             ),
+            start_runs=int(os.environ.get("BENCH_START_RUNS", "2" if quick else "5")),
         )
 
 
@@ -388,6 +392,9 @@ def main(argv: Sequence[str] = ()) -> int:
     try:
         for scale in config.scales:
             run_scale(source, scale, config, results, databases)
+        if config.start_runs > 0:
+            quiet(databases, "start times", results.notes)
+            results.start_times = start_times.measure(source, config.start_runs)
         if os.environ.get("BENCH_HISTORY", "1") not in ("", "0"):
             results.history = history_cost.measure(
                 source,

@@ -4,8 +4,11 @@ and what the previous run measured is replaced."""
 
 from pathlib import Path
 
-from bench import report
-from bench.results import Results
+import pytest
+
+from bench import report, start_times
+from bench.results import Results, StartTime
+from bench.source import CHECKOUT, Source
 
 PREVIOUS = """# Benchmark results
 
@@ -78,3 +81,25 @@ def test_the_committed_results_mark_every_section_no_run_writes() -> None:
             heading = line.split(" (")[0]
             template = heading.rsplit(" ", 1)[0] + " {"  # f"## Scale {scale}"
             assert f'"{heading}' in source or f'"{template}' in source, line
+
+
+def test_start_times_are_judged_by_their_median() -> None:
+    lines = report.start_times(
+        [
+            StartTime("schema", "-", 0.69, 0.68, 0.76, 3, 0.5),
+            StartTime("serve", "sqlite", 0.93, 0.89, 1.07, 3, 1.0),
+        ]
+    )
+    assert "| `schema` | - | 3 | 0.69 | 0.68-0.76 | 0.5 | NOT met |" in lines
+    assert "| `serve` | sqlite | 3 | 0.93 | 0.89-1.07 | 1.0 | met |" in lines
+
+
+def test_a_start_time_is_only_taken_of_a_command_that_succeeds(tmp_path: Path) -> None:
+    missing = f"sqlite:///{tmp_path / 'missing.db'}"
+    with pytest.raises(RuntimeError) as failed:
+        start_times.seconds_to_exit(
+            Source(CHECKOUT, "this checkout"), ["releases", "--db", missing]
+        )
+    said = str(failed.value)
+    assert said.startswith(f"taxonomy releases --db {missing} failed: "), said
+    assert "does not exist" in said  # what the command itself said

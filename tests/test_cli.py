@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from api.commands import migrate
-from api.commands.cli import main
+from api.commands.cli import COMMAND_YOUNG_GENERATION, main
 from api.settings import DEFAULT_FIXTURES_DIR, PROJECT_DIR
 from store.revision import database_revision
 
@@ -27,7 +27,7 @@ HEAVY = ("sqlalchemy", "alembic", "strawberry", "graphql", "uvicorn", "starlette
 COMMANDS = ("load", "migrate", "export", "generate", "schema", "serve")
 PROBE = """
 import sys
-from api.commands.cli import main
+from api.commands.cli import COMMAND_YOUNG_GENERATION, main
 try:
     main(sys.argv[1:])
 except SystemExit:
@@ -36,16 +36,21 @@ print("imported:", *sorted(name for name in {heavy!r} if name in sys.modules))
 """
 
 
-def _imported(*arguments: str) -> list[str]:
-    """The heavy libraries a fresh `taxonomy ARGUMENTS` process imported."""
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *arguments],
+def _probe(program: str, *arguments: str) -> "subprocess.CompletedProcess[str]":
+    """A fresh Python process that runs ``program`` with ``arguments``, and succeeds."""
+    return subprocess.run(
+        [sys.executable, "-c", program, *arguments],
         cwd=PROJECT_DIR,
         capture_output=True,
         text=True,
         check=True,
         timeout=60,
     )
+
+
+def _imported(*arguments: str) -> list[str]:
+    """The heavy libraries a fresh `taxonomy ARGUMENTS` process imported."""
+    done = _probe(PROBE.format(heavy=HEAVY), *arguments)
     last = done.stdout.splitlines()[-1]
     assert last.startswith("imported:"), done.stdout + done.stderr
     return last.split()[1:]
@@ -71,6 +76,45 @@ def test_a_command_that_runs_still_imports_what_it_needs() -> None:
     assert "strawberry" in _imported("schema")
 
 
+# The `taxonomy` program's collector: the thresholds it starts with, those a command runs
+# with, whether it froze what was left at exit, and those the server is handed.
+COLLECTION_PROBE = """
+import atexit, gc
+import uvicorn
+print("at start:", *gc.get_threshold())
+uvicorn.run = lambda *arguments, **options: print("server:", *gc.get_threshold())
+atexit.register(lambda: print("frozen at exit:", gc.get_freeze_count() > 0))
+from api.commands.cli import run
+try:
+    run()
+except SystemExit:
+    pass
+print("command:", *gc.get_threshold())
+"""
+
+
+def _collection(*arguments: str) -> dict[str, str]:
+    done = _probe(COLLECTION_PROBE, *arguments)
+    said = dict(line.split(": ", 1) for line in done.stdout.splitlines() if ": " in line)
+    assert {"at start", "command", "frozen at exit"} <= said.keys(), done.stdout + done.stderr
+    return said
+
+
+def test_a_command_collects_rarely_and_freezes_at_exit() -> None:
+    said = _collection("schema")
+    assert said["command"] == " ".join(map(str, [COMMAND_YOUNG_GENERATION, 10, 10]))
+    assert said["at start"] == "700 10 10"  # CPython's own, which the command changes
+    assert said["frozen at exit"] == "True"
+    assert "server" not in said
+
+
+def test_the_server_is_handed_cpythons_thresholds(tmp_path: Path) -> None:
+    """The server's collection is the app's own (api.app, api.edge.idle_collection),
+    measured from CPython's thresholds: `serve` puts them back before uvicorn runs."""
+    said = _collection("serve", "--db", f"sqlite:///{tmp_path / 'served.db'}")
+    assert said["server"] == said["at start"] == "700 10 10"
+
+
 # What a server process imports (api.app), packages and project alike.
 SERVED_MODULES = ("sqlalchemy", "strawberry", "graphql", "starlette", "uvicorn", "pydantic")
 PROBE_BYTECODE = """
@@ -88,14 +132,7 @@ def test_the_install_compiles_what_a_server_imports() -> None:
     each process would compile its imports from source again, doubling the CPU a server, a
     worker or a command spends starting (docs/operations.md: Start-up time)."""
     modules = [*SERVED_MODULES, "api.app", "schema.query", "store.tables"]
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE_BYTECODE, *modules],
-        cwd=PROJECT_DIR,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
+    done = _probe(PROBE_BYTECODE, *modules)
     compiled = dict(line.split() for line in done.stdout.splitlines())
     assert compiled == {name: "True" for name in modules}, done.stdout
 
