@@ -109,14 +109,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
     schema = _schema(settings)
     seconds = settings.request_timeout_seconds
     # /graphql's own middleware, outermost first: the data version an answer is read from,
-    # the time limit, the body's size, persisted queries, the response cache, and GraphQL
-    # over HTTP's status codes and media types.
+    # the time limit, the body's size, the response cache, persisted queries, and GraphQL
+    # over HTTP's status codes and media types. The cache comes before persisted queries,
+    # so that a hit is found by the few bytes the client sent (a hash and variables): a
+    # hit on the browser's node page, keyed by its document put back into the URL, cost
+    # 0.3 ms more (encoding the 3.9 kB document, and decoding it again for the key).
     graphql = [
         Middleware(Freshness, version, settings.cache_max_age_seconds),
         Middleware(TimeLimit, seconds),
         Middleware(BodyLimit, settings.max_body_bytes),
-        Middleware(PersistedQueries, _persisted_queries(settings)),
         Middleware(ResponseCache, _response_store(settings)),
+        Middleware(PersistedQueries, _persisted_queries(settings)),
         Middleware(GraphQLOverHTTP, settings.batching_max_operations),
     ]
     app = Starlette(

@@ -71,6 +71,24 @@ def test_the_store_is_bounded_least_recently_used_out_first(tiny: Api) -> None:
         assert [_runs_by_hash(client, document) for document in documents] == [True, False, True]
 
 
+def test_a_cached_answer_is_found_by_the_hash_the_client_sent(tiny: Api) -> None:
+    """The response cache comes before persisted queries (api.app): a hit is found by the
+    hash and variables as sent, without the document put back, so it is answered even
+    after the hash left this process's store; a hash never answered is still not found."""
+    other = "query Other { taxonomy { nodeCount } }"
+    with serve(tiny.database_url, persisted_queries_entries=1) as client:
+        assert _post(client, query=QUERY, extensions=_persisted())[0] == 200
+        first = client.post("/graphql", json={"extensions": _persisted()})
+        assert (first.headers["x-cache"], versioned(first.json())) == ("miss", ROOTS)
+        assert _post(client, query=other, extensions=_hash_of(other))[0] == 200  # QUERY out
+        again = client.post("/graphql", json={"extensions": _persisted()})
+        assert (again.headers["x-cache"], versioned(again.json())) == ("hit", ROOTS)
+        by_get = {"extensions": json.dumps(_persisted())}
+        assert client.get("/graphql", params=by_get).json()["errors"][0]["message"] == (
+            "PersistedQueryNotFound"  # this GET was never answered: the store decides
+        )
+
+
 def test_allowlist_mode_runs_only_registered_operations(tiny: Api, tmp_path: Path) -> None:
     allowlist = tmp_path / "operations.json"
     other = "query Other { taxonomy { nodeCount } }"

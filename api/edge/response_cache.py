@@ -2,7 +2,9 @@
 
 An ASGI middleware in front of the GraphQL endpoint. A query's key is all of the request
 that the layers behind read (method, media types, document, operation name, variables,
-extensions); with the data version it makes the cache key and the ETag. A load changes
+extensions), as the client sent it: a persisted query's key is its hash, not its
+document, which the layer behind this one (api.edge.persisted_queries) puts back only
+for a miss. With the data version it makes the cache key and the ETag. A load changes
 the version, and a version the process could not read again lately is none (see
 store.data_version: within a poll interval and a read's timeout, 2 s), so nothing older
 is served after that, and no entry needs to be evicted by hand.
@@ -74,17 +76,19 @@ def _query_key(scope: Scope, body: bytes) -> str | None:
             raw = scope.get("query_string", b"").decode()
             request: object = raw  # as sent: any difference is another request
             # Of repeated parameters Starlette (so Strawberry) reads the last.
-            document = parse_qs(raw).get("query", [None])[-1]
+            sent = {name: values[-1] for name, values in parse_qs(raw).items()}
             media = b""  # a GET has no body, so nothing reads its Content-Type
         elif method == "POST":
             request = orjson.loads(body)
-            document = request.get("query") if isinstance(request, dict) else None
+            sent = request if isinstance(request, dict) else {}
             media = header(scope, b"content-type")
         else:
             return None
     except (orjson.JSONDecodeError, UnicodeDecodeError):
         return None
-    if not isinstance(document, str):
+    # A document, or the extensions that may name a persisted one by its hash (the layer
+    # behind this one puts its text back, or refuses it, and a refusal is never kept).
+    if not isinstance(sent.get("query"), str) and "extensions" not in sent:
         return None
     accept = header(scope, b"accept")
     try:
