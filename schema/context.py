@@ -84,10 +84,9 @@ class Context:
             found = state.get("deadline") if isinstance(state, dict) else None
             deadline = found if isinstance(found, Deadline) else None
         reader = Reader.of(engine, deadline)
-        context = cls(reader=reader, loaders=Loaders(reader), request=request, response=response)
-        if request is not None:
-            context.caches = request.app.state.caches
-        return context
+        caches = Caches() if request is None else request.app.state.caches
+        loaders = Loaders(reader, caches.releases)
+        return cls(reader, loaders, request=request, response=response, caches=caches)
 
 
 Info = StrawberryInfo[Context, None]

@@ -150,8 +150,9 @@ class Loaders:
     """Every loader of one request, named for what they map. Each is made on first use: a
     request uses a few of them."""
 
-    def __init__(self, reader: Reader) -> None:
+    def __init__(self, reader: Reader, known_releases: releases.KnownReleases) -> None:
         self.reader = reader
+        self.known_releases = known_releases
         # Loaders of the first N rows of many lists, one per N (a page size) asked for.
         self._per_limit: dict[tuple[str, int], Batched[Hashable, object]] = {}
 
@@ -463,7 +464,7 @@ class Loaders:
     @cached_property
     def release_by_number(self) -> Batched[int, ReleaseRow | None]:
         async def fetch(keys: list[int]) -> list[ReleaseRow]:
-            return await releases.releases_where(self.reader, column="number", values=keys)
+            return await releases.releases_by_number(self.reader, keys, self.known_releases)
 
         return one_each(fetch, lambda row: row.number)
 

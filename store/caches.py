@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from store.history.record_history import ReleaseTrees, Tree
 from store.history.release_changes import Comparisons
+from store.history.releases import KnownReleases
 from store.search_cache import SearchCache
 
 # What one node of a release's tree takes in memory, counted high: tracemalloc measured 41
@@ -34,6 +35,8 @@ class Caches:
     release_trees: ReleaseTrees = field(
         default_factory=lambda: ReleaseTrees(maxsize=64 << 20, getsizeof=_trees_bytes)
     )
+    # The retained range and the release rows read, by data version (store.history.releases).
+    releases: KnownReleases = field(default_factory=lambda: KnownReleases(maxsize=4))
 
     async def stop(self) -> None:
         """Stop the work under way (the search catalogue's read): the app is stopping."""

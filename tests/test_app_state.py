@@ -8,8 +8,10 @@ or class level, and functions memoised by functools. What is found must be in AL
 each entry with its reason; an entry that no longer matches anything must go."""
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+from api.ingest.load import load_directory
 
 from conftest import ROOT, Api, serve
 
@@ -189,6 +191,7 @@ def test_two_apps_on_one_database_keep_separate_caches(tiny: Api) -> None:
         assert one.searchers is not two.searchers
         assert one.comparisons is not two.comparisons
         assert one.release_trees is not two.release_trees
+        assert one.releases is not two.releases
         answer = first.post("/graphql", json={"query": SEARCH}).json()
         assert answer["data"]["search"]["totalCount"] >= 1, answer
         assert second.post("/graphql", json={"query": SEARCH}).json() == answer
@@ -208,6 +211,35 @@ def test_a_new_app_reads_anew(tiny: Api) -> None:
         after = client.app.state.caches.searchers._current  # type: ignore[attr-defined]
         assert after is not None
         assert after is not before
+
+
+# The range of releases and two release rows: what most pages read of the releases.
+CHANGES = "{ %s: changes(since: 1) { from { number } to { number } } }"
+
+
+def test_the_releases_are_read_once_a_data_version(
+    new_database: Callable[[str, str], str], backend: str, tiny_folder: Path
+) -> None:
+    """The retained range and the release rows are kept by data version (store.history.
+    releases.KnownReleases): a second page reads neither again, and a load's new version
+    reads them anew."""
+    url = new_database(backend, "known-releases")
+    for _ in range(2):
+        load_directory(tiny_folder, url)  # releases 1 and 2
+    with serve(url, statement_header=True) as client:
+        api = Api(client, url)
+        read = api.count_statements(CHANGES % "first")
+        known = api.count_statements(CHANGES % "second")
+        # Read: the range, then release 1's row and release 2's (each asked on its own).
+        assert (read, known) == (3, 0)
+        assert api.query(CHANGES % "third") == {
+            "third": {"from": {"number": 1}, "to": {"number": 2}}
+        }
+        load_directory(tiny_folder, url)  # release 3, a new data version
+        assert api.count_statements(CHANGES % "fourth") == read
+        assert api.query(CHANGES % "fifth") == {
+            "fifth": {"from": {"number": 1}, "to": {"number": 3}}
+        }
 
 
 def test_the_layers_exist() -> None:

@@ -18,7 +18,7 @@ from store.history.releases import retained_range
 
 
 async def _newest(info: Info) -> tuple[int, str]:
-    _, newest = await retained_range(info.context.reader)
+    _, newest = await retained_range(info.context.reader, info.context.caches.releases)
     row = await info.context.loaders.release_by_number.load(newest or 0)
     assert row is not None  # a record is served: there is a release
     return row.number, release_version(row)
@@ -111,7 +111,7 @@ async def former_node(info: Info, path: str) -> FormerNode | None:
     the latest retained release that had one there, and the release that took it away;
     null when a node is there now, or none ever was in a retained release."""
     reader = info.context.reader
-    oldest, newest = await retained_range(reader)
+    oldest, newest = await retained_range(reader, info.context.caches.releases)
     if oldest is None or newest is None:
         return None
     version = (await _newest(info))[1]

@@ -153,7 +153,7 @@ async def release_lookup(info: Info, number: int | None, version: str | None) ->
 async def changes_between(info: Info, since: int, to: ReleaseRow) -> "Changes":
     """The changes from release ``since`` to release ``to`` (both retained)."""
     loaders = info.context.loaders
-    _, newest_number = await retained_range(info.context.reader)
+    _, newest_number = await retained_range(info.context.reader, info.context.caches.releases)
     start = await loaders.release_by_number.load(since)
     newest = await loaders.release_by_number.load(newest_number or to.number)
     assert start is not None  # the callers checked

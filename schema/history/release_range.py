@@ -14,7 +14,7 @@ Bound = tuple[str, int | None]
 async def release_range(info: Info, since: Bound, until: Bound) -> tuple[int | None, int]:
     """The numbers of ``since`` (None when not given) and ``until`` (the newest release
     when not given), each one of a retained release, ``since`` not after ``until``."""
-    oldest, newest = await retained_range(info.context.reader)
+    oldest, newest = await retained_range(info.context.reader, info.context.caches.releases)
     if oldest is None or newest is None:
         raise NotFoundError("no release yet: load data first (`taxonomy load DIRECTORY`)")
     (since_name, first), (until_name, last) = since, until

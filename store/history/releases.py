@@ -1,11 +1,12 @@
 """Releases: every load that committed, by number (load order; see ReleaseRow)."""
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from functools import cache
 from typing import NamedTuple
 
+from cachetools import LRUCache
 from sqlalchemy import ColumnElement, bindparam, func, select
 from sqlmodel import col
 
@@ -28,6 +29,50 @@ async def releases_where(
 ) -> list[ReleaseRow]:
     """The releases whose ``column`` (number, identity) is one of ``values``."""
     return await rows_where_in(reader, _releases, ReleaseRow, ReleaseRow, column, values)
+
+
+@dataclass
+class Retained:
+    """What requests have read of one data version's releases: the oldest and the newest
+    number, and rows by number. Both are fixed for a data version (a load adds a release,
+    and prune gives the data a new identity: store.data_version), and most pages ask for
+    them (their header's latest release, a record's history), so a worker reads each once
+    a version, not once a page (two statements of a node page's 17 at size M)."""
+
+    range: "tuple[int | None, int | None] | None" = None
+    by_number: dict[int, ReleaseRow] = field(default_factory=dict)
+
+
+class KnownReleases(LRUCache[str, Retained]):
+    """Retained, by data version (store.caches.Caches.releases): the newest few versions;
+    an entry holds no more rows than the releases retained."""
+
+    def of(self, reader: Reader) -> Retained | None:
+        """The entry of ``reader``'s snapshot; None before its snapshot is open."""
+        version = reader.snapshot_version
+        if version is None:
+            return None
+        found = self.get(version)
+        if found is None:
+            found = self[version] = Retained()
+        return found
+
+
+async def releases_by_number(
+    reader: Reader, numbers: Sequence[int], known: KnownReleases
+) -> list[ReleaseRow]:
+    """The releases of ``numbers`` that exist: those ``known`` for the reader's data
+    version, and the others read (and known from then on)."""
+    seen = known.of(reader)
+    at_hand = [] if seen is None else [seen.by_number[n] for n in numbers if n in seen.by_number]
+    missing = [n for n in numbers if seen is None or n not in seen.by_number]
+    if not missing:
+        return at_hand
+    read = await releases_where(reader, column="number", values=missing)
+    seen = known.of(reader)  # the snapshot is open now
+    if seen is not None:
+        seen.by_number.update((row.number, row) for row in read)
+    return [*at_hand, *read]
 
 
 @dataclass(frozen=True)
@@ -108,7 +153,16 @@ async def release_served_at(reader: Reader, moment: datetime) -> int | None:
     return None if served.value is None else int(served.value)
 
 
-async def retained_range(reader: Reader) -> tuple[int | None, int | None]:
-    """The oldest and the newest (served) release's numbers; (None, None) before a load."""
+async def retained_range(
+    reader: Reader, known: KnownReleases | None = None
+) -> tuple[int | None, int | None]:
+    """The oldest and the newest (served) release's numbers; (None, None) before a load.
+    Read once a data version with ``known``."""
+    seen = None if known is None else known.of(reader)
+    if seen is not None and seen.range is not None:
+        return seen.range
     (found,) = await reader.rows(_RANGE)
+    seen = None if known is None else known.of(reader)  # the snapshot is open now
+    if seen is not None:
+        seen.range = (found.oldest, found.newest)
     return found.oldest, found.newest
