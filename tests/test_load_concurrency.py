@@ -265,7 +265,10 @@ def test_a_holder_that_is_not_a_load_is_named_and_left_alone(
 
 
 def lock_taken(url: str) -> bool:
-    """Whether a load holds the load lock, seen from outside it."""
+    """Whether a load holds the load lock, seen from outside it, and has said who it is. On
+    SQLite a load writes its record into the lock file just after it takes the flock
+    (api.ingest.lock_file): a load stopped between the two is one that "has not said who it
+    is yet". On PostgreSQL its session's name says so from before it takes the lock."""
     if url.startswith("sqlite"):
         path = lock_path(Path(str(make_sync_engine(url).url.database)))
         if not path.exists():
@@ -274,7 +277,7 @@ def lock_taken(url: str) -> bool:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                return True
+                return b'"pid"' in handle.read()
             return False  # closing the file lets go at once
     engine = make_sync_engine(url)
     try:
