@@ -58,27 +58,33 @@ def _seconds_to_ready(source: Source, url: str) -> float:
     """From `taxonomy serve --db URL`'s start to `/readyz` answering 200."""
     port = free_port()
     started = time.perf_counter()
-    process = subprocess.Popen(
-        source.taxonomy("serve", "--db", url, "--port", str(port), "--workers", "1"),
-        cwd=source.directory,
-        env={**os.environ, **source.env()},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        while time.perf_counter() - started < 30:
-            if process.poll() is not None:
-                said = process.stderr.read().decode(errors="replace") if process.stderr else ""
-                raise RuntimeError(f"taxonomy serve exited with {process.returncode}: {said}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1):
-                    return time.perf_counter() - started  # urlopen raises on any but 2xx
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(_READY_POLL_S)
-        raise RuntimeError("taxonomy serve was not ready within 30 s")
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
+    # Its log goes to a file, not a pipe nobody reads while it starts (a full pipe would
+    # stop it), and is said when it exits before it is ready.
+    with (
+        tempfile.TemporaryFile() as log,
+        subprocess.Popen(
+            source.taxonomy("serve", "--db", url, "--port", str(port), "--workers", "1"),
+            cwd=source.directory,
+            env={**os.environ, **source.env()},
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        ) as process,
+    ):
+        try:
+            while time.perf_counter() - started < 30:
+                if process.poll() is not None:
+                    log.seek(0)
+                    said = log.read().decode(errors="replace")
+                    raise RuntimeError(f"taxonomy serve exited with {process.returncode}: {said}")
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1):
+                        return time.perf_counter() - started  # urlopen raises on any but 2xx
+                except (urllib.error.URLError, ConnectionError, TimeoutError):
+                    time.sleep(_READY_POLL_S)
+            raise RuntimeError("taxonomy serve was not ready within 30 s")
+        finally:
+            process.terminate()
+            process.wait(timeout=15)
 
 
 def _figure(command: str, database: str, runs: list[float], target: float) -> StartTime:

@@ -27,7 +27,7 @@ HEAVY = ("sqlalchemy", "alembic", "strawberry", "graphql", "uvicorn", "starlette
 COMMANDS = ("load", "migrate", "export", "generate", "schema", "serve")
 PROBE = """
 import sys
-from api.commands.cli import COMMAND_YOUNG_GENERATION, main
+from api.commands.cli import main
 try:
     main(sys.argv[1:])
 except SystemExit:

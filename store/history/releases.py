@@ -39,7 +39,7 @@ class Retained:
     them (their header's latest release, a record's history), so a worker reads each once
     a version, not once a page (two statements of a node page's 17 at size M)."""
 
-    range: "tuple[int | None, int | None] | None" = None
+    range: tuple[int | None, int | None] | None = None
     by_number: dict[int, ReleaseRow] = field(default_factory=dict)
 
 
@@ -153,16 +153,14 @@ async def release_served_at(reader: Reader, moment: datetime) -> int | None:
     return None if served.value is None else int(served.value)
 
 
-async def retained_range(
-    reader: Reader, known: KnownReleases | None = None
-) -> tuple[int | None, int | None]:
+async def retained_range(reader: Reader, known: KnownReleases) -> tuple[int | None, int | None]:
     """The oldest and the newest (served) release's numbers; (None, None) before a load.
-    Read once a data version with ``known``."""
-    seen = None if known is None else known.of(reader)
+    Read once a data version: ``known`` keeps them."""
+    seen = known.of(reader)
     if seen is not None and seen.range is not None:
         return seen.range
     (found,) = await reader.rows(_RANGE)
-    seen = None if known is None else known.of(reader)  # the snapshot is open now
+    seen = known.of(reader)  # the snapshot is open now
     if seen is not None:
         seen.range = (found.oldest, found.newest)
     return found.oldest, found.newest
