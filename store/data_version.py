@@ -87,10 +87,11 @@ class DataVersion:
         try:
             done, _ = await asyncio.wait({reading}, timeout=self._timeout)
         except asyncio.CancelledError:
-            # The poll is stopping: the read is called off too, and `stop` lets it end
-            # (closing its connection), rather than leaving it unstarted or half-open
-            # when the loop closes.
-            self._leave_behind(reading)
+            # The poll is stopping: the read is left to finish, and `stop` waits for it.
+            # Not cancelled: a read cancelled while aiosqlite's thread opens its
+            # connection ends at once, and that thread then hands its result to a loop
+            # that may have closed ("Event loop is closed", raised in the thread).
+            self._keep(reading)
             raise
         if not done:
             # Not awaited: ending a hanging connection can hang as well.
@@ -105,6 +106,9 @@ class DataVersion:
 
     def _leave_behind(self, reading: "asyncio.Task[str | None]") -> None:
         reading.cancel()
+        self._keep(reading)
+
+    def _keep(self, reading: "asyncio.Task[str | None]") -> None:
         self._left_behind.add(reading)
         reading.add_done_callback(self._left_behind.discard)
 
@@ -130,5 +134,9 @@ class DataVersion:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        if self._left_behind:  # reads still hanging: a last chance to end, briefly
+        if self._left_behind:  # reads still running: a last chance to end, briefly
+            await asyncio.wait(set(self._left_behind), timeout=self._timeout)
+        for hanging in set(self._left_behind):  # given up: called off, and let end
+            hanging.cancel()
+        if self._left_behind:
             await asyncio.wait(set(self._left_behind), timeout=self._timeout)

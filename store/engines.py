@@ -220,6 +220,21 @@ def _read_only_sqlite_url(url: str, driver: str) -> URL:
     return make_url(f"{driver}:///file:{path.resolve()}?mode=ro&uri=true")
 
 
+def _open_before_aiosqlite(engine: AsyncEngine) -> None:
+    """A file that cannot be opened fails here, in SQLite's own words, before aiosqlite
+    starts a thread for it. aiosqlite (0.22, omnilib/aiosqlite#241) does not wait for the
+    thread of a connection that failed to open: that thread later hands its last result
+    to the event loop, and raises "Event loop is closed" when the server has stopped
+    meanwhile. Opening a local file costs microseconds, once per pooled connection."""
+
+    @event.listens_for(engine.sync_engine, "do_connect")
+    def open_first(
+        _dialect: object, _record: ConnectionPoolEntry, cargs: list[str], cparams: dict[str, Any]
+    ) -> None:
+        # The file opens: aiosqlite goes on, with the same arguments.
+        sqlite3.connect(cargs[0], uri=bool(cparams.get("uri"))).close()
+
+
 # Connections a PostgreSQL pool opens beyond its size when busy.
 _MAX_OVERFLOW = 10
 _REQUEST_SLOTS: "weakref.WeakKeyDictionary[AsyncEngine, asyncio.Semaphore]" = (
@@ -249,6 +264,7 @@ def make_async_engine(
             _read_only_sqlite_url(url, "sqlite+aiosqlite"), pool_size=pool_size, max_overflow=10
         )
         _sqlite_connection_setup(engine.sync_engine, writer=False)
+        _open_before_aiosqlite(engine)
         return engine
     # No ping before each checkout (a round trip on every request): a connection the
     # database dropped is replaced when a request's first statement finds it dead

@@ -3,6 +3,8 @@ what they answer when the database is away or hangs."""
 
 import asyncio
 import socket
+import sys
+import threading
 import time
 from collections.abc import Callable
 from html import escape
@@ -12,7 +14,7 @@ import httpx2 as httpx
 import orjson
 import pytest
 from sqlalchemy import Engine, text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from tcp_proxy import TcpProxy
 
 from api.commands import migrate
@@ -104,6 +106,36 @@ def test_not_ready_says_what_is_wrong_with_a_sqlite_file(tmp_path: Path) -> None
             assert response.status_code == 503
             assert response.json()["reason"].startswith(said), response.json()
             assert client.get("/healthz").status_code == 200
+
+
+def test_a_sqlite_file_that_cannot_open_leaves_no_thread_behind(tmp_path: Path) -> None:
+    """aiosqlite (0.22) does not wait for the thread of a connection that failed to open,
+    and that thread raised "Event loop is closed" when a server stopped meanwhile (seen in
+    CI, after the test above). The file is now opened first, so no thread starts for it."""
+    folder = tmp_path / "folder.db"
+    folder.mkdir()
+    started: list[str] = []
+
+    def on_thread_start(*_: object) -> None:
+        started.append(threading.current_thread().name)
+        sys.setprofile(None)  # only its first call matters
+
+    async def connect(url: str) -> None:
+        engine = make_async_engine(url)
+        try:
+            async with engine.connect():
+                pass
+        finally:
+            await engine.dispose()
+
+    threading.setprofile(on_thread_start)
+    try:
+        for path in (folder, tmp_path / "none.db"):
+            with pytest.raises(OperationalError, match=r"unable to open|disk I/O error"):
+                asyncio.run(connect(f"sqlite:///{path}"))
+    finally:
+        threading.setprofile(None)
+    assert started == []
 
 
 def test_not_ready_says_a_sqlite_database_is_damaged(tiny_folder: Path, tmp_path: Path) -> None:
