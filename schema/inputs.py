@@ -1,7 +1,7 @@
 """Filter and order inputs of the list fields."""
 
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Generic, TypeVar
 
 import strawberry
 
@@ -23,6 +23,8 @@ from schema.node_ref import NodeReference, branch_field, within_field
 from store.history.releases import ReleaseSelection
 from store.models import ModelSelection
 from store.paging import Sort
+
+OrderField = TypeVar("OrderField")
 
 
 def first_seen_after_field(what: str) -> int | None:
@@ -62,10 +64,17 @@ def _direction() -> OrderDirection | None:
     )
 
 
-@strawberry.input(description="How to order methods.")
-class MethodOrder:
-    field: MethodOrderField = strawberry.field(description="What to order by.")
+@strawberry.input
+class Order(Generic[OrderField]):
+    """Every order input: a field (each list's own enum) and a direction."""
+
+    field: OrderField = strawberry.field(description="What to order by.")
     direction: OrderDirection | None = _direction()
+
+
+@strawberry.input(description="How to order methods.")
+class MethodOrder(Order[MethodOrderField]):
+    pass
 
 
 @strawberry.input(description="Narrows a list of models; every given condition must hold.")
@@ -86,9 +95,8 @@ class ModelFilter:
 
 
 @strawberry.input(description="How to order models.")
-class ModelOrder:
-    field: ModelOrderField = strawberry.field(description="What to order by.")
-    direction: OrderDirection | None = _direction()
+class ModelOrder(Order[ModelOrderField]):
+    pass
 
 
 @strawberry.input(description="Narrows a list of releases; every given condition must hold.")
@@ -108,27 +116,23 @@ class ReleaseFilter:
 
 
 @strawberry.input(description="How to order releases.")
-class ReleaseOrder:
-    field: ReleaseOrderField = strawberry.field(description="What to order by.")
-    direction: OrderDirection | None = _direction()
+class ReleaseOrder(Order[ReleaseOrderField]):
+    pass
 
 
 @strawberry.input(description="How to order the rows of a By-model table.")
-class ModelTreatmentOrder:
-    field: ModelTreatmentOrderField = strawberry.field(description="What to order by.")
-    direction: OrderDirection | None = _direction()
+class ModelTreatmentOrder(Order[ModelTreatmentOrderField]):
+    pass
 
 
 @strawberry.input(description="How to order a model's treatments (its methods).")
-class TreatmentsOfModelOrder:
-    field: TreatmentsOfModelOrderField = strawberry.field(description="What to order by.")
-    direction: OrderDirection | None = _direction()
+class TreatmentsOfModelOrder(Order[TreatmentsOfModelOrderField]):
+    pass
 
 
 @strawberry.input(description="How to order a method's treatments (the models that treat it).")
-class TreatmentsOfMethodOrder:
-    field: TreatmentsOfMethodOrderField = strawberry.field(description="What to order by.")
-    direction: OrderDirection | None = _direction()
+class TreatmentsOfMethodOrder(Order[TreatmentsOfMethodOrderField]):
+    pass
 
 
 @strawberry.input(description="Narrows a list of evidence; every given condition must hold.")
