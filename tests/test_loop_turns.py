@@ -12,6 +12,7 @@ check, so a slice is a fixed number of checks, and a loop pass is seen by a call
 schedules itself again at every pass."""
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -102,3 +103,22 @@ def test_a_small_query_never_waits(api: Api) -> None:
     # The list before it is read, its statement's rows (one part), the list before its
     # items are completed.
     assert sum(passes) == 3
+
+
+def test_the_slice_is_the_loop_threads_processor_time() -> None:
+    """With its own clocks: time spent waiting (the wall clock runs, the thread does not)
+    uses up no slice; work on the thread does (store.turns: what the process did, not
+    how long a busy machine took to let it run)."""
+
+    async def run() -> tuple[int, int]:
+        turns = Turns()
+        await asyncio.sleep(FIRST_SLICE * 2)  # waiting: no processor time
+        await turns.take()
+        waited = turns.given
+        began = time.thread_time()
+        while time.thread_time() - began < FIRST_SLICE * 1.5:  # working
+            pass
+        await turns.take()
+        return waited, turns.given
+
+    assert asyncio.run(run()) == (0, 1)
