@@ -242,6 +242,26 @@ def test_the_releases_are_read_once_a_data_version(
         }
 
 
+def test_a_known_release_or_one_outside_the_range_is_answered_without_a_statement(
+    new_database: Callable[[str, str], str], backend: str, tiny_folder: Path
+) -> None:
+    """Once a worker knows a data version's releases, a request whose first read is a
+    release by number reads nothing (it opens its snapshot to know its version first),
+    and a number outside the retained range is no release without a read: a page's
+    "the release before the first" asks for release 0 on every view."""
+    url = new_database(backend, "releases-outside")
+    load_directory(tiny_folder, url)  # release 1
+    with serve(url, statement_header=True) as client:
+        api = Api(client, url)
+        assert api.count_statements(CHANGES % "first") > 0  # the range and release 1
+        one = "{ one: release(number: 1) { number } }"
+        assert api.count_statements(one) == 0
+        assert api.query(one) == {"one": {"number": 1}}
+        outside = "{ before: release(number: 0) { number } after: release(number: 9) { number } }"
+        assert api.count_statements(outside) == 0
+        assert api.query(outside) == {"before": None, "after": None}
+
+
 def test_the_layers_exist() -> None:
     # The scan reads these folders: were one renamed, the first test would pass on nothing.
     assert all((ROOT / layer / "__init__.py").is_file() for layer in LAYERS)

@@ -37,7 +37,8 @@ class Retained:
     number, and rows by number. Both are fixed for a data version (a load adds a release,
     and prune gives the data a new identity: store.data_version), and most pages ask for
     them (their header's latest release, a record's history), so a worker reads each once
-    a version, not once a page (two statements of a node page's 17 at size M)."""
+    a version, not once a page (three statements of a node page's 17 at size M: the range,
+    the latest release's row, and the one before the first, which is none)."""
 
     range: tuple[int | None, int | None] | None = None
     by_number: dict[int, ReleaseRow] = field(default_factory=dict)
@@ -47,9 +48,10 @@ class KnownReleases(LRUCache[str, Retained]):
     """Retained, by data version (store.caches.Caches.releases): the newest few versions;
     an entry holds no more rows than the releases retained."""
 
-    def of(self, reader: Reader) -> Retained | None:
-        """The entry of ``reader``'s snapshot; None before its snapshot is open."""
-        version = reader.snapshot_version
+    async def of(self, reader: Reader) -> Retained | None:
+        """The entry of ``reader``'s snapshot (opened now, if no statement has: its data
+        version is the key); None before any load."""
+        version = await reader.open_snapshot()
         if version is None:
             return None
         found = self.get(version)
@@ -63,15 +65,23 @@ async def releases_by_number(
 ) -> list[ReleaseRow]:
     """The releases of ``numbers`` that exist: those ``known`` for the reader's data
     version, and the others read (and known from then on)."""
-    seen = known.of(reader)
-    at_hand = [] if seen is None else [seen.by_number[n] for n in numbers if n in seen.by_number]
-    missing = [n for n in numbers if seen is None or n not in seen.by_number]
+    seen = await known.of(reader)
+    if seen is None:
+        return []  # nothing loaded: no release
+    oldest, newest = await retained_range(reader, known)
+    at_hand = [seen.by_number[n] for n in numbers if n in seen.by_number]
+    # None outside the retained range: nothing to read for those (the release before
+    # the first, which a page's "since the one before" asks for, is release 0).
+    missing = [
+        n
+        for n in numbers
+        if n not in seen.by_number and oldest is not None and newest is not None
+        if oldest <= n <= newest
+    ]
     if not missing:
         return at_hand
     read = await releases_where(reader, column="number", values=missing)
-    seen = known.of(reader)  # the snapshot is open now
-    if seen is not None:
-        seen.by_number.update((row.number, row) for row in read)
+    seen.by_number.update((row.number, row) for row in read)
     return [*at_hand, *read]
 
 
@@ -156,11 +166,10 @@ async def release_served_at(reader: Reader, moment: datetime) -> int | None:
 async def retained_range(reader: Reader, known: KnownReleases) -> tuple[int | None, int | None]:
     """The oldest and the newest (served) release's numbers; (None, None) before a load.
     Read once a data version: ``known`` keeps them."""
-    seen = known.of(reader)
+    seen = await known.of(reader)
     if seen is not None and seen.range is not None:
         return seen.range
     (found,) = await reader.rows(_RANGE)
-    seen = known.of(reader)  # the snapshot is open now
     if seen is not None:
         seen.range = (found.oldest, found.newest)
     return found.oldest, found.newest
