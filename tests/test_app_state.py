@@ -262,6 +262,36 @@ def test_a_known_release_or_one_outside_the_range_is_answered_without_a_statemen
         assert api.query(outside) == {"before": None, "after": None}
 
 
+LATEST = """query ($first: Int!) { releases(first: $first) {
+  nodes { number version } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }"""
+
+
+def test_the_first_page_of_releases_is_answered_from_the_known_rows(
+    new_database: Callable[[str, str], str], backend: str, tiny_folder: Path
+) -> None:
+    """Every page of the browser asks for the latest release: once a worker has read the
+    newest releases, the first page of the list (newest first) reads nothing, and is the
+    same answer, cursors and all, as the read one; a longer page than is known is read."""
+    url = new_database(backend, "releases-first-page")
+    for _ in range(3):
+        load_directory(tiny_folder, url)  # releases 1 to 3
+    with serve(url, statement_header=True, response_cache=False) as client:
+        api = Api(client, url)
+        for first in (0, 1, 2, 3, 5):
+            read = api.query(LATEST, {"first": first})
+            assert [r["number"] for r in read["releases"]["nodes"]] == [3, 2, 1][:first]
+            assert read["releases"]["pageInfo"]["hasNextPage"] is (first < 3)
+            assert api.count_statements(LATEST, {"first": first}) == 0
+            assert api.query(LATEST, {"first": first}) == read
+        # The next page, from the cached page's cursor, is read (and goes on where it ends).
+        after = api.query(LATEST, {"first": 1})["releases"]["pageInfo"]["endCursor"]
+        rest = api.query(
+            "query ($a: String) { releases(first: 5, after: $a) { nodes { number } } }",
+            {"a": after},
+        )
+        assert rest == {"releases": {"nodes": [{"number": 2}, {"number": 1}]}}
+
+
 def test_the_layers_exist() -> None:
     # The scan reads these folders: were one renamed, the first test would pass on nothing.
     assert all((ROOT / layer / "__init__.py").is_file() for layer in LAYERS)

@@ -120,7 +120,11 @@ async def releases_connection(
     request = PageRequest.of(info, list_name, paging)
     reader = info.context.reader
     page = await releases.releases_page(
-        reader, window=request.window, selection=selection, newest_first=sort.descending
+        reader,
+        info.context.loaders.known_releases,
+        window=request.window,
+        selection=selection,
+        newest_first=sort.descending,
     )
     items = [Release(row=row) for row in page.rows]
     for item in items:

@@ -121,6 +121,7 @@ def _selected(selection: ReleaseSelection) -> AnySelect:
 
 async def releases_page(
     reader: Reader,
+    known: KnownReleases,
     *,
     window: Window,
     selection: ReleaseSelection = ReleaseSelection(),
@@ -128,9 +129,37 @@ async def releases_page(
 ) -> Page[ReleaseRow]:
     """A page of releases by number (the order they were loaded in): the newest first, or
     the oldest first. Numbers never change, so a cursor outlives any load that keeps its
-    release (store.paging)."""
+    release (store.paging). The first page of the whole list, newest first (every page
+    of the browser asks for the latest release), comes from ``known`` once its rows are
+    known for the reader's data version."""
+    everything = selection == ReleaseSelection()
+    from_the_newest = newest_first and window.after is None and window.before is None
+    if everything and from_the_newest and not window.from_end and not window.with_total:
+        newest = await _newest_known(reader, known, window.size)
+        if newest is not None:
+            return newest
     keys = [SortKey(col(ReleaseRow.number), descending=newest_first)]
-    return await paging.keyset_page(reader, _selected(selection), keys, window, rows=ReleaseRow)
+    page = await paging.keyset_page(reader, _selected(selection), keys, window, rows=ReleaseRow)
+    seen = await known.of(reader)
+    if seen is not None:
+        seen.by_number.update((row.number, row) for row in page.rows)
+    return page
+
+
+async def _newest_known(reader: Reader, known: KnownReleases, size: int) -> Page[ReleaseRow] | None:
+    """The first ``size`` releases, newest first, as keyset_page reads them (the number is
+    the cursor's key), if they are all known; None otherwise. More follow exactly when
+    the oldest release is older than the page's last."""
+    seen = await known.of(reader)
+    oldest, newest = await retained_range(reader, known)
+    if seen is None or oldest is None or newest is None:
+        return None
+    numbers = range(newest, max(oldest, newest - size + 1) - 1, -1)
+    if any(number not in seen.by_number for number in numbers):
+        return None
+    rows = [seen.by_number[number] for number in numbers]
+    more = oldest < rows[-1].number if rows else True
+    return Page(rows, [(row.number,) for row in rows], more, False, None)
 
 
 async def releases_count(reader: Reader, selection: ReleaseSelection = ReleaseSelection()) -> int:
