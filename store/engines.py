@@ -229,7 +229,7 @@ def _open_before_aiosqlite(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "do_connect")
     def open_first(
-        _dialect: object, _record: ConnectionPoolEntry, cargs: list[str], cparams: dict[str, Any]
+        _dialect: object, _record: ConnectionPoolEntry, cargs: list[str], cparams: dict[str, object]
     ) -> None:
         # The file opens: aiosqlite goes on, with the same arguments.
         sqlite3.connect(cargs[0], uri=bool(cparams.get("uri"))).close()
