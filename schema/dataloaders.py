@@ -8,6 +8,7 @@ once spares graphql-core a coroutine and a turn of the event loop per field, whi
 more than the field itself). Anything not at hand goes through Strawberry's DataLoader.
 """
 
+import asyncio
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from functools import cached_property
@@ -249,20 +250,31 @@ class Loaders:
         return Batched(many_each(fetch, lambda row: row.key, lambda row: row.figures))
 
     @cached_property
+    def adoption_of_method(self) -> Batched[adoption.Key, adoption.MethodAdoption]:
+        """(method id, threshold) to its months' figures and its undated models: what the
+        two loaders below read, in one statement when a page asks for both."""
+
+        async def fetch(keys: list[adoption.Key]) -> list[adoption.MethodAdoption]:
+            return await adoption.method_adoption(self.reader, keys)
+
+        return Batched(fetch)
+
+    @cached_property
     def adoption_by_method(self) -> Batched[adoption.Key, list[adoption.MonthFigures]]:
         """(method id, threshold) to its months' figures, by month."""
 
-        async def fetch(keys: list[adoption.Key]) -> list[adoption.MonthOf]:
-            return await adoption.method_months(self.reader, keys)
+        async def fetch(keys: list[adoption.Key]) -> list[list[adoption.MonthFigures]]:
+            found = await self._method_adoption(keys)
+            return [method.months for method in found]
 
-        return Batched(many_each(fetch, lambda row: row.key, lambda row: row.figures))
+        return Batched(fetch)
 
     @cached_property
     def undated_by_node(self) -> Batched[adoption.Key, adoption.UndatedOf | None]:
         """(node id, threshold) to its models without a release date, None for none."""
 
         async def fetch(keys: list[adoption.Key]) -> list[adoption.UndatedOf]:
-            return await adoption.undated_counts(self.reader, adoption.NODE_UNDATED, keys)
+            return await adoption.node_undated(self.reader, keys)
 
         return one_each(fetch, lambda row: row.key)
 
@@ -270,10 +282,19 @@ class Loaders:
     def undated_by_method(self) -> Batched[adoption.Key, adoption.UndatedOf | None]:
         """(method id, threshold) to its models without a release date, None for none."""
 
-        async def fetch(keys: list[adoption.Key]) -> list[adoption.UndatedOf]:
-            return await adoption.undated_counts(self.reader, adoption.METHOD_UNDATED, keys)
+        async def fetch(keys: list[adoption.Key]) -> list[adoption.UndatedOf | None]:
+            found = await self._method_adoption(keys)
+            return [
+                adoption.UndatedOf(key, method.undated) if method.undated else None
+                for key, method in zip(keys, found, strict=True)
+            ]
 
-        return one_each(fetch, lambda row: row.key)
+        return Batched(fetch)
+
+    async def _method_adoption(self, keys: list[adoption.Key]) -> list[adoption.MethodAdoption]:
+        """Through adoption_of_method's DataLoader, so that a page's series and undated
+        count, asked in one pass of the loop, are one batch."""
+        return list(await asyncio.gather(*(self.adoption_of_method.load(key) for key in keys)))
 
     def _models_by(
         self, column: str, key_of: Callable[[ModelRow], K]

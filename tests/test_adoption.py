@@ -171,6 +171,33 @@ def test_undated_models_are_counted_beside_the_series(
         assert dated + _undated(api, "root", "m-alpha", strength)[0] == total, strength
 
 
+BOTH = """query ($method: String!, $min: Strength) { method(slug: $method) {
+  adoption(interval: MONTH, minStrength: $min) { period models } undatedModels(minStrength: $min)
+} }"""
+
+
+def test_a_methods_series_and_undated_count_are_read_in_one_statement(
+    api_for: Callable[[str, str], Api], backend: str, hand_folder: Path
+) -> None:
+    """A method page asks for both: one statement reads the method's treatments by release
+    date, the undated ones as a group of their own (store.history.adoption)."""
+    api = api_for(backend, str(hand_folder))
+    series_only = BOTH.replace(" undatedModels(minStrength: $min)", "")
+    undated_only = BOTH.replace(
+        " adoption(interval: MONTH, minStrength: $min) { period models }", ""
+    )
+    for method, strength in [("m-alpha", None), ("m-delta", "USED"), ("m-other", "MENTIONED")]:
+        variables = {"method": method, "min": strength}
+        # Counted first: the answers below come from the response cache after.
+        assert api.count_statements(BOTH, variables) == api.count_statements(series_only, variables)
+        both = api.query(BOTH, variables)["method"]
+        assert both["adoption"] == api.query(series_only, variables)["method"]["adoption"]
+        assert (
+            both["undatedModels"] == api.query(undated_only, variables)["method"]["undatedModels"]
+        )
+        assert both["undatedModels"] == _undated(api, "root", method, strength)[1]
+
+
 def test_from_and_to_keep_the_periods_that_overlap_them(
     api_for: Callable[[str, str], Api], backend: str, hand_folder: Path
 ) -> None:

@@ -17,13 +17,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from sqlalchemy import (
-    ColumnElement,
     Connection,
-    FromClause,
-    SQLColumnExpression,
     bindparam,
     func,
-    join,
     select,
     text,
 )
@@ -63,8 +59,16 @@ class UndatedOf(NamedTuple):
 
 class _MethodDate(NamedTuple):
     method_id: int
-    released: date
+    released: date | None  # None: the models without a release date
     models: int
+
+
+class MethodAdoption(NamedTuple):
+    """A method's adoption at one threshold: its months with a model, by month, and how
+    many models without a release date treat it so."""
+
+    months: list[MonthFigures]
+    undated: int
 
 
 class _Undated(NamedTuple):
@@ -205,15 +209,15 @@ def month_of(day: date) -> int:
     return day.year * 12 + day.month - 1
 
 
-# A method's dated treatments at a threshold, per release date: one range of the
-# treatment key (method, model) per method, whatever the size of the data.
+# A method's treatments at a threshold, per release date (one group without: the undated
+# models): one range of the treatment key (method, model) per method, whatever the size
+# of the data. The series and the undated count of a method page in one statement.
 _METHOD_DATES = Prepared.of(
     select(col(TreatmentRow.method_id), col(ModelRow.release_date), func.count())
     .join(ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id))
     .where(
         col(TreatmentRow.method_id).in_(keys()),
         col(TreatmentRow.strength_rank) <= bindparam("max_rank"),
-        col(ModelRow.release_date).is_not(None),
     )
     .group_by(col(TreatmentRow.method_id), col(ModelRow.release_date))
     .order_by(col(ModelRow.release_date)),
@@ -221,59 +225,44 @@ _METHOD_DATES = Prepared.of(
 )
 
 
-# Undated models, which no period counts: per node, its By-model rows whose model has no
-# release date, headed at the threshold or stronger; per method, its treatments so. One
-# statement for every subject asked for at one threshold. The newest-first order puts
-# every undated model after every dated one (store.orders), so a branch's undated rows are
-# the end of its index by recency: a root's read is its few hundred undated rows at L, not
-# its thousands of rows joined to their models (at L on SQLite, a request for all 12 roots'
-# counts took 33 ms with the join and 8.6 ms reading the recency range).
-# A method's treatments are joined to their models: a page of 100 methods reads their
-# treatments once (1 ms at L), where looking each undated model up per method took 7 ms.
-def _undated(
-    subject: SQLColumnExpression[int],
-    rank: SQLColumnExpression[int],
-    undated: ColumnElement[bool],
-    rows: FromClause | type[BranchModelRow],
-) -> Prepared[_Undated]:
-    return Prepared.of(
-        select(subject, func.count())
-        .select_from(rows)
-        .where(subject.in_(keys()), rank <= bindparam("max_rank"), undated)
-        .group_by(subject),
-        _Undated,
+# Undated models, which no period counts, per node: its By-model rows whose model has no
+# release date, headed at the threshold or stronger (a method's are read with its months:
+# method_adoption). One statement for every node asked for at one threshold. The
+# newest-first order puts every undated model after every dated one (store.orders), so a
+# branch's undated rows are the end of its index by recency: a root's read is its few
+# hundred undated rows at L, not its thousands of rows joined to their models (at L on
+# SQLite, a request for all 12 roots' counts took 33 ms with the join and 8.6 ms reading
+# the recency range).
+_NODE_UNDATED = Prepared.of(
+    select(col(BranchModelRow.node_id), func.count())
+    .where(
+        col(BranchModelRow.node_id).in_(keys()),
+        col(BranchModelRow.strongest_rank) <= bindparam("max_rank"),
+        col(BranchModelRow.recency_rank)
+        >= select(func.min(col(ModelRow.recency_rank)))
+        .where(col(ModelRow.release_date).is_(None))
+        .scalar_subquery(),
     )
-
-
-_UNDATED_MODEL = col(ModelRow.release_date).is_(None)
-NODE_UNDATED = _undated(
-    col(BranchModelRow.node_id),
-    col(BranchModelRow.strongest_rank),
-    col(BranchModelRow.recency_rank)
-    >= select(func.min(col(ModelRow.recency_rank))).where(_UNDATED_MODEL).scalar_subquery(),
-    BranchModelRow,
-)
-METHOD_UNDATED = _undated(
-    col(TreatmentRow.method_id),
-    col(TreatmentRow.strength_rank),
-    _UNDATED_MODEL,
-    join(TreatmentRow, ModelRow, col(ModelRow.id) == col(TreatmentRow.model_id)),
+    .group_by(col(BranchModelRow.node_id)),
+    _Undated,
 )
 
 
-async def undated_counts(
-    reader: Reader, statement: Prepared[_Undated], keys: Sequence[Key]
-) -> list[UndatedOf]:
-    """For (subject id, threshold) keys, with ``statement`` NODE_UNDATED (nodes: models
-    without a release date whose strongest treatment in the branch is at the threshold or
-    stronger) or METHOD_UNDATED (methods: their treatments so): ((id, threshold), count)
-    for the subjects that have any; one statement per threshold asked for."""
+def _by_rank(keys: Sequence[Key]) -> dict[int, list[int]]:
+    """(subject id, threshold) keys as each threshold's subject ids: a statement each."""
     by_rank: dict[int, list[int]] = defaultdict(list)
     for subject_id, rank in keys:
         by_rank[rank].append(subject_id)
+    return by_rank
+
+
+async def node_undated(reader: Reader, keys: Sequence[Key]) -> list[UndatedOf]:
+    """For (node id, threshold) keys: ((id, threshold), count) of the models without a
+    release date whose strongest treatment in the branch is at the threshold or stronger,
+    for the nodes that have any; one statement per threshold asked for."""
     result: list[UndatedOf] = []
-    for rank, subject_ids in by_rank.items():
-        rows = await reader.rows(statement, {"keys": subject_ids, "max_rank": rank})
+    for rank, node_ids in _by_rank(keys).items():
+        rows = await reader.rows(_NODE_UNDATED, {"keys": node_ids, "max_rank": rank})
         result += [UndatedOf((row.subject_id, rank), row.models) for row in rows]
     return result
 
@@ -289,19 +278,18 @@ async def node_months(reader: Reader, keys: Sequence[Key]) -> list[MonthOf]:
     ]
 
 
-async def method_months(reader: Reader, keys: Sequence[Key]) -> list[MonthOf]:
-    """As `node_months`, for (method id, threshold) keys: one statement per threshold asked
-    for (in practice one). A method is new in its first month with a model."""
-    by_rank: dict[int, list[int]] = defaultdict(list)
-    for method_id, rank in keys:
-        by_rank[rank].append(method_id)
-    result: list[MonthOf] = []
-    for rank, method_ids in by_rank.items():
-        rows = await reader.rows(_METHOD_DATES, {"keys": method_ids, "max_rank": rank})
-        seen: set[int] = set()
-        for row in rows:
-            new = 0 if row.method_id in seen else 1
-            seen.add(row.method_id)
-            figures = MonthFigures(month_of(row.released), row.models, new)
-            result.append(MonthOf((row.method_id, rank), figures))
-    return result
+async def method_adoption(reader: Reader, keys: Sequence[Key]) -> list[MethodAdoption]:
+    """For (method id, threshold) keys, in their order: each method's months with a model,
+    by month (a method is new in its first), and its models without a release date; one
+    statement per threshold asked for (in practice one)."""
+    months: dict[Key, list[MonthFigures]] = defaultdict(list)
+    undated: dict[Key, int] = {}
+    for rank, method_ids in _by_rank(keys).items():
+        for row in await reader.rows(_METHOD_DATES, {"keys": method_ids, "max_rank": rank}):
+            key = (row.method_id, rank)
+            if row.released is None:  # NULL sorts first on SQLite, last on PostgreSQL
+                undated[key] = row.models
+                continue
+            new = 0 if key in months else 1
+            months[key].append(MonthFigures(month_of(row.released), row.models, new))
+    return [MethodAdoption(months.get(key, []), undated.get(key, 0)) for key in keys]
