@@ -43,7 +43,7 @@ from schema.treatment import model_treatments_connection
 from store import models
 from store.models import BranchOfModel
 from store.nodes import NodeWithStats
-from store.tables import ModelRow
+from store.tables import ModelRow, SourceRow
 
 # Nullable with a default, so that a client's `$level: Int = 1` fits it (sgqlc, Relay).
 Level = Annotated[
@@ -80,7 +80,7 @@ class Model(Slugged, FirstSeen):
     )
     async def sources(self, info: Info) -> list[SourceRef]:
         rows = await info.context.loaders.sources_by_model_id.load(self.row_id())
-        return [refs.source(row) for row in rows]
+        return _sources(info, rows)
 
     history: StrawberryField = history_field("model", Connection[ModelChange] | None)
 
@@ -97,7 +97,7 @@ class Model(Slugged, FirstSeen):
             paging,
             read=lambda window: models.sources_page(reader, model_id=model_id, window=window),
             count=lambda: models.sources_count(reader, model_id=model_id),
-            items=lambda rows: [refs.source(row) for row in rows],
+            items=lambda rows: _sources(info, rows),
         )
 
     @strawberry.field(
@@ -206,3 +206,12 @@ async def models_connection(
         return await models.models_count(reader, selection=selection)
 
     return connection_of(page, request.list_name, [Model(row=row) for row in page.rows], count)
+
+
+def _sources(info: Info, rows: Sequence[SourceRow]) -> list[SourceRef]:
+    """The model's documents, kept at hand for the evidence that cites them: a model page's
+    evidence cites its own model's documents, which are then not read a second time."""
+    at_hand = info.context.loaders.source_by_id
+    for row in rows:
+        at_hand.put(row.id, row)
+    return [refs.source(row) for row in rows]

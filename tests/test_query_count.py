@@ -123,3 +123,28 @@ def test_statements_do_not_grow_with_the_data(
     large = api_for(backend, str(synthetic["large"])).count_statements(document, variables)
     assert large == small, f"{workload}: {small} statements on small data, {large} on large"
     assert small <= bound, f"{workload}: {small} statements, bound {bound}"
+
+
+MODEL_PAGE = """query ($withSources: Boolean!) { model(slug: "kimi-k3") {
+  sourcesConnection(first: 100) { nodes { slug } }
+  treatments(first: 20) { nodes { method { slug }
+    evidenceConnection(first: 3) { nodes { quote source @include(if: $withSources) { slug } } }
+  } } } }"""
+
+
+def test_a_model_pages_evidence_cites_sources_already_read(api: Api) -> None:
+    """A model page lists its model's documents and its evidence, which cites them: the
+    documents are kept at hand (schema.model), so naming each piece's source reads
+    nothing more."""
+    with_sources = api.count_statements(MODEL_PAGE, {"withSources": True})
+    assert with_sources == api.count_statements(MODEL_PAGE, {"withSources": False})
+    data = api.query(MODEL_PAGE, {"withSources": True})["model"]
+    listed = {node["slug"] for node in data["sourcesConnection"]["nodes"]}
+    cited = {
+        piece["source"]["slug"]
+        for treatment in data["treatments"]["nodes"]
+        for piece in treatment["evidenceConnection"]["nodes"]
+        if piece["source"] is not None
+    }
+    assert cited
+    assert cited <= listed
