@@ -43,7 +43,7 @@ from store import methods, treatments
 from store.methods import MethodSelection, MethodWithNode
 from store.nodes import NodeWithStats
 from store.rows import id_of, json_list
-from store.tables import MethodRow, MethodStatsRow, NodeRow
+from store.tables import MethodRow, MethodStatsRow, NodeRow, NodeStatsRow
 
 
 def _strongest(method: "Method") -> Strength | None:
@@ -176,6 +176,7 @@ async def methods_connection(
     info: Info,
     *,
     at_node: NodeRow | None = None,
+    at_node_stats: NodeStatsRow | None = None,
     scope: Scope = Scope.BRANCH,
     paging: Paging,
     filter: MethodFilter | None,
@@ -187,10 +188,7 @@ async def methods_connection(
     request = PageRequest.of(info, list_name_of("methods", sort), paging)
     reader, loaders = info.context.reader, info.context.loaders
     page = await methods.methods_page(
-        reader,
-        selection=selection,
-        sort=sort,
-        window=request.window,
+        reader, selection=selection, sort=sort, window=request.window, known=at_node_stats
     )
     listed = selected_at(info, "nodes", "treatments")
     keys = (field.alias or field.name for field in listed)
@@ -199,7 +197,7 @@ async def methods_connection(
     items = [Method(row=row.method, stats=row.stats, node_at_hand=row) for row in page.rows]
 
     async def count() -> int:
-        return await methods.methods_count(reader, selection=selection)
+        return await methods.methods_count(reader, selection=selection, known=at_node_stats)
 
     return connection_of(page, request.list_name, items, count)
 

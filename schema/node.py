@@ -243,6 +243,7 @@ class Node(Slugged, FirstSeen):
         return await methods_connection(
             info,
             at_node=self.row,
+            at_node_stats=self.stats,
             scope=scope,
             paging=paging,
             filter=filter,

@@ -168,8 +168,11 @@ async def methods_page(
     selection: MethodSelection,
     sort: Sort,
     window: Window,
+    known: NodeStatsRow | None = None,
 ) -> Page[MethodWithNode]:
-    """A page of methods by `name`, `strongest` or `model_count` (see `_order_keys`)."""
+    """A page of methods by `name`, `strongest` or `model_count` (see `_order_keys`).
+    ``known``: the counts of the node the selection is at, when the caller has them (a
+    node page has), which are then not read again."""
     listed, _ = _listings(selection)
     if isinstance(listed, Template):
         listed = Template(listed.statement, ("methods", sort), {})
@@ -188,8 +191,11 @@ async def methods_page(
             reader, listed, _order_keys(sort), window, rows=MethodWithNode
         )
     node_id, branch = counted
-    in_branch, filed_here, everything = await _figures(reader, node_id)
-    if _walk_by_name(reader, branch, sort, window.size, in_branch, everything):
+    figures = _known(known, node_id)
+    if figures is None or _may_walk(reader, branch, sort):
+        figures = await _figures(reader, node_id)
+    in_branch, filed_here, everything = figures
+    if _may_walk(reader, branch, sort) and in_branch**2 > window.size * everything:
         listed = _selected(_with_nodes(), selection, walk_by_name=True)
     page = await paging.keyset_page(
         reader, listed, _order_keys(sort), replace(window, with_total=False), rows=MethodWithNode
@@ -197,13 +203,15 @@ async def methods_page(
     return replace(page, total=in_branch if branch else filed_here) if window.with_total else page
 
 
-async def methods_count(reader: Reader, *, selection: MethodSelection) -> int:
+async def methods_count(
+    reader: Reader, *, selection: MethodSelection, known: NodeStatsRow | None = None
+) -> int:
     if selection.is_everything():
         return await _all_methods(reader)
     counted = _counted_at_load(selection)
     if counted is None:
         return await paging.count(reader, _listings(selection)[1])
-    in_branch, filed_here, _ = await _figures(reader, counted[0])
+    in_branch, filed_here, _ = _known(known, counted[0]) or await _figures(reader, counted[0])
     return in_branch if counted[1] else filed_here
 
 
@@ -220,17 +228,13 @@ def _counted_at_load(selection: MethodSelection) -> tuple[int, bool] | None:
     return None
 
 
-def _walk_by_name(
-    reader: Reader, branch: bool, sort: Sort, size: int, in_branch: int, everything: int
-) -> bool:
-    """Whether a page by name of a branch's methods is read walking all methods in name
+def _may_walk(reader: Reader, branch: bool, sort: Sort) -> bool:
+    """Whether a page by name of a branch's methods may be read walking all methods in name
     order (SQLite only: PostgreSQL's planner weighs the two ways itself). Walking reads
     about size x all / in-branch rows, sorting the branch about in-branch rows: walking
-    wins when in-branch^2 > size x all. At size L a root's first page by name took 600 ms
-    sorted and 2.4 ms walked; a small branch's 0.3 ms sorted and 740 ms walked."""
-    if reader.dialect != "sqlite" or sort.field != "name" or not branch:
-        return False
-    return in_branch**2 > size * everything
+    wins when in-branch^2 > size x all (methods_page). At size L a root's first page by name
+    took 600 ms sorted and 2.4 ms walked; a small branch's 0.3 ms sorted and 740 ms walked."""
+    return reader.dialect == "sqlite" and sort.field == "name" and branch
 
 
 class _Figures(NamedTuple):
@@ -259,6 +263,14 @@ async def _all_methods(reader: Reader) -> int:
     """How many methods there are, as the served release recorded them."""
     found, *_ = await reader.rows(_ALL_METHODS, {})
     return int(found.value)
+
+
+def _known(known: NodeStatsRow | None, node_id: int) -> _Figures | None:
+    """A node's method counts from its counts at hand (all methods unknown: 0), if they
+    are that node's."""
+    if known is None or known.node_id != node_id:
+        return None
+    return _Figures(known.methods_in_branch, known.methods_filed_here, 0)
 
 
 async def _figures(reader: Reader, node_id: int) -> _Figures:

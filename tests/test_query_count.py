@@ -148,3 +148,29 @@ def test_a_model_pages_evidence_cites_sources_already_read(api: Api) -> None:
     }
     assert cited
     assert cited <= listed
+
+
+NODE_METHODS = """query ($scope: Scope!, $total: Boolean!) {
+  node(path: "optimization") {
+    counts { methodsInBranch methodsFiledHere }
+    methods(scope: $scope, first: 3, orderBy: {field: STRONGEST}) {
+      totalCount @include(if: $total) nodes { slug } } } }"""
+# Aliased by the scope: each test's own document, not an answer the response cache keeps.
+NODE_ALONE = (
+    """{ %s: node(path: "optimization") { counts { methodsInBranch methodsFiledHere } } }"""
+)
+
+
+@pytest.mark.parametrize("scope", ["BRANCH", "HERE"])
+def test_a_nodes_method_count_is_the_one_the_node_came_with(api: Api, scope: str) -> None:
+    """A node's list of methods costs its page's statement and no more: how many methods
+    it holds is in the counts the node brought with it (store.methods: `known`), which its
+    totalCount is."""
+    alone = api.count_statements(NODE_ALONE % scope.lower())
+    for total in (False, True):
+        variables = {"scope": scope, "total": total}
+        assert api.count_statements(NODE_METHODS, variables) == alone + 1, total
+    node = api.query(NODE_METHODS, {"scope": scope, "total": True})["node"]
+    counts = node["counts"]
+    expected = counts["methodsInBranch"] if scope == "BRANCH" else counts["methodsFiledHere"]
+    assert node["methods"]["totalCount"] == expected
