@@ -191,12 +191,14 @@ async def methods_page(
             reader, listed, _order_keys(sort), window, rows=MethodWithNode
         )
     node_id, branch = counted
-    figures = _known(known, node_id)
-    if figures is None or _may_walk(reader, branch, sort):
-        figures = await _figures(reader, node_id)
-    in_branch, filed_here, everything = figures
-    if _may_walk(reader, branch, sort) and in_branch**2 > window.size * everything:
-        listed = _selected(_with_nodes(), selection, walk_by_name=True)
+    may_walk = _may_walk(reader, branch, sort)  # which needs all methods' count too
+    counts = None if may_walk else _known(known, node_id)
+    if counts is None:
+        in_branch, filed_here, everything = await _figures(reader, node_id)
+        if may_walk and in_branch**2 > window.size * everything:
+            listed = _selected(_with_nodes(), selection, walk_by_name=True)
+    else:
+        in_branch, filed_here = counts
     page = await paging.keyset_page(
         reader, listed, _order_keys(sort), replace(window, with_total=False), rows=MethodWithNode
     )
@@ -211,8 +213,9 @@ async def methods_count(
     counted = _counted_at_load(selection)
     if counted is None:
         return await paging.count(reader, _listings(selection)[1])
-    in_branch, filed_here, _ = _known(known, counted[0]) or await _figures(reader, counted[0])
-    return in_branch if counted[1] else filed_here
+    node_id, branch = counted
+    in_branch, filed_here = _known(known, node_id) or (await _figures(reader, node_id))[:2]
+    return in_branch if branch else filed_here
 
 
 def _counted_at_load(selection: MethodSelection) -> tuple[int, bool] | None:
@@ -265,12 +268,12 @@ async def _all_methods(reader: Reader) -> int:
     return int(found.value)
 
 
-def _known(known: NodeStatsRow | None, node_id: int) -> _Figures | None:
-    """A node's method counts from its counts at hand (all methods unknown: 0), if they
+def _known(known: NodeStatsRow | None, node_id: int) -> tuple[int, int] | None:
+    """A node's methods in its branch and filed at it, from its counts at hand, if they
     are that node's."""
     if known is None or known.node_id != node_id:
         return None
-    return _Figures(known.methods_in_branch, known.methods_filed_here, 0)
+    return known.methods_in_branch, known.methods_filed_here
 
 
 async def _figures(reader: Reader, node_id: int) -> _Figures:

@@ -121,7 +121,7 @@ async def releases_connection(
     reader = info.context.reader
     page = await releases.releases_page(
         reader,
-        info.context.loaders.known_releases,
+        info.context.caches.releases,
         window=request.window,
         selection=selection,
         newest_first=sort.descending,

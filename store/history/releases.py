@@ -37,8 +37,7 @@ class Retained:
     number, and rows by number. Both are fixed for a data version (a load adds a release,
     and prune gives the data a new identity: store.data_version), and most pages ask for
     them (their header's latest release, a record's history), so a worker reads each once
-    a version, not once a page (three statements of a node page's 17 at size M: the range,
-    the latest release's row, and the one before the first, which is none)."""
+    a version, not once a page."""
 
     range: tuple[int | None, int | None] | None = None
     by_number: dict[int, ReleaseRow] = field(default_factory=dict)
@@ -69,15 +68,12 @@ async def releases_by_number(
     if seen is None:
         return []  # nothing loaded: no release
     oldest, newest = await retained_range(reader, known)
+    if oldest is None or newest is None:
+        return []
     at_hand = [seen.by_number[n] for n in numbers if n in seen.by_number]
     # None outside the retained range: nothing to read for those (the release before
     # the first, which a page's "since the one before" asks for, is release 0).
-    missing = [
-        n
-        for n in numbers
-        if n not in seen.by_number and oldest is not None and newest is not None
-        if oldest <= n <= newest
-    ]
+    missing = [n for n in numbers if n not in seen.by_number and oldest <= n <= newest]
     if not missing:
         return at_hand
     read = await releases_where(reader, column="number", values=missing)
