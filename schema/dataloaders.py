@@ -53,6 +53,10 @@ class Batched(Generic[K, V]):
             self._at_hand.setdefault(key, value)
         return values
 
+    def has(self, key: K) -> bool:
+        """Whether the value of ``key`` is at hand."""
+        return key in self._at_hand
+
     def put(self, key: K | None, value: V) -> None:
         """Keep ``value`` for ``key`` (a value already known stays). A key is a row's
         id or slug, which a row read from the database always has."""
@@ -188,8 +192,14 @@ class Loaders:
 
     @cached_property
     def ancestors_by_node_id(self) -> Batched[int, list[NodeWithStats]]:
+        """Node id to its ancestors, root first. The nodes themselves come in the same
+        statement and are put at hand by id: `node_with_ancestors`."""
+
         async def fetch(keys: list[int]) -> list[NodeAndRelative]:
-            return await nodes.ancestors_of(self.reader, node_ids=keys)
+            lineages = await nodes.lineages_of(self.reader, node_ids=keys)
+            itself = [row for row in lineages if row.node.id == row.relative_id]
+            self.put_nodes([_node_with_stats(row) for row in itself])
+            return [row for row in lineages if row.node.id != row.relative_id]
 
         return Batched(many_each(fetch, lambda row: row.relative_id, _node_with_stats))
 
@@ -453,6 +463,25 @@ class Loaders:
         return self._of_limit(
             "knock-on", first, lambda: Batched(_per_cause(firsts, self.reader, missing))
         )
+
+    async def node_with_ancestors(self, node_id: int) -> NodeWithStats | None:
+        """The node of ``node_id``, its ancestors read in the same statement and kept for
+        its `ancestors` (a page that shows a node shows its breadcrumb)."""
+        await self.ancestors_by_node_id.fetch_ahead([node_id])
+        return await self.node_by_id.load(node_id)
+
+    async def node_by_slug_path_with_ancestors(self, slug_path: str) -> NodeWithStats | None:
+        """The node of ``slug_path``. Its ancestors' slug paths are its prefixes: they are
+        read in the same statement and kept for its `ancestors`."""
+        slugs = slug_path.split("/")
+        lineage = ["/".join(slugs[:end]) for end in range(1, len(slugs) + 1)]
+        # Through the DataLoader: another field of the request that asks for the same node
+        # (a `branch: {path}` argument) joins the same batch.
+        loads = (self.node_by_slug_path.load(path) for path in lineage)
+        *ancestors, node = await asyncio.gather(*loads)
+        if node is not None:
+            self.ancestors_by_node_id.put(node.node.id, [row for row in ancestors if row])
+        return node
 
     def put_nodes(self, found: Sequence[NodeWithStats]) -> None:
         for row in found:

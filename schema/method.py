@@ -27,7 +27,7 @@ from schema.inputs import (
     sort_of,
     treatments_list_name,
 )
-from schema.lookahead import selected_at
+from schema.lookahead import selected_at, selects
 from schema.node_ref import branch_of
 from schema.pagination import (
     FIRST_PAGE,
@@ -82,7 +82,10 @@ class Method(Slugged, FirstSeen):
         if self.node_at_hand is not None:
             return refs.node(self.node_at_hand.node, self.node_at_hand.node_stats)
         node_id = self.row.node_id
-        return info.context.loaders.node_by_id.now_or_later(node_id, _found_node)
+        loaders = info.context.loaders
+        if selects(info, "ancestors") and not loaders.node_by_id.has(node_id):
+            return _node_with_ancestors(info, node_id)
+        return loaders.node_by_id.now_or_later(node_id, _found_node)
 
     @strawberry.field(
         # Charged for all the method's treatments (an upper bound under `minStrength`).
@@ -164,6 +167,10 @@ class Method(Slugged, FirstSeen):
     evidence = evidence_field(
         "The evidence on this method, strongest first.", method_id=lambda method: method.row_id()
     )
+
+
+async def _node_with_ancestors(info: Info, node_id: int) -> NodeRef:
+    return _found_node(await info.context.loaders.node_with_ancestors(node_id))
 
 
 def _found_node(found: NodeWithStats | None) -> NodeRef:

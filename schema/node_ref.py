@@ -30,14 +30,22 @@ async def node_by_names_path(info: Info, path: str, argument: str) -> NodeWithSt
     return candidates[0] if candidates else None
 
 
-async def node_by_path(info: Info, path: str, argument: str) -> NodeWithStats | None:
-    """The node of a slug path (`optimization/training-parallelism`) or a names path.
+async def node_by_path(
+    info: Info, path: str, argument: str, *, with_ancestors: bool = False
+) -> NodeWithStats | None:
+    """The node of a slug path (`optimization/training-parallelism`) or a names path;
+    ``with_ancestors``, a slug path's node comes with its ancestors (one statement).
 
     A path without ` :: ` may be either: a slug path, or a root's name (`Computer
     Vision`), or a name with a `/` in it; the slug path is tried first, as the one a
     page URL carries."""
     if PATH_SEPARATOR not in path:
-        found = await info.context.loaders.node_by_slug_path.load(path.strip().strip("/"))
+        slug_path, loaders = path.strip().strip("/"), info.context.loaders
+        found = await (
+            loaders.node_by_slug_path_with_ancestors(slug_path)
+            if with_ancestors
+            else loaders.node_by_slug_path.load(slug_path)
+        )
         if found is not None:
             return found
     return await node_by_names_path(info, path, argument)

@@ -23,6 +23,7 @@ from schema.inputs import (
     ReleaseFilterArgument,
     ReleaseOrderArgument,
 )
+from schema.lookahead import selects
 from schema.lookup import exactly_one, key_of
 from schema.method import Method, methods_connection
 from schema.model import Model, models_connection
@@ -61,7 +62,8 @@ class Query:
         elif given == "slug":
             row = await loaders.node_by_slug.load(str(slug))
         else:
-            row = await node_by_path(info, str(path), "path")
+            wanted = selects(info, "ancestors")
+            row = await node_by_path(info, str(path), "path", with_ancestors=wanted)
         return Node(row=row.node, stats=row.stats) if row else None
 
     @strawberry.field(

@@ -88,20 +88,22 @@ async def children_of(reader: Reader, *, node_ids: Sequence[int]) -> list[NodeWi
     return await reader.rows(_CHILDREN, {"keys": list(node_ids)})
 
 
-_ANCESTORS = Prepared.of(
+# The node itself comes too (depth 0, last): a page that shows a node read by its id beside
+# its breadcrumb (a method's node) has both in one statement.
+_LINEAGE = Prepared.of(
     with_stats()
     .add_columns(col(NodeClosureRow.descendant_id))
     .join(NodeClosureRow, col(NodeClosureRow.ancestor_id) == col(NodeRow.id))
-    .where(col(NodeClosureRow.descendant_id).in_(keys()), col(NodeClosureRow.depth) > 0)
+    .where(col(NodeClosureRow.descendant_id).in_(keys()))
     .order_by(col(NodeRow.level)),
     NodeAndRelative,
 )
 
 
-async def ancestors_of(reader: Reader, *, node_ids: Sequence[int]) -> list[NodeAndRelative]:
-    """The ancestors of each of ``node_ids`` (its id the row's ``relative_id``), root
-    first."""
-    return await reader.rows(_ANCESTORS, {"keys": list(node_ids)})
+async def lineages_of(reader: Reader, *, node_ids: Sequence[int]) -> list[NodeAndRelative]:
+    """Each of ``node_ids`` with its ancestors (its id the rows' ``relative_id``), root
+    first and the node itself last."""
+    return await reader.rows(_LINEAGE, {"keys": list(node_ids)})
 
 
 _DESCENDANTS = (

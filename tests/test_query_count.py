@@ -174,3 +174,39 @@ def test_a_nodes_method_count_is_the_one_the_node_came_with(api: Api, scope: str
     counts = node["counts"]
     expected = counts["methodsInBranch"] if scope == "BRANCH" else counts["methodsFiledHere"]
     assert node["methods"]["totalCount"] == expected
+
+
+DEEP_PATH = "architecture/mixture-of-experts/expert-routing/load-balancing"
+BREADCRUMB = ["architecture", "mixture-of-experts", "expert-routing"]
+NODE_BY_PATH = """query ($ancestors: Boolean!, $key: String!) { n%s: node(path: $key) {
+  slug ancestors @include(if: $ancestors) { slug } } }"""
+# Another field that names the same node joins its batch (the browser's node page).
+NODE_BY_PATH_AND_BRANCH = """query ($ancestors: Boolean!, $key: String!) { n%s: node(path: $key) {
+  slug ancestors @include(if: $ancestors) { slug } }
+  organizations(branch: { path: $key }) { name } }"""
+METHODS_NODE = """query ($ancestors: Boolean!, $key: String!) { m%s: method(slug: $key) {
+  node { slug ancestors @include(if: $ancestors) { slug } } } }"""
+
+
+@pytest.mark.parametrize(
+    ("document", "key"),
+    [
+        (NODE_BY_PATH, DEEP_PATH),
+        (NODE_BY_PATH_AND_BRANCH, DEEP_PATH),
+        (METHODS_NODE, "auxiliary-loss-free-load-balancing"),
+    ],
+    ids=["node-by-path", "node-by-path-and-branch", "a-methods-node"],
+)
+def test_a_node_and_its_ancestors_are_one_statement(api: Api, document: str, key: str) -> None:
+    """A page shows a node with its breadcrumb: the ancestors come in the node's statement
+    (a slug path's prefixes; a node id's closure rows, itself at depth 0), not in one of
+    their own, and are the same ancestors, root first."""
+    counts = [
+        api.count_statements(document % index, {"ancestors": ancestors, "key": key})
+        for index, ancestors in enumerate((False, True))
+    ]
+    assert counts[1] == counts[0], counts
+    answer = api.query(document % "", {"ancestors": True, "key": key})
+    node = answer["n"] if "n" in answer else answer["m"]["node"]
+    assert node["slug"] == "load-balancing"
+    assert [ancestor["slug"] for ancestor in node["ancestors"]] == BREADCRUMB
