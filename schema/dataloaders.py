@@ -151,6 +151,34 @@ def _per_cause(
     return fetch
 
 
+def _months_of(
+    whole: Batched[adoption.Key, adoption.Adoption],
+) -> Batched[adoption.Key, list[adoption.MonthFigures]]:
+    """The series of ``whole``'s adoptions. Read through its DataLoader, so that a page's
+    series and undated count, asked in one pass of the loop, are one batch."""
+
+    async def fetch(keys: list[adoption.Key]) -> list[list[adoption.MonthFigures]]:
+        found = await asyncio.gather(*(whole.load(key) for key in keys))
+        return [subject.months for subject in found]
+
+    return Batched(fetch)
+
+
+def _undated_of(
+    whole: Batched[adoption.Key, adoption.Adoption],
+) -> Batched[adoption.Key, adoption.UndatedOf | None]:
+    """The undated counts of ``whole``'s adoptions (None for none), as `_months_of`."""
+
+    async def fetch(keys: list[adoption.Key]) -> list[adoption.UndatedOf | None]:
+        found = await asyncio.gather(*(whole.load(key) for key in keys))
+        return [
+            adoption.UndatedOf(key, subject.undated) if subject.undated else None
+            for key, subject in zip(keys, found, strict=True)
+        ]
+
+    return Batched(fetch)
+
+
 class Loaders:
     """Every loader of one request, named for what they map. Each is made on first use: a
     request uses a few of them."""
@@ -251,60 +279,36 @@ class Loaders:
         return Batched(many_each(fetch, lambda row: row.treatment.method_id, _itself))
 
     @cached_property
+    def adoption_of_node(self) -> Batched[adoption.Key, adoption.Adoption]:
+        """(node id, threshold) to its adoption: its months' figures and its undated
+        models, which the two loaders below read, in one statement when a page asks for
+        both."""
+        return Batched(lambda keys: adoption.node_adoption(self.reader, keys))
+
+    @cached_property
     def adoption_by_node(self) -> Batched[adoption.Key, list[adoption.MonthFigures]]:
         """(node id, threshold) to its months' figures, by month."""
-
-        async def fetch(keys: list[adoption.Key]) -> list[adoption.MonthOf]:
-            return await adoption.node_months(self.reader, keys)
-
-        return Batched(many_each(fetch, lambda row: row.key, lambda row: row.figures))
-
-    @cached_property
-    def adoption_of_method(self) -> Batched[adoption.Key, adoption.MethodAdoption]:
-        """(method id, threshold) to its months' figures and its undated models: what the
-        two loaders below read, in one statement when a page asks for both."""
-
-        async def fetch(keys: list[adoption.Key]) -> list[adoption.MethodAdoption]:
-            return await adoption.method_adoption(self.reader, keys)
-
-        return Batched(fetch)
-
-    @cached_property
-    def adoption_by_method(self) -> Batched[adoption.Key, list[adoption.MonthFigures]]:
-        """(method id, threshold) to its months' figures, by month."""
-
-        async def fetch(keys: list[adoption.Key]) -> list[list[adoption.MonthFigures]]:
-            found = await self._method_adoption(keys)
-            return [method.months for method in found]
-
-        return Batched(fetch)
+        return _months_of(self.adoption_of_node)
 
     @cached_property
     def undated_by_node(self) -> Batched[adoption.Key, adoption.UndatedOf | None]:
         """(node id, threshold) to its models without a release date, None for none."""
+        return _undated_of(self.adoption_of_node)
 
-        async def fetch(keys: list[adoption.Key]) -> list[adoption.UndatedOf]:
-            return await adoption.node_undated(self.reader, keys)
+    @cached_property
+    def adoption_of_method(self) -> Batched[adoption.Key, adoption.Adoption]:
+        """(method id, threshold) to its adoption, as `adoption_of_node`."""
+        return Batched(lambda keys: adoption.method_adoption(self.reader, keys))
 
-        return one_each(fetch, lambda row: row.key)
+    @cached_property
+    def adoption_by_method(self) -> Batched[adoption.Key, list[adoption.MonthFigures]]:
+        """(method id, threshold) to its months' figures, by month."""
+        return _months_of(self.adoption_of_method)
 
     @cached_property
     def undated_by_method(self) -> Batched[adoption.Key, adoption.UndatedOf | None]:
         """(method id, threshold) to its models without a release date, None for none."""
-
-        async def fetch(keys: list[adoption.Key]) -> list[adoption.UndatedOf | None]:
-            found = await self._method_adoption(keys)
-            return [
-                adoption.UndatedOf(key, method.undated) if method.undated else None
-                for key, method in zip(keys, found, strict=True)
-            ]
-
-        return Batched(fetch)
-
-    async def _method_adoption(self, keys: list[adoption.Key]) -> list[adoption.MethodAdoption]:
-        """Through adoption_of_method's DataLoader, so that a page's series and undated
-        count, asked in one pass of the loop, are one batch."""
-        return list(await asyncio.gather(*(self.adoption_of_method.load(key) for key in keys)))
+        return _undated_of(self.adoption_of_method)
 
     def _models_by(
         self, column: str, key_of: Callable[[ModelRow], K]

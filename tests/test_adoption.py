@@ -171,31 +171,42 @@ def test_undated_models_are_counted_beside_the_series(
         assert dated + _undated(api, "root", "m-alpha", strength)[0] == total, strength
 
 
-BOTH = """query ($method: String!, $min: Strength) { method(slug: $method) {
+BOTH = """query ($slug: String!, $min: Strength) { %s(slug: $slug) {
   adoption(interval: MONTH, minStrength: $min) { period models } undatedModels(minStrength: $min)
 } }"""
+# (kind, slug, threshold) asked, and the (node, method) whose undated counts `_undated` reads.
+SUBJECTS = {
+    "method": [("m-alpha", None), ("m-delta", "USED"), ("m-other", "MENTIONED")],
+    "node": [("root", None), ("root", "CORE"), ("other", "MENTIONED")],
+}
 
 
-def test_a_methods_series_and_undated_count_are_read_in_one_statement(
-    api_for: Callable[[str, str], Api], backend: str, hand_folder: Path
+@pytest.mark.parametrize("kind", list(SUBJECTS))
+def test_a_series_and_its_undated_count_are_read_in_one_statement(
+    api_for: Callable[[str, str], Api], backend: str, hand_folder: Path, kind: str
 ) -> None:
-    """A method page asks for both: one statement reads the method's treatments by release
-    date, the undated ones as a group of their own (store.history.adoption)."""
+    """A method's or a node's page asks for both: one statement reads them
+    (store.history.adoption): a method's treatments by release date, the undated ones as a
+    group of their own; a node's months and, as a row without a month, its undated
+    models."""
     api = api_for(backend, str(hand_folder))
-    series_only = BOTH.replace(" undatedModels(minStrength: $min)", "")
-    undated_only = BOTH.replace(
+    document = BOTH % kind
+    series_only = document.replace(" undatedModels(minStrength: $min)", "")
+    undated_only = document.replace(
         " adoption(interval: MONTH, minStrength: $min) { period models }", ""
     )
-    for method, strength in [("m-alpha", None), ("m-delta", "USED"), ("m-other", "MENTIONED")]:
-        variables = {"method": method, "min": strength}
+    for slug, strength in SUBJECTS[kind]:
+        variables = {"slug": slug, "min": strength}
         # Counted first: the answers below come from the response cache after.
-        assert api.count_statements(BOTH, variables) == api.count_statements(series_only, variables)
-        both = api.query(BOTH, variables)["method"]
-        assert both["adoption"] == api.query(series_only, variables)["method"]["adoption"]
-        assert (
-            both["undatedModels"] == api.query(undated_only, variables)["method"]["undatedModels"]
+        assert api.count_statements(document, variables) == api.count_statements(
+            series_only, variables
         )
-        assert both["undatedModels"] == _undated(api, "root", method, strength)[1]
+        both = api.query(document, variables)[kind]
+        assert both["adoption"] == api.query(series_only, variables)[kind]["adoption"]
+        assert both["undatedModels"] == api.query(undated_only, variables)[kind]["undatedModels"]
+        node, method = (slug, "m-alpha") if kind == "node" else ("root", slug)
+        expected = _undated(api, node, method, strength)[0 if kind == "node" else 1]
+        assert both["undatedModels"] == expected
 
 
 def test_from_and_to_keep_the_periods_that_overlap_them(

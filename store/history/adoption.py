@@ -18,14 +18,17 @@ from typing import NamedTuple
 
 from sqlalchemy import (
     Connection,
+    Integer,
     bindparam,
     func,
+    literal,
+    null,
     select,
     text,
+    union_all,
 )
 from sqlmodel import col
 
-from store.batches import PairsIn, rows_of_pairs
 from store.reader import Reader
 from store.rows import AnySelect, Prepared, keys
 from store.strength import RANKS
@@ -43,13 +46,6 @@ class MonthFigures(NamedTuple):
     new_methods: int
 
 
-class MonthOf(NamedTuple):
-    """A month's figures of the subject of ``key``."""
-
-    key: Key
-    figures: MonthFigures
-
-
 class UndatedOf(NamedTuple):
     """How many models without a release date treat the subject of ``key``."""
 
@@ -63,17 +59,19 @@ class _MethodDate(NamedTuple):
     models: int
 
 
-class MethodAdoption(NamedTuple):
-    """A method's adoption at one threshold: its months with a model, by month, and how
-    many models without a release date treat it so."""
+class Adoption(NamedTuple):
+    """A node's or a method's adoption at one threshold: its months with a model, by
+    month, and how many models without a release date treat it so."""
 
     months: list[MonthFigures]
     undated: int
 
 
-class _Undated(NamedTuple):
-    subject_id: int
+class _NodeMonth(NamedTuple):
+    node_id: int
+    month: int | None  # None: the models without a release date
     models: int
+    new_methods: int
 
 
 # Every threshold, as rows (1, 2, 3): a treatment at rank r counts at each threshold >= r.
@@ -197,14 +195,6 @@ def series(months: Sequence[tuple[int, int, int]], interval: Interval) -> list[P
     return points
 
 
-def _node_months(pairs_in: PairsIn) -> AnySelect:
-    return (
-        select(NodeAdoptionRow)
-        .where(pairs_in([col(NodeAdoptionRow.max_rank), col(NodeAdoptionRow.node_id)]))
-        .order_by(col(NodeAdoptionRow.month))
-    )
-
-
 def month_of(day: date) -> int:
     return day.year * 12 + day.month - 1
 
@@ -225,27 +215,46 @@ _METHOD_DATES = Prepared.of(
 )
 
 
-# Undated models, which no period counts, per node: its By-model rows whose model has no
-# release date, headed at the threshold or stronger (a method's are read with its months:
-# method_adoption). One statement for every node asked for at one threshold. The
-# newest-first order puts every undated model after every dated one (store.orders), so a
-# branch's undated rows are the end of its index by recency: a root's read is its few
-# hundred undated rows at L, not its thousands of rows joined to their models (at L on
-# SQLite, a request for all 12 roots' counts took 33 ms with the join and 8.6 ms reading
-# the recency range).
-_NODE_UNDATED = Prepared.of(
-    select(col(BranchModelRow.node_id), func.count())
-    .where(
-        col(BranchModelRow.node_id).in_(keys()),
-        col(BranchModelRow.strongest_rank) <= bindparam("max_rank"),
-        col(BranchModelRow.recency_rank)
-        >= select(func.min(col(ModelRow.recency_rank)))
-        .where(col(ModelRow.release_date).is_(None))
-        .scalar_subquery(),
+# A node's months at a threshold (node_adoption) and, as one more row without a month, its
+# undated models, which no period counts: its By-model rows whose model has no release
+# date, headed at the threshold or stronger. One statement for every node asked for at one
+# threshold: a node page's series and undated count. The newest-first order puts every
+# undated model after every dated one (store.orders), so a branch's undated rows are the
+# end of its index by recency: a root's read is its few hundred undated rows at L, not its
+# thousands of rows joined to their models (at L on SQLite, a request for all 12 roots'
+# counts took 33 ms with the join and 8.6 ms reading the recency range).
+def _node_adoption_statement() -> AnySelect:
+    months = select(
+        col(NodeAdoptionRow.node_id),
+        col(NodeAdoptionRow.month),
+        col(NodeAdoptionRow.models),
+        col(NodeAdoptionRow.new_methods),
+    ).where(
+        col(NodeAdoptionRow.node_id).in_(keys()),
+        col(NodeAdoptionRow.max_rank) == bindparam("max_rank"),
     )
-    .group_by(col(BranchModelRow.node_id)),
-    _Undated,
-)
+    undated = (
+        select(
+            col(BranchModelRow.node_id),
+            null().cast(Integer),
+            func.count(),
+            literal(0, Integer),
+        )
+        .where(
+            col(BranchModelRow.node_id).in_(keys()),
+            col(BranchModelRow.strongest_rank) <= bindparam("max_rank"),
+            col(BranchModelRow.recency_rank)
+            >= select(func.min(col(ModelRow.recency_rank)))
+            .where(col(ModelRow.release_date).is_(None))
+            .scalar_subquery(),
+        )
+        .group_by(col(BranchModelRow.node_id))
+    )
+    both = union_all(months, undated).subquery()
+    return select(*both.columns).order_by(both.c.month)
+
+
+_NODE_ADOPTION = Prepared.of(_node_adoption_statement(), _NodeMonth)
 
 
 def _by_rank(keys: Sequence[Key]) -> dict[int, list[int]]:
@@ -256,29 +265,23 @@ def _by_rank(keys: Sequence[Key]) -> dict[int, list[int]]:
     return by_rank
 
 
-async def node_undated(reader: Reader, keys: Sequence[Key]) -> list[UndatedOf]:
-    """For (node id, threshold) keys: ((id, threshold), count) of the models without a
-    release date whose strongest treatment in the branch is at the threshold or stronger,
-    for the nodes that have any; one statement per threshold asked for."""
-    result: list[UndatedOf] = []
+async def node_adoption(reader: Reader, keys: Sequence[Key]) -> list[Adoption]:
+    """For (node id, threshold) keys, in their order: each node's months with a model, by
+    month, and its models without a release date; one statement per threshold asked for
+    (in practice one)."""
+    months: dict[Key, list[MonthFigures]] = defaultdict(list)
+    undated: dict[Key, int] = {}
     for rank, node_ids in _by_rank(keys).items():
-        rows = await reader.rows(_NODE_UNDATED, {"keys": node_ids, "max_rank": rank})
-        result += [UndatedOf((row.subject_id, rank), row.models) for row in rows]
-    return result
+        for row in await reader.rows(_NODE_ADOPTION, {"keys": node_ids, "max_rank": rank}):
+            key = (row.node_id, rank)
+            if row.month is None:  # NULL sorts first on SQLite, last on PostgreSQL
+                undated[key] = row.models
+            else:
+                months[key].append(MonthFigures(row.month, row.models, row.new_methods))
+    return [Adoption(months.get(key, []), undated.get(key, 0)) for key in keys]
 
 
-async def node_months(reader: Reader, keys: Sequence[Key]) -> list[MonthOf]:
-    """For (node id, threshold) keys, one statement: each node's months with a model, by
-    month."""
-    pairs = [(rank, node) for node, rank in keys]
-    rows = await rows_of_pairs(reader, _node_months, NodeAdoptionRow, pairs)
-    return [
-        MonthOf((row.node_id, row.max_rank), MonthFigures(row.month, row.models, row.new_methods))
-        for row in rows
-    ]
-
-
-async def method_adoption(reader: Reader, keys: Sequence[Key]) -> list[MethodAdoption]:
+async def method_adoption(reader: Reader, keys: Sequence[Key]) -> list[Adoption]:
     """For (method id, threshold) keys, in their order: each method's months with a model,
     by month (a method is new in its first), and its models without a release date; one
     statement per threshold asked for (in practice one)."""
@@ -292,4 +295,4 @@ async def method_adoption(reader: Reader, keys: Sequence[Key]) -> list[MethodAdo
                 continue
             new = 0 if key in months else 1
             months[key].append(MonthFigures(month_of(row.released), row.models, new))
-    return [MethodAdoption(months.get(key, []), undated.get(key, 0)) for key in keys]
+    return [Adoption(months.get(key, []), undated.get(key, 0)) for key in keys]
