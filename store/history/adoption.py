@@ -10,11 +10,11 @@ models are in no row: adoption counts dated models only.
 """
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 from enum import Enum
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from sqlalchemy import (
     Connection,
@@ -54,9 +54,20 @@ class UndatedOf(NamedTuple):
 
 
 class _MethodDate(NamedTuple):
-    method_id: int
+    subject_id: int
     released: date | None  # None: the models without a release date
     models: int
+
+
+class _NodeMonth(NamedTuple):
+    subject_id: int
+    month: int | None  # None: the models without a release date
+    models: int
+    new_methods: int
+
+
+# A row of either statement below: a node's month, or a method's release date.
+_SubjectRow = TypeVar("_SubjectRow", _NodeMonth, _MethodDate)
 
 
 class Adoption(NamedTuple):
@@ -65,13 +76,6 @@ class Adoption(NamedTuple):
 
     months: list[MonthFigures]
     undated: int
-
-
-class _NodeMonth(NamedTuple):
-    node_id: int
-    month: int | None  # None: the models without a release date
-    models: int
-    new_methods: int
 
 
 # Every threshold, as rows (1, 2, 3): a treatment at rank r counts at each threshold >= r.
@@ -265,34 +269,47 @@ def _by_rank(keys: Sequence[Key]) -> dict[int, list[int]]:
     return by_rank
 
 
-async def node_adoption(reader: Reader, keys: Sequence[Key]) -> list[Adoption]:
-    """For (node id, threshold) keys, in their order: each node's months with a model, by
-    month, and its models without a release date; one statement per threshold asked for
-    (in practice one)."""
+async def _adoptions(
+    reader: Reader,
+    statement: Prepared[_SubjectRow],
+    keys: Sequence[Key],
+    figures: Callable[[_SubjectRow, bool], MonthFigures | None],
+) -> list[Adoption]:
+    """For (subject id, threshold) keys, in their order: the adoption that ``statement``'s
+    rows make, one statement per threshold asked for (in practice one). ``figures`` makes
+    a row's month (given whether its subject has had one already); None for the row of
+    its undated models."""
     months: dict[Key, list[MonthFigures]] = defaultdict(list)
     undated: dict[Key, int] = {}
-    for rank, node_ids in _by_rank(keys).items():
-        for row in await reader.rows(_NODE_ADOPTION, {"keys": node_ids, "max_rank": rank}):
-            key = (row.node_id, rank)
-            if row.month is None:  # NULL sorts first on SQLite, last on PostgreSQL
+    for rank, subject_ids in _by_rank(keys).items():
+        for row in await reader.rows(statement, {"keys": subject_ids, "max_rank": rank}):
+            key = (row.subject_id, rank)
+            month = figures(row, key in months)
+            if month is None:  # NULL sorts first on SQLite, last on PostgreSQL
                 undated[key] = row.models
             else:
-                months[key].append(MonthFigures(row.month, row.models, row.new_methods))
+                months[key].append(month)
     return [Adoption(months.get(key, []), undated.get(key, 0)) for key in keys]
+
+
+def _node_month(row: _NodeMonth, _: bool) -> MonthFigures | None:
+    return None if row.month is None else MonthFigures(row.month, row.models, row.new_methods)
+
+
+def _method_month(row: _MethodDate, seen: bool) -> MonthFigures | None:
+    """A method is new in its first month."""
+    if row.released is None:
+        return None
+    return MonthFigures(month_of(row.released), row.models, 0 if seen else 1)
+
+
+async def node_adoption(reader: Reader, keys: Sequence[Key]) -> list[Adoption]:
+    """For (node id, threshold) keys, in their order: each node's months with a model, by
+    month, and its models without a release date."""
+    return await _adoptions(reader, _NODE_ADOPTION, keys, _node_month)
 
 
 async def method_adoption(reader: Reader, keys: Sequence[Key]) -> list[Adoption]:
     """For (method id, threshold) keys, in their order: each method's months with a model,
-    by month (a method is new in its first), and its models without a release date; one
-    statement per threshold asked for (in practice one)."""
-    months: dict[Key, list[MonthFigures]] = defaultdict(list)
-    undated: dict[Key, int] = {}
-    for rank, method_ids in _by_rank(keys).items():
-        for row in await reader.rows(_METHOD_DATES, {"keys": method_ids, "max_rank": rank}):
-            key = (row.method_id, rank)
-            if row.released is None:  # NULL sorts first on SQLite, last on PostgreSQL
-                undated[key] = row.models
-                continue
-            new = 0 if key in months else 1
-            months[key].append(MonthFigures(month_of(row.released), row.models, new))
-    return [Adoption(months.get(key, []), undated.get(key, 0)) for key in keys]
+    by month, and its models without a release date."""
+    return await _adoptions(reader, _METHOD_DATES, keys, _method_month)
