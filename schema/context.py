@@ -4,7 +4,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from graphql import OperationDefinitionNode
 from strawberry.types import Info as StrawberryInfo
+from strawberry.types.nodes import Selection
 
 from schema.cost_meter import CostMeter
 from schema.dataloaders import Loaders
@@ -44,6 +46,13 @@ class HTTPRequest(Protocol):
     def app(self) -> _App: ...
 
 
+# A field of the query: its response path without list indices, each step with its
+# parent type's name.
+FieldOfQuery = tuple[tuple[str, str | None], ...]
+# The fields selected below one, with the operation and the variables they were read under.
+KnownSelections = tuple[OperationDefinitionNode, dict[str, object], list[Selection]]
+
+
 @dataclass
 class Context:
     reader: Reader
@@ -66,6 +75,9 @@ class Context:
     # What the app keeps between requests (made by api.app.create_app); an execution
     # outside an app (the CLI's reports, tests) keeps its own.
     caches: Caches = field(default_factory=Caches)
+    # The fields selected below each field of the query, converted once for the request
+    # (schema.lookahead.selected_fields).
+    selections: dict[FieldOfQuery, KnownSelections] = field(default_factory=dict)
 
     @classmethod
     def for_request(

@@ -21,7 +21,7 @@ from strawberry.types.nodes import SelectedField
 from schema.context import Info
 from schema.cost_meter import take_turn
 from schema.errors import BadUserInputError, CursorExpiredError, expired_message
-from schema.lookahead import selects
+from schema.lookahead import selected_fields, selects
 from store.paging import CursorValue, Page, Window
 from store.rows import RowT
 
@@ -184,7 +184,7 @@ def _given(info: Info, argument: str) -> bool:
     apart from its default, which the field's value alone cannot."""
     return any(
         isinstance(field, SelectedField) and field.arguments.get(argument) is not None
-        for field in info.selected_fields
+        for field in selected_fields(info)
     )
 
 

@@ -2,17 +2,21 @@
 the query asks for them, however the query is written; the answers never depend on it."""
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 import strawberry
+from strawberry.types.info import Info as StrawberryInfo
 
 from api.settings import DEFAULT_FIXTURES_DIR
 from schema.context import Info
 from schema.lookahead import selects
+from schema.pagination import DEFAULT_PAGE_SIZE
 
-from conftest import Api
+from conftest import Api, serve, versioned
 from seed_page import NODE_PAGE
 
 PATHS = (("nodes", "methods"), ("nodes", "treatments"), ("nodes",), ("methods",))
@@ -65,7 +69,8 @@ probe_schema = strawberry.Schema(query=Probe)
 )
 def test_selects_sees_what_the_query_asks_for(document: str, expected: set[Any]) -> None:
     seen.clear()
-    result = probe_schema.execute_sync(document)
+    # What the look-ahead keeps of a request in its context (Context.selections).
+    result = probe_schema.execute_sync(document, context_value=SimpleNamespace(selections={}))
     assert result.errors is None, result.errors
     assert seen == [{path: path in expected for path in PATHS}]
 
@@ -246,3 +251,62 @@ def test_a_node_looked_up_brings_its_counts(api: Api, lookup: str) -> None:
     name_only = api.count_statements(f"{{ {lookup} {{ name }} }}")
     with_counts = api.count_statements(f"{{ {lookup} {{ name counts {{ methodsInBranch }} }} }}")
     assert with_counts == name_only == 1
+
+
+@pytest.fixture
+def conversions() -> Iterator[list[tuple[str, str]]]:
+    """Each conversion of a field's selections by Strawberry (`Info.selected_fields`), as
+    (parent type, field)."""
+    converted: list[tuple[str, str]] = []
+    convert = vars(StrawberryInfo)["selected_fields"].func  # the cached_property's function
+
+    def counted(info: StrawberryInfo) -> Any:
+        converted.append((str(info.path.typename), info.field_name))
+        return convert(info)
+
+    with patch.object(StrawberryInfo, "selected_fields", property(counted)):
+        yield converted
+
+
+def test_the_items_of_a_list_share_one_look_ahead(
+    api: Api, conversions: list[tuple[str, str]]
+) -> None:
+    """Each row of a By-model page looks ahead at its methods: the rows are items of one
+    field of the query, whose selections are converted once for them all."""
+    answer = api.execute(
+        BY_MODEL % "methodsConnection(first: 3) { totalCount nodes { method { slug } } }",
+        {"path": "optimization"},
+    )
+    assert not answer.errors, answer.errors
+    rows = answer.data["node"]["byModel"]["nodes"]
+    assert len(rows) > 10, "a page of many rows, each looking ahead"
+    assert all(row["methodsConnection"]["nodes"] for row in rows)
+    assert conversions.count(("ModelTreatment", "methodsConnection")) == 1, conversions
+
+
+# `first` at its default beside `last` is refused only where the query gives it: the
+# look-ahead reads each operation's own arguments, in a batch whose operations share one
+# request and its context.
+GIVES_FIRST = "query ($first: Int) { methods(first: $first, last: 1) { nodes { slug } } }"
+LEAVES_FIRST = "{ methods(last: 1) { nodes { slug } } }"
+
+
+@pytest.mark.parametrize("order", [(GIVES_FIRST, LEAVES_FIRST), (LEAVES_FIRST, GIVES_FIRST)])
+def test_batched_operations_look_ahead_at_their_own_arguments(
+    tiny: Api, order: tuple[str, str]
+) -> None:
+    with serve(tiny.database_url, batching_max_operations=2) as client:
+        batch = [
+            {"query": query, "variables": {"first": DEFAULT_PAGE_SIZE} if "$" in query else {}}
+            for query in order
+        ]
+        answers = {
+            query: answer
+            for query, answer in zip(
+                order, versioned(client.post("/graphql", json=batch).json()), strict=True
+            )
+        }
+    assert answers[LEAVES_FIRST] == {"data": {"methods": {"nodes": [{"slug": "m-zed"}]}}}
+    refused = answers[GIVES_FIRST]
+    assert refused["data"] == {"methods": None}, refused
+    assert "`first` and `last` were both given" in refused["errors"][0]["message"]
