@@ -6,7 +6,7 @@ from typing import Protocol
 
 from graphql import OperationDefinitionNode
 from strawberry.types import Info as StrawberryInfo
-from strawberry.types.nodes import Selection
+from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField
 
 from schema.cost_meter import CostMeter
 from schema.dataloaders import Loaders
@@ -50,7 +50,13 @@ class HTTPRequest(Protocol):
 # parent type's name.
 FieldOfQuery = tuple[tuple[str, str | None], ...]
 # The fields selected below one, with the operation and the variables they were read under.
-KnownSelections = tuple[OperationDefinitionNode, dict[str, object], list[Selection]]
+# (Strawberry's `Selection` spelled out: its alias names them as strings, which
+# `typing.get_type_hints` of this class could not resolve here.)
+KnownSelections = tuple[
+    OperationDefinitionNode,
+    dict[str, object],
+    list[SelectedField | FragmentSpread | InlineFragment],
+]
 
 
 @dataclass
