@@ -478,14 +478,20 @@ class Loaders:
         """The node of ``slug_path``. Its ancestors' slug paths are its prefixes: they are
         read in the same statement and kept for its `ancestors`."""
         slugs = slug_path.split("/")
-        lineage = ["/".join(slugs[:end]) for end in range(1, len(slugs) + 1)]
+        prefixes = ["/".join(slugs[:end]) for end in range(1, len(slugs) + 1)]
         # Through the DataLoader: another field of the request that asks for the same node
         # (a `branch: {path}` argument) joins the same batch.
-        loads = (self.node_by_slug_path.load(path) for path in lineage)
-        *ancestors, node = await asyncio.gather(*loads)
-        if node is not None:
-            self.ancestors_by_node_id.put(node.node.id, [row for row in ancestors if row])
-        return node
+        found = await asyncio.gather(*(self.node_by_slug_path.load(path) for path in prefixes))
+        lineage = [row for row in found if row is not None]
+        # Kept only as a whole line from a root, each node the parent of the next; else
+        # (the node is not there) `ancestors` reads them as any node's.
+        if len(lineage) == len(found) and all(
+            child.node.parent_id == (parent.node.id if parent else None)
+            for parent, child in zip([None, *lineage], lineage, strict=False)
+        ):
+            *ancestors, node = lineage
+            self.ancestors_by_node_id.put(node.node.id, ancestors)
+        return found[-1]
 
     def put_nodes(self, found: Sequence[NodeWithStats]) -> None:
         for row in found:

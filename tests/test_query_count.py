@@ -210,3 +210,12 @@ def test_a_node_and_its_ancestors_are_one_statement(api: Api, document: str, key
     node = answer["n"] if "n" in answer else answer["m"]["node"]
     assert node["slug"] == "load-balancing"
     assert [ancestor["slug"] for ancestor in node["ancestors"]] == BREADCRUMB
+
+
+@pytest.mark.parametrize("path", ["architecture/no-such-node", "no-such-root/mixture-of-experts"])
+def test_a_slug_path_that_names_no_node_is_null_with_its_ancestors_asked(
+    api: Api, path: str
+) -> None:
+    """Prefixes that are nodes do not make a node of a path that names none."""
+    answer = api.query(NODE_BY_PATH % "", {"ancestors": True, "key": path})
+    assert answer == {"n": None}
