@@ -470,8 +470,9 @@ class Loaders:
 
     async def node_with_ancestors(self, node_id: int) -> NodeWithStats | None:
         """The node of ``node_id``, its ancestors read in the same statement and kept for
-        its `ancestors` (a page that shows a node shows its breadcrumb)."""
-        await self.ancestors_by_node_id.fetch_ahead([node_id])
+        its `ancestors` (a page that shows a node shows its breadcrumb). Through the
+        DataLoader: the nodes of a list's items are one batch."""
+        await self.ancestors_by_node_id.load(node_id)
         return await self.node_by_id.load(node_id)
 
     async def node_by_slug_path_with_ancestors(self, slug_path: str) -> NodeWithStats | None:
@@ -487,7 +488,7 @@ class Loaders:
         # (the node is not there) `ancestors` reads them as any node's.
         if len(lineage) == len(found) and all(
             child.node.parent_id == (parent.node.id if parent else None)
-            for parent, child in zip([None, *lineage], lineage, strict=False)
+            for parent, child in zip([None, *lineage[:-1]], lineage, strict=True)
         ):
             *ancestors, node = lineage
             self.ancestors_by_node_id.put(node.node.id, ancestors)

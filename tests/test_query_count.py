@@ -219,3 +219,17 @@ def test_a_slug_path_that_names_no_node_is_null_with_its_ancestors_asked(
     """Prefixes that are nodes do not make a node of a path that names none."""
     answer = api.query(NODE_BY_PATH % "", {"ancestors": True, "key": path})
     assert answer == {"n": None}
+
+
+METHODS_NODES_BY_ID = """query ($ids: [ID!]!) { e%s: entities(ids: $ids) {
+  ... on Method { node { slug ancestors { slug } } } } }"""
+
+
+def test_the_nodes_of_many_methods_come_with_their_ancestors_in_one_statement(api: Api) -> None:
+    """Methods looked up by ID do not bring their nodes: each one's node and ancestors are
+    read through one batch for all of them, not a statement per method."""
+    methods = api.query("{ methods(first: 40) { nodes { id node { slug } } } }")["methods"]
+    ids = [method["id"] for method in methods["nodes"]]
+    assert len({method["node"]["slug"] for method in methods["nodes"]}) > 5
+    one = api.count_statements(METHODS_NODES_BY_ID % 0, {"ids": ids[:1]})
+    assert api.count_statements(METHODS_NODES_BY_ID % 1, {"ids": ids}) == one
