@@ -28,8 +28,9 @@ from api.edge.persisted_queries import PersistedQueries, QueryStore, load_allowl
 from api.edge.precompressed import precompressed_files
 from api.edge.readiness import database_check, healthz, readyz
 from api.edge.request_log import RequestLog
-from api.edge.response_cache import LRU, ResponseCache
+from api.edge.response_cache import LRU, AnswerStore, ResponseCache
 from api.edge.security_headers import secured
+from api.edge.shared_answers import MachineAnswers, SharedAnswersError, open_shared_answers
 from api.endpoint.graphiql import ASSETS_DIR, ASSETS_URL
 from api.endpoint.view import TaxonomyGraphQL
 from api.pages import browser
@@ -108,6 +109,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     schema = _schema(settings)
     seconds = settings.request_timeout_seconds
+    answers = _response_store(settings)
     # /graphql's own middleware, outermost first: the data version an answer is read from,
     # the time limit, the body's size, the response cache, persisted queries, and GraphQL
     # over HTTP's status codes and media types. The cache comes before persisted queries,
@@ -118,7 +120,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Middleware(Freshness, version, settings.cache_max_age_seconds),
         Middleware(TimeLimit, seconds),
         Middleware(BodyLimit, settings.max_body_bytes),
-        Middleware(ResponseCache, _response_store(settings)),
+        Middleware(ResponseCache, answers),
         Middleware(PersistedQueries, _persisted_queries(settings)),
         Middleware(GraphQLOverHTTP, settings.batching_max_operations),
     ]
@@ -154,7 +156,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         ],
         # A path that is no page: the browser's friendly 404 page.
         exception_handlers={404: browser.no_page},
-        lifespan=_lifespan(engines, version, caches),
+        lifespan=_lifespan(engines, version, caches, answers),
     )
     app.state.engine, app.state.request_engine = engines.main, engines.requests
     app.state.database_url, app.state.data_version = settings.database_url, version
@@ -163,7 +165,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
 
 def _lifespan(
-    engines: Engines, version: DataVersion, caches: Caches
+    engines: Engines, version: DataVersion, caches: Caches, answers: AnswerStore | None
 ) -> StatelessLifespan[Starlette]:
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -177,6 +179,8 @@ def _lifespan(
             await version.stop()
             await caches.stop()
             await engines.dispose()
+            if isinstance(answers, MachineAnswers):
+                answers.shared.close()
 
     return lifespan
 
@@ -223,11 +227,27 @@ def _graphql(settings: Settings, schema: TaxonomySchema) -> TaxonomyGraphQL:
     )
 
 
-def _response_store(settings: Settings) -> LRU | None:
-    """The response cache's answers; None when it is off (ETags and 304s work either way)."""
+def _response_store(settings: Settings) -> AnswerStore | None:
+    """The response cache's answers; None when it is off (ETags and 304s work either way).
+    With a shared directory, the process's own answers and then its machine's."""
     if not settings.response_cache or settings.response_cache_entries <= 0:
         return None
-    return LRU(settings.response_cache_entries, settings.response_cache_megabytes << 20)
+    own = LRU(settings.response_cache_entries, settings.response_cache_megabytes << 20)
+    if settings.response_cache_dir is None:
+        return own
+    try:
+        shared = open_shared_answers(
+            settings.response_cache_dir,
+            settings.response_cache_shared_megabytes,
+            # Where it listens does not shape answers: servers on one machine may share.
+            settings.model_dump_json(exclude={"host", "port", "workers"}),
+        )
+    except SharedAnswersError as exc:
+        # `taxonomy serve` checks the directory before it starts workers; a server started
+        # otherwise still serves, each process with its own answers.
+        logging.getLogger(__name__).warning("%s; each process keeps its own answers", exc)
+        return own
+    return MachineAnswers(own, shared)
 
 
 def _persisted_queries(settings: Settings) -> QueryStore:

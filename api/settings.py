@@ -45,6 +45,11 @@ class Settings(BaseSettings):
     response_cache: bool = True
     response_cache_entries: int = 2048
     response_cache_megabytes: int = 64
+    # A directory where the worker processes of one server share their cached answers
+    # (api.edge.shared_answers), at most this many megabytes; `taxonomy serve --workers N`
+    # makes one of its own for N above 1. None: each process keeps only its own.
+    response_cache_dir: Path | None = None
+    response_cache_shared_megabytes: int = Field(default=256, ge=1)
     # How often each process reads the data version, i.e. how soon after a load every
     # server serves the new data.
     version_poll_seconds: float = 1.0

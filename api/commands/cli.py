@@ -10,7 +10,9 @@ import atexit
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterable
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -569,6 +571,7 @@ def serve(
     settings = _settings(database_url)
     admin_url = admin_database_url or settings.admin_database_url or settings.database_url
     _check_database_file(admin_url, reading=False)
+    _check_shared_answers(settings)
     try:
         prepare_database(settings.model_copy(update={"database_url": admin_url}))
     except DatabaseFailure as exc:
@@ -581,26 +584,57 @@ def serve(
     port = port or settings.port
     click.echo(f"GraphiQL: http://{host}:{port}/graphql", err=True)
     gc.set_threshold(*CPYTHON_THRESHOLDS)  # a server's collection is the app's (above)
-    uvicorn.run(
-        "api.app:create_app",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers or settings.workers,
-        log_level="info",
-        # The app logs a line per request itself (api.edge.request_log), with what uvicorn's
-        # access log cannot know: the request id, the operation, the cache, the SQL.
-        access_log=False,
-        log_config=log_config(),
-        # httptools parses; an event loop of ours bounds how a request's head arrives
-        # (api.edge.request_heads), and an idle keep-alive connection is closed after
-        # keep_alive_seconds. All three are uvicorn's public settings.
-        http="httptools",
-        loop="api.edge.request_heads:new_event_loop",
-        timeout_keep_alive=settings.keep_alive_seconds,
-        # Nothing says which server this is (api.edge.security_headers adds what browsers need).
-        server_header=False,
-    )
+    workers = workers or settings.workers
+    with _shared_answers(settings, workers):
+        uvicorn.run(
+            "api.app:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            log_level="info",
+            # The app logs a line per request itself (api.edge.request_log), with what
+            # uvicorn's access log cannot know: the request id, the operation, the cache,
+            # the SQL.
+            access_log=False,
+            log_config=log_config(),
+            # httptools parses; an event loop of ours bounds how a request's head arrives
+            # (api.edge.request_heads), and an idle keep-alive connection is closed after
+            # keep_alive_seconds. All three are uvicorn's public settings.
+            http="httptools",
+            loop="api.edge.request_heads:new_event_loop",
+            timeout_keep_alive=settings.keep_alive_seconds,
+            # Nothing says which server this is (api.edge.security_headers adds what
+            # browsers need).
+            server_header=False,
+        )
+
+
+def _check_shared_answers(settings: "Settings") -> None:
+    """A TAXONOMY_RESPONSE_CACHE_DIR that cannot hold answers stops the server before it
+    starts (a worker would go on without it, each with its own answers)."""
+    from api.edge.shared_answers import SharedAnswersError, open_shared_answers
+
+    if settings.response_cache_dir is None or not settings.response_cache:
+        return
+    megabytes = settings.response_cache_shared_megabytes
+    try:
+        open_shared_answers(settings.response_cache_dir, megabytes, "").close()
+    except SharedAnswersError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+@contextmanager
+def _shared_answers(settings: "Settings", workers: int) -> Iterator[None]:
+    """Several workers share their cached answers through a directory
+    (api.edge.shared_answers): the one TAXONOMY_RESPONSE_CACHE_DIR names, or for more than
+    one worker one of this server's own, removed when it stops."""
+    if settings.response_cache_dir is None and settings.response_cache and workers > 1:
+        with tempfile.TemporaryDirectory(prefix="taxonomy-answers-") as made:
+            os.environ["TAXONOMY_RESPONSE_CACHE_DIR"] = made  # the workers' settings read it
+            yield
+    else:
+        yield
 
 
 if __name__ == "__main__":

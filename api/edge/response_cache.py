@@ -17,6 +17,7 @@ ask for at once then costs its work once, not once per client."""
 import asyncio
 import hashlib
 from dataclasses import dataclass
+from typing import Protocol
 from urllib.parse import parse_qs
 
 import orjson
@@ -42,6 +43,15 @@ class Cached:
             (name, b"0" if name == STATEMENTS_HEADER else value) for name, value in self.headers
         ]
         return Cached(self.status, headers, self.body, operation)
+
+
+class AnswerStore(Protocol):
+    """Where answers are kept: a process's own LRU, or that and its machine's shared tier
+    (api.edge.shared_answers)."""
+
+    def get(self, key: str) -> Cached | None: ...
+
+    def put(self, key: str, value: Cached) -> None: ...
 
 
 class LRU(LRUCache[str, Cached]):
@@ -104,7 +114,7 @@ def _query_key(scope: Scope, body: bytes) -> str | None:
 
 
 class ResponseCache:
-    def __init__(self, app: ASGIApp, store: LRU | None) -> None:
+    def __init__(self, app: ASGIApp, store: AnswerStore | None) -> None:
         self.app = app
         self.store = store  # None: ETags and 304s only, no cached answers
         # The answers being worked out, by cache key: each resolves to the answer as a hit
