@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx2 as httpx
+import pytest
 
 from api.ingest.load import load_directory
 
@@ -15,17 +16,28 @@ from processes import running_server
 from seed_page import NODE_PAGE, render
 
 
-def test_serve_prepares_a_new_database_and_serves_the_seed_page(tmp_path: Path) -> None:
+def test_serve_prepares_a_new_database_and_serves_the_seed_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """And its two workers share their cached answers through a directory of the server's
+    own (api.edge.shared_answers), removed when it stops."""
     database = tmp_path / "taxonomy.db"  # its folder must exist (tests/test_cli.py)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # where the server makes that directory
+    seed = {"query": NODE_PAGE, "variables": {"path": "optimization/training-parallelism"}}
     with running_server(f"sqlite:///{database}", workers=2) as base:
         assert database.is_file()
-        response = httpx.post(
-            f"{base}/graphql",
-            json={"query": NODE_PAGE, "variables": {"path": "optimization/training-parallelism"}},
-        )
+        (shared,) = tmp_path.glob("taxonomy-answers-*")
+        assert (shared / "cache.db").is_file()
+        response = httpx.post(f"{base}/graphql", json=seed)
+        assert response.headers["x-cache"] == "miss"
         assert render(response.json()["data"]["node"]) == SEED_PAGE.read_text(encoding="utf-8")
+        # Each on a new connection, whichever worker takes it: found, none worked out again.
+        for _ in range(12):
+            again = httpx.post(f"{base}/graphql", json=seed)
+            assert (again.headers["x-cache"], again.content) == ("hit", response.content)
         graphiql = httpx.get(f"{base}/graphql", headers={"Accept": "text/html"})
         assert "query NodePage" in graphiql.text
+    assert not shared.exists()
 
 
 COUNTS = {"query": "{ taxonomy { dataVersion nodeCount } }"}

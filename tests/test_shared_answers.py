@@ -1,7 +1,8 @@
 """The response cache's answers shared by the workers of one machine
 (api.edge.shared_answers): an answer one worker worked out is a hit in the others, servers
 with other limits never share, and the shared tier never refuses or changes an answer:
-busy, broken or unwritable, requests go on as misses."""
+busy, broken or unwritable, requests go on as misses. `taxonomy serve --workers 2` making
+and removing a directory of its own: tests/test_serve.py."""
 
 import logging
 import sqlite3
@@ -19,7 +20,6 @@ from api.edge.shared_answers import SharedAnswersError, open_shared_answers
 from api.ingest.load import load_directory
 
 from conftest import serve
-from processes import running_server
 
 QUERY = "query($slug: String!) { node(slug: $slug) { name counts { methodsInBranch } } }"
 DATA = {"node": {"name": "Alpha", "counts": {"methodsInBranch": 6}}}
@@ -100,22 +100,6 @@ def test_serve_refuses_a_directory_that_cannot_hold_answers(tmp_path: Path) -> N
     )
     assert "name a directory this user may write, or unset it" in result.output
     assert not (tmp_path / "taxonomy.db").exists()  # refused before anything was made
-
-
-def test_serve_with_two_workers_shares_answers_in_a_directory_of_its_own(
-    tiny_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("TMPDIR", str(tmp_path))  # where the server makes its directory
-    with running_server(tiny_url, workers=2) as base:
-        (made,) = tmp_path.glob("taxonomy-answers-*")
-        assert (made / "cache.db").is_file()
-        with httpx.Client() as client:
-            assert _post(client, base).headers["x-cache"] == "miss"
-        # Each on a new connection, whichever worker takes it: all found.
-        for _ in range(12):
-            with httpx.Client() as client:
-                assert _post(client, base).headers["x-cache"] == "hit"
-    assert not made.exists()  # removed when the server stopped
 
 
 def test_entries_round_trip_and_an_unreadable_one_is_a_miss(tmp_path: Path) -> None:
