@@ -180,7 +180,7 @@ def _lifespan(
             await caches.stop()
             await engines.dispose()
             if isinstance(answers, MachineAnswers):
-                answers.shared.close()
+                answers.close()
 
     return lifespan
 
@@ -230,7 +230,7 @@ def _graphql(settings: Settings, schema: TaxonomySchema) -> TaxonomyGraphQL:
 def _response_store(settings: Settings) -> AnswerStore | None:
     """The response cache's answers; None when it is off (ETags and 304s work either way).
     With a shared directory, the process's own answers and then its machine's."""
-    if not settings.response_cache or settings.response_cache_entries <= 0:
+    if not settings.keeps_answers:
         return None
     own = LRU(settings.response_cache_entries, settings.response_cache_megabytes << 20)
     if settings.response_cache_dir is None:

@@ -97,6 +97,11 @@ class Settings(BaseSettings):
     header_timeout_seconds: float = 10.0
     keep_alive_seconds: int = 5
 
+    @property
+    def keeps_answers(self) -> bool:
+        """Whether the response cache keeps answers (ETags and 304s work either way)."""
+        return self.response_cache and self.response_cache_entries > 0
+
 
 class SettingsError(ValueError):
     """An environment variable whose value cannot be used; the message names it."""

@@ -615,7 +615,7 @@ def _check_shared_answers(settings: "Settings") -> None:
     starts (a worker would go on without it, each with its own answers)."""
     from api.edge.shared_answers import SharedAnswersError, open_shared_answers
 
-    if settings.response_cache_dir is None or not settings.response_cache:
+    if settings.response_cache_dir is None or not settings.keeps_answers:
         return
     megabytes = settings.response_cache_shared_megabytes
     try:
@@ -629,7 +629,7 @@ def _shared_answers(settings: "Settings", workers: int) -> Iterator[None]:
     """Several workers share their cached answers through a directory
     (api.edge.shared_answers): the one TAXONOMY_RESPONSE_CACHE_DIR names, or for more than
     one worker one of this server's own, removed when it stops."""
-    if settings.response_cache_dir is None and settings.response_cache and workers > 1:
+    if settings.response_cache_dir is None and settings.keeps_answers and workers > 1:
         with tempfile.TemporaryDirectory(prefix="taxonomy-answers-") as made:
             os.environ["TAXONOMY_RESPONSE_CACHE_DIR"] = made  # the workers' settings read it
             yield

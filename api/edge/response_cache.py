@@ -54,6 +54,11 @@ class AnswerStore(Protocol):
     def put(self, key: str, value: Cached) -> None: ...
 
 
+def too_big_to_keep(answer: Cached, max_bytes: float) -> bool:
+    """One huge answer must not push out everything else a cache of ``max_bytes`` holds."""
+    return len(answer.body) > max_bytes // 4
+
+
 class LRU(LRUCache[str, Cached]):
     """At most ``max_entries`` answers and ``max_bytes`` of bodies, least recent out first:
     the cache's size is its bodies' bytes (maxsize ``max_bytes``); ``put`` counts entries."""
@@ -63,8 +68,8 @@ class LRU(LRUCache[str, Cached]):
         self.max_entries = max_entries
 
     def put(self, key: str, value: Cached) -> None:
-        if len(value.body) > self.maxsize // 4:
-            return  # one huge answer must not push out everything else
+        if too_big_to_keep(value, self.maxsize):
+            return
         self[key] = value  # out go the least recent, down to max_bytes
         while len(self) > self.max_entries:
             self.popitem()

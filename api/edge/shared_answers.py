@@ -25,7 +25,7 @@ from pathlib import Path
 import diskcache
 import orjson
 
-from api.edge.response_cache import LRU, Cached
+from api.edge.response_cache import LRU, Cached, too_big_to_keep
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +39,7 @@ class SharedAnswers:
     first), under keys that start with ``namespace``."""
 
     def __init__(self, directory: Path, max_bytes: int, namespace: str) -> None:
-        self.namespace = namespace
-        self.max_body = max_bytes // 4  # as the in-memory tier: no one answer fills it
+        self.namespace, self.max_bytes = namespace, max_bytes
         self.answers = diskcache.Cache(
             str(directory),
             size_limit=max_bytes,
@@ -58,7 +57,7 @@ class SharedAnswers:
         return _decoded(stored) if isinstance(stored, bytes) else None
 
     def put(self, key: str, answer: Cached) -> None:
-        if len(answer.body) > self.max_body:
+        if too_big_to_keep(answer, self.max_bytes):
             return
         try:
             self.answers.set(f"{self.namespace}:{key}", _encoded(answer), retry=False)
@@ -102,6 +101,9 @@ class MachineAnswers:
     def put(self, key: str, answer: Cached) -> None:
         self.own.put(key, answer)
         self.shared.put(key, answer)
+
+    def close(self) -> None:
+        self.shared.close()
 
 
 def _fingerprint(settings_json: str) -> str:
