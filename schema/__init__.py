@@ -270,5 +270,10 @@ def build_schema(
     return built
 
 
-# The schema with the default limits: what `taxonomy schema` prints and tests execute.
-schema = build_schema()
+@cache
+def default_schema() -> TaxonomySchema:
+    """The schema with the default limits: what `taxonomy schema` prints, `releases` and
+    `changes` run and tests execute. Built when first asked for, not on import: a server
+    builds its own from its settings, and building this one too cost each worker's start
+    some 60-90 ms."""
+    return build_schema()

@@ -23,7 +23,7 @@ from starlette.testclient import TestClient
 from api.app import create_app
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR, Settings
-from schema import schema
+from schema import default_schema
 from schema.context import Context
 from store import turns
 
@@ -144,7 +144,9 @@ class Api:
         async def run() -> Any:
             context = Context.for_request(engine)
             context.cost_limit = cost_limit
-            return await schema.execute(document, variable_values=variables, context_value=context)
+            return await default_schema().execute(
+                document, variable_values=variables, context_value=context
+            )
 
         assert self.client.portal is not None
         return self.client.portal.call(run)

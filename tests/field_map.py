@@ -22,7 +22,7 @@ from graphql import GraphQLObjectType, build_schema
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from schema import schema  # noqa: E402
+from schema import default_schema  # noqa: E402
 from schema.dataloaders import Loaders  # noqa: E402
 
 # How deep the schema's own helpers are followed from a resolver.
@@ -181,7 +181,7 @@ def _named(function: FunctionType) -> str:
 
 def object_types() -> list[str]:
     """The schema's object types by name, read off its SDL (introspection's own types left out)."""
-    built = build_schema(schema.as_str())
+    built = build_schema(default_schema().as_str())
     return sorted(
         name
         for name, graphql_type in built.type_map.items()
@@ -192,9 +192,9 @@ def object_types() -> list[str]:
 def rows() -> Iterator[tuple[str, str, list[str], list[str]]]:
     """(type, field, store functions with their files, loaders), for each field that
     reaches a store function; the others are read off the rows their object was read with."""
-    graphql_name: Callable[[Any], str] = schema.config.name_converter.get_graphql_name
+    graphql_name: Callable[[Any], str] = default_schema().config.name_converter.get_graphql_name
     for type_name in object_types():
-        definition = schema.get_type_by_name(type_name)
+        definition = default_schema().get_type_by_name(type_name)
         for field in getattr(definition, "fields", []):
             resolver = field.base_resolver
             if resolver is None:

@@ -8,6 +8,8 @@ or class level, and functions memoised by functools. What is found must be in AL
 each entry with its reason; an entry that no longer matches anything must go."""
 
 import ast
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -50,6 +52,9 @@ ALLOWED = {
     # Keyed weakly by an object each app makes itself, so they go with the app.
     "schema/limits.py:_AS_GRAPHQL": "graphql-core's copy of each schema, weakly by schema",
     "store/engines.py:_REQUEST_SLOTS": "each engine's request turns, weakly by engine",
+    # Made only where no app is: a server builds its own schema from its settings and never
+    # this one (test_an_app_does_not_build_the_default_schema).
+    "schema/__init__.py:default_schema": "the CLI's and the tests' schema, not a server's",
 }
 
 _CONTAINERS = {"dict", "list", "set", "bytearray"}
@@ -297,3 +302,25 @@ def test_the_layers_exist() -> None:
     assert all((ROOT / layer / "__init__.py").is_file() for layer in LAYERS)
     assert len(found_in_layers()) == len(ALLOWED)
     assert Path(__file__).name == "test_app_state.py"
+
+
+def test_an_app_does_not_build_the_default_schema(tiny: Api) -> None:
+    """A server builds one schema, from its settings: the default one (the CLI's and the
+    tests') is built only when asked for, not when the app's modules are imported (60-90 ms
+    of each worker's start). A fresh interpreter, since this one's tests have built it."""
+    code = (
+        "import os\n"
+        f"os.environ['DATABASE_URL'] = {tiny.database_url!r}\n"
+        "from api.app import create_app\n"
+        "from starlette.testclient import TestClient\n"
+        "from schema import default_schema\n"
+        "with TestClient(create_app()) as client:\n"
+        "    answer = client.post('/graphql', json={'query': '{ taxonomy { nodeCount } }'})\n"
+        "    assert answer.json()['data']['taxonomy']['nodeCount'] > 0, answer.text\n"
+        "print(default_schema.cache_info().currsize)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "0", done.stdout

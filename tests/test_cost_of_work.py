@@ -12,7 +12,7 @@ import pytest
 from graphql import GraphQLList, GraphQLObjectType, get_named_type, get_nullable_type
 from graphql import build_schema as parse_sdl
 
-from schema import schema
+from schema import default_schema
 from schema.cost_meter import LIST_ESTIMATE, MeteredList
 from schema.limits import (
     BOUNDED_LISTS,
@@ -149,12 +149,12 @@ def _lists_without_first() -> list[tuple[str, str]]:
 
 
 def test_every_list_without_first_is_charged_or_sized_by_its_arguments() -> None:
-    names = schema.config.name_converter
+    names = default_schema().config.name_converter
     unmetered = []
     for type_name, field_name in _lists_without_first():
         if f"{type_name}.{field_name}" in SIZED_BY_ARGUMENT.keys() | BOUNDED_LISTS.keys():
             continue  # counted at their arguments' length or at the most they hold
-        definition = schema.get_type_by_name(type_name)
+        definition = default_schema().get_type_by_name(type_name)
         assert definition is not None
         (field,) = [
             f

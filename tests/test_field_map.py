@@ -7,7 +7,7 @@ from pathlib import Path
 
 from field_map import ROOT, object_types, render, rows
 
-from schema import schema
+from schema import default_schema
 
 FIELD_MAP = ROOT / "docs" / "field-map.md"
 
@@ -32,12 +32,12 @@ READ_OFF_THEIR_OBJECT = {
 
 def _resolved_fields() -> set[tuple[str, str]]:
     """Every (type, field) with a resolver of its own, connections and edges left out."""
-    name_of = schema.config.name_converter.get_graphql_name
+    name_of = default_schema().config.name_converter.get_graphql_name
     found = set()
     for type_name in object_types():
         if type_name.endswith(("Connection", "Edge")):
             continue
-        definition = schema.get_type_by_name(type_name)
+        definition = default_schema().get_type_by_name(type_name)
         for field in getattr(definition, "fields", []):
             if field.base_resolver is not None:
                 found.add((type_name, name_of(field)))

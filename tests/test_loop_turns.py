@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from schema import schema
+from schema import default_schema
 from schema.context import Context
 from store.turns import FIRST_SLICE, SLICE, Turns
 
@@ -70,7 +70,7 @@ def _run_with_passes(api: Api, document: str) -> tuple[Any, list[int], CountedTu
         turns = context.reader.turns = CountedTurns(clock, passes)
         loop.call_soon(next_pass)
         try:
-            result = await schema.execute(document, context_value=context)
+            result = await default_schema().execute(document, context_value=context)
         finally:
             running = False
             await context.reader.close()

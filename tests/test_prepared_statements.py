@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
-from schema import schema
+from schema import default_schema
 from schema.context import Context
 
 from conftest import POSTGRES_URL, serve
@@ -27,7 +27,7 @@ async def _seed_pages_then_prepared(engine: AsyncEngine, pages: int, connections
     the statements prepared on each of ``connections`` connections checked out at once
     (so every idle one in the pool is among them)."""
     for _ in range(pages):
-        result: Any = await schema.execute(
+        result: Any = await default_schema().execute(
             NODE_PAGE, variable_values=SEED_PATH, context_value=Context.for_request(engine)
         )
         assert not result.errors, result.errors

@@ -502,9 +502,9 @@ def generate_command(
 @main.command("schema")
 def print_schema() -> None:
     """Print the GraphQL schema (SDL); `schema.graphql` is this output."""
-    from schema import schema
+    from schema import default_schema
 
-    click.echo(schema.as_str())
+    click.echo(default_schema().as_str())
 
 
 def prepare_database(settings: "Settings") -> None:

@@ -7,7 +7,7 @@ import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
-from schema import schema
+from schema import default_schema
 from schema.context import Context
 from store.engines import ServerEngine, make_async_engine, make_request_engine
 from store.reader import Reader
@@ -75,7 +75,7 @@ def _with_schema(database_url: str, work: Callable[[Fetch], Awaitable[T]]) -> T:
         async def fetch(document: str, variables: dict[str, Any]) -> dict[str, Any]:
             context = Context.for_request(engine)
             context.cost_limit = REPORT_COST_LIMIT
-            result = await schema.execute(
+            result = await default_schema().execute(
                 document, variable_values=variables, context_value=context
             )
             if result.errors:
