@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import report, start_times
+from bench import report, source, start_times
 from bench.results import Results, StartTime
 from bench.source import CHECKOUT, Source
 
@@ -103,3 +103,19 @@ def test_a_start_time_is_only_taken_of_a_command_that_succeeds(tmp_path: Path) -
     said = str(failed.value)
     assert said.startswith(f"taxonomy releases --db {missing} failed: "), said
     assert "does not exist" in said  # what the command itself said
+
+
+def test_a_snapshot_is_compiled_as_make_install_compiles_a_checkout(tmp_path: Path) -> None:
+    """Each package of a measured snapshot gets its bytecode, so that a process started on
+    it imports as an installed server does, even where Python writes none as it imports
+    (PYTHONDONTWRITEBYTECODE=1: then every process compiled the project from source); and
+    a snapshot that does not compile is refused, not measured."""
+    for package in source.PACKAGES:
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "module.py").write_text("ANSWER = 42\n", encoding="utf-8")
+    source.compile_snapshot(tmp_path)
+    for package in source.PACKAGES:
+        assert list((tmp_path / package / "__pycache__").glob("module.*.pyc")), package
+    (tmp_path / "store" / "broken.py").write_text("def (\n", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="store/ does not compile"):
+        source.compile_snapshot(tmp_path)
