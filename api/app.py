@@ -21,6 +21,7 @@ from starlette.types import StatelessLifespan
 
 from api.download.routes import download_routes
 from api.edge import fault_log
+from api.edge.after_answer import CloseAfterAnswer
 from api.edge.freshness import Freshness
 from api.edge.http_guards import BodyLimit, GraphQLOverHTTP, RequestId, TimeLimit, UrlLimit
 from api.edge.idle_collection import IdleCollection, make_full_collections_rare
@@ -110,13 +111,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
     schema = _schema(settings)
     seconds = settings.request_timeout_seconds
     answers = _response_store(settings)
-    # /graphql's own middleware, outermost first: the data version an answer is read from,
-    # the time limit, the body's size, the response cache, persisted queries, and GraphQL
-    # over HTTP's status codes and media types. The cache comes before persisted queries,
-    # so that a hit is found by the few bytes the client sent (a hash and variables): a
-    # hit on the browser's node page, keyed by its document put back into the URL, cost
-    # 0.3 ms more (encoding the 3.9 kB document, and decoding it again for the key).
+    # /graphql's own middleware, outermost first: closing the reader once the answer is
+    # sent (around those that hold an answer back until it is whole), the data version an
+    # answer is read from, the time limit, the body's size, the response cache, persisted
+    # queries, and GraphQL over HTTP's status codes and media types. The cache comes
+    # before persisted queries, so that a hit is found by the few bytes the client sent (a
+    # hash and variables): a hit on the browser's node page, keyed by its document put back
+    # into the URL, cost 0.3 ms more (encoding the 3.9 kB document, and decoding it again
+    # for the key).
     graphql = [
+        Middleware(CloseAfterAnswer),
         Middleware(Freshness, version, settings.cache_max_age_seconds),
         Middleware(TimeLimit, seconds),
         Middleware(BodyLimit, settings.max_body_bytes),

@@ -26,7 +26,7 @@ from typing import Any
 
 import psycopg
 from sqlalchemy import bindparam, select
-from starlette.types import ASGIApp, Message
+from starlette.types import ASGIApp, Message, Scope
 
 from api.app import create_app
 from api.edge.middleware import replay
@@ -46,9 +46,9 @@ DOCUMENTS = {
 _ONE_ROW = select(table_of(NodeRow)).where(table_of(NodeRow).c.id == bindparam("id"))
 
 
-async def _post(app: ASGIApp, body: bytes) -> bytes:
-    """One POST /graphql through ``app``, as a server hands it over; the answer's body."""
-    scope = {
+def graphql_post(body: bytes) -> Scope:
+    """The scope of one POST /graphql of ``body``, as a server hands it over."""
+    return {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
@@ -66,17 +66,23 @@ async def _post(app: ASGIApp, body: bytes) -> bytes:
         "client": ("127.0.0.1", 1),
         "server": ("bench", 80),
     }
-    parts: list[bytes] = []
 
-    async def client_stays() -> Message:
-        await asyncio.Event().wait()  # the client never leaves mid-answer
-        raise AssertionError
+
+async def client_stays() -> Message:
+    """What the app hears from a client that never leaves mid-answer: nothing."""
+    await asyncio.Event().wait()
+    raise AssertionError
+
+
+async def _post(app: ASGIApp, body: bytes) -> bytes:
+    """One POST /graphql through ``app``, as a server hands it over; the answer's body."""
+    parts: list[bytes] = []
 
     async def send(message: Message) -> None:
         if message["type"] == "http.response.body":
             parts.append(message.get("body", b""))
 
-    await app(scope, replay(body, client_stays), send)
+    await app(graphql_post(body), replay(body, client_stays), send)
     return b"".join(parts)
 
 

@@ -32,12 +32,14 @@ from schema.limits import cost_limiter, shape_limits
 from schema.nul_guard import RefuseNul, may_hold_nul
 from schema.query import Query
 from schema.scalars import SCALAR_MAP
+from store.reader import close_quietly
 
 log = logging.getLogger("taxonomy.errors")
 
 
 class CloseReader(SchemaExtension):
-    """Returns the request's database connection to the pool once the operation is done."""
+    """Returns the request's database connection to the pool once the operation is done,
+    unless the request's edge does once the answer is sent (api.edge.after_answer)."""
 
     async def on_operation(self) -> AsyncIterator[None]:
         try:
@@ -48,17 +50,12 @@ class CloseReader(SchemaExtension):
     async def close_reader(self) -> None:
         context = self.execution_context.context
         reader = getattr(context, "reader", None)
-        if reader is not None:
-            try:
-                await reader.close()
-            except Exception as exc:  # the connection died under us; the pool replaces it
-                log.warning(
-                    "request %s: closing its connection failed: %s",
-                    getattr(context, "request_id", None),
-                    type(exc).__name__,
-                )
-            if context.report_statements and context.response is not None:
-                context.response.headers["x-sql-statements"] = str(reader.statements)
+        if reader is None:
+            return
+        if not context.closed_after_answer:
+            await close_quietly(reader, context.request_id)
+        if context.report_statements and context.response is not None:
+            context.response.headers["x-sql-statements"] = str(reader.statements)
 
 
 def _reads_data(context: ExecutionContext) -> bool:

@@ -69,6 +69,9 @@ class Context:
     report_statements: bool = False
     # The id of this request (api.edge.http_guards.RequestId), for masked errors and the log.
     request_id: str | None = None
+    # Whether the request's edge closes the reader once the answer is sent
+    # (api.edge.after_answer); else the schema does as the operation ends (schema.CloseReader).
+    closed_after_answer: bool = False
     # The served data's version (store.data_version), which cursors carry: a cursor from
     # other data is refused. None (in-process executions) leaves cursors without one.
     data_version: str | None = None

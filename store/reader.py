@@ -9,6 +9,7 @@ event loop (`InLoopReader`), stopped by SQLite itself when the request's time is
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -273,6 +274,21 @@ class AsyncReader(Reader):
                     await connection.close()
                 finally:
                     self._release_slot()
+
+
+# Where a reader that could not be closed is said (with the faults: api.app).
+_faults = logging.getLogger("taxonomy.errors")
+
+
+async def close_quietly(reader: Reader, request_id: str | None) -> None:
+    """Closes ``reader``; a connection that died under it is logged, not raised: the pool
+    replaces it, and what the request read stands."""
+    try:
+        await reader.close()
+    except Exception as exc:
+        _faults.warning(
+            "request %s: closing its connection failed: %s", request_id, type(exc).__name__
+        )
 
 
 def sqlite_connection(connection: Connection) -> sqlite3.Connection:

@@ -17,6 +17,7 @@ from strawberry.http import GraphQLHTTPResponse, GraphQLRequestData
 from strawberry.http.types import QueryParams
 from strawberry.types import ExecutionResult
 
+from api.edge.after_answer import hand_over
 from api.edge.freshness import data_version_of
 from api.edge.http_guards import is_request_error
 from api.edge.request_log import record
@@ -55,6 +56,7 @@ class TaxonomyGraphQL(GraphQL[Context, None]):
         context = Context.for_request(request.app.state.request_engine, request, answer)
         context.report_statements = self.report_statements
         context.request_id = request.scope.get("state", {}).get("request_id")
+        context.closed_after_answer = hand_over(request.scope, context.reader)
         context.data_version = data_version_of(request.scope)
         record(request.scope, reader=context.reader)  # its statements, once it is done
         return context
