@@ -298,8 +298,11 @@ def make_async_engine(
             "keepalives_interval": 2,
             "keepalives_count": 2,
         },
-        # One snapshot for all of a request's statements, so no answer mixes two loads.
-        isolation_level="REPEATABLE READ",
+        # One snapshot for all of a request's statements, so no answer mixes two loads:
+        # a reader begins it itself, with its LOCK in the same round trip (store.reader:
+        # BEGIN_AND_LOCK), where psycopg would send its own BEGIN first. A single read
+        # (the data version's poll, readiness) needs no transaction, nor its round trips.
+        isolation_level="AUTOCOMMIT",
     )
     # Requests take their turn for a connection in arrival order: the pool's own wait is
     # not first come, first served, and under load some requests waited past its timeout

@@ -50,6 +50,12 @@ _SNAPSHOT_VERSION_AND_TIMEOUT = select(
 # PostgreSQL: taken before a snapshot begins, by every reader of the served tables (a
 # request's, an export's): see AsyncReader._begin.
 LOCK_BEFORE_SNAPSHOT = text("LOCK TABLE dataset IN ACCESS SHARE MODE")
+# A request's transaction and that LOCK in one round trip: the serving engine leaves
+# psycopg in autocommit (store.engines.make_async_engine), so psycopg sends no BEGIN of its
+# own before a reader's first statement, and this string, sent without parameters, goes
+# by the simple protocol, which takes several statements. (The COMMIT that ends it is
+# SQLAlchemy's: psycopg commits a transaction the server says is open.)
+BEGIN_AND_LOCK = f"BEGIN ISOLATION LEVEL REPEATABLE READ; {LOCK_BEFORE_SNAPSHOT.text}"
 
 # PostgreSQL's SQLSTATE for a statement it cancelled (here: at its statement_timeout).
 _QUERY_CANCELED = "57014"
@@ -206,7 +212,7 @@ class AsyncReader(Reader):
             # tables in under an ACCESS EXCLUSIVE lock on `dataset` (store.load.beside),
             # and a snapshot begun while waiting for it would read the old release's
             # version and find the new tables empty.
-            await connection.execute(LOCK_BEFORE_SNAPSHOT)
+            await connection.exec_driver_sql(BEGIN_AND_LOCK)
         if self._deadline is None:
             opened = await connection.execute(_SNAPSHOT_VERSION)
         else:

@@ -9,12 +9,14 @@ from contextlib import AsyncExitStack
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.ingest.load import load_directory
 from api.settings import DEFAULT_FIXTURES_DIR
 from schema import default_schema
 from schema.context import Context
+from store.reader import Reader
 
 from conftest import POSTGRES_URL, serve
 from seed_page import NODE_PAGE
@@ -59,3 +61,47 @@ def test_statements_requests_repeat_get_prepared(
         assert any("FROM treatment" in statement for statement in prepared), prepared
     else:
         assert prepared == set()
+
+
+async def _inside_a_request(engine: AsyncEngine) -> tuple[list[str], bool]:
+    """What a request's transaction is, read inside it; and whether its first statement
+    was the request's one (the setup statements are not counted)."""
+    async with engine.connect() as connection:  # psycopg sends no BEGIN of its own
+        driver = (await connection.get_raw_connection()).driver_connection
+        assert driver is not None
+        assert driver.autocommit
+    reader = Reader.of(engine)
+    try:
+        await reader.open_snapshot()
+        row = (
+            await reader.execute(
+                text(
+                    "SELECT current_setting('transaction_isolation'), "
+                    "current_setting('transaction_read_only'), "
+                    "(SELECT count(*) FROM pg_locks WHERE locktype = 'relation' "
+                    "AND relation = 'dataset'::regclass AND pid = pg_backend_pid() "
+                    "AND mode = 'AccessShareLock')::text"
+                )
+            )
+        ).one()
+        return list(row), reader.statements == 1
+    finally:
+        await reader.close()
+
+
+@pytest.mark.skipif(POSTGRES_URL is None, reason="PostgreSQL only (TEST_DATABASE_URL)")
+def test_a_request_begins_its_snapshot_with_its_lock_in_one_round_trip(
+    new_database: Callable[[str, str], str],
+) -> None:
+    """The serving engine leaves psycopg in autocommit, so psycopg sends no BEGIN of its
+    own before the first statement: the reader sends BEGIN and its LOCK as one string
+    (store.reader.BEGIN_AND_LOCK). Inside, a request's transaction is still one
+    read-only REPEATABLE READ snapshot that holds the LOCK on `dataset`."""
+    url = new_database("postgresql", "snapshot_begin")
+    load_directory(DEFAULT_FIXTURES_DIR, url)
+    with serve(url) as client:
+        engine = client.app.state.request_engine  # type: ignore[attr-defined]
+        assert client.portal is not None
+        inside, one_statement = client.portal.call(_inside_a_request, engine)
+    assert inside == ["repeatable read", "on", "1"]
+    assert one_statement  # the setup statements are not the request's
