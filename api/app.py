@@ -39,6 +39,7 @@ from api.settings import Settings
 from schema import TaxonomySchema, build_schema
 from store.caches import Caches
 from store.data_version import DataVersion
+from store.database_errors import FAULTS_LOGGER
 from store.engines import (
     RequestEngine,
     ServerEngine,
@@ -49,9 +50,6 @@ from store.engines import (
 )
 from store.reader import Reader
 from store.readiness import ReadinessEngine
-
-# Where the schema logs our faults (schema.TaxonomySchema), each under its request id.
-FAULTS_LOGGER = "taxonomy.errors"
 
 
 def _freeze_long_lived_objects() -> None:

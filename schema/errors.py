@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from graphql import GraphQLError, ValueNode
 from strawberry.extensions import SchemaExtension
 
-from store.database_errors import PoolTimeout, connection_lost
+from store.database_errors import FAULTS_LOGGER, PoolTimeout, connection_lost
 from store.paging import ExpiredPositionError, PositionError
 from store.reader import StatementTimeoutError
 
-log = logging.getLogger("taxonomy.errors")
+log = logging.getLogger(FAULTS_LOGGER)
 
 
 class ClientError(GraphQLError):

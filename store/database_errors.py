@@ -14,6 +14,11 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from store.engines import SQLITE_DAMAGED
 
+# The logger our own faults are said on, each with its request id (a failed close of a
+# request's connection among them: store.reader; its entries are kept without the
+# statements' values: api.edge.fault_log).
+FAULTS_LOGGER = "taxonomy.errors"
+
 # What a statement raises when the database refuses or cannot run it (a command's
 # database is away, full, read-only or damaged; or a fault of ours).
 DatabaseFailure = DatabaseError

@@ -28,6 +28,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from store.data_version import VERSION_COLUMNS, data_version
+from store.database_errors import FAULTS_LOGGER
 from store.engines import request_slots
 from store.rows import AnyResult, Params, Prepared, RowT
 from store.turns import ROWS_PER_TURN, Turns
@@ -282,8 +283,7 @@ class AsyncReader(Reader):
                     self._release_slot()
 
 
-# Where a reader that could not be closed is said (with the faults: api.app).
-_faults = logging.getLogger("taxonomy.errors")
+_faults = logging.getLogger(FAULTS_LOGGER)
 
 
 async def close_quietly(reader: Reader, request_id: str | None) -> None:

@@ -306,8 +306,8 @@ def test_the_layers_exist() -> None:
 
 def test_an_app_does_not_build_the_default_schema(tiny: Api) -> None:
     """A server builds one schema, from its settings: the default one (the CLI's and the
-    tests') is built only when asked for, not when the app's modules are imported (60-90 ms
-    of each worker's start). A fresh interpreter, since this one's tests have built it."""
+    tests') is built only when asked for, not when the app's modules are imported. A fresh
+    interpreter, since this one's tests have built it."""
     code = (
         "import os\n"
         f"os.environ['DATABASE_URL'] = {tiny.database_url!r}\n"
